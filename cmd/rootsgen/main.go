@@ -1,0 +1,232 @@
+// Command rootsgen writes typed Go bindings for the roots feature of one
+// Model Context Protocol revision, from that revision's JSON schema.
+//
+// Usage:
+//
+//	rootsgen -revision 2025-06-18 -out ./mcproots
+//
+// It is meant for go:generate:
+//
+//	//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -revision 2025-06-18 -out ./mcproots
+//
+// Run rootsgen -h for the flags. Exit status: 0 on success, 1 when -check
+// finds stale files or the output cannot be written, 2 for a usage error
+// (bad flags, unknown revision, unusable schema).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+
+	"github.com/rootsgen/rootsgen/generator"
+	"github.com/rootsgen/rootsgen/schema"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+}
+
+// exit statuses
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("rootsgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		revision = fs.String("revision", "", "protocol `revision` to generate, such as 2025-06-18 (see -list)")
+		schemaF  = fs.String("schema", "", "generate from this schema `file` instead of the embedded one (any revision name is then accepted)")
+		out      = fs.String("out", "", "output `directory`; created if missing")
+		pkg      = fs.String("package", "", "package `name` (default: the package already in -out, else $GOPACKAGE when -out is the current directory, else the base name of -out)")
+		check    = fs.Bool("check", false, "write nothing; exit 1 and list the differences if the files in -out are not what would be generated")
+		list     = fs.Bool("list", false, "list the embedded revisions with their dialect, features and deprecation status")
+		version  = fs.Bool("version", false, "print the rootsgen version")
+		verbose  = fs.Bool("v", false, "report the files written")
+		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
+		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
+	)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -list | -version\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "rootsgen: "+format+"\n", a...)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		return usage("unexpected arguments %q: all input is given by flags (see -h)", fs.Args())
+	}
+	switch {
+	case *version:
+		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
+		return exitOK
+	case *list:
+		return listRevisions(stdout, stderr)
+	case *revision == "":
+		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
+	case *out == "":
+		return usage("-out is required: the directory to write the package into")
+	}
+	opts := generator.Options{Revision: *revision, Load: generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth}}
+	if *schemaF != "" {
+		data, err := readLimited(*schemaF, *maxBytes)
+		if err != nil {
+			return usage("%v", err)
+		}
+		opts.Schema = data
+	}
+	name, err := packageName(*pkg, *out, getenv)
+	if err != nil {
+		return usage("%v", err)
+	}
+	opts.Package = name
+	files, _, err := generator.Generate(opts)
+	if err != nil {
+		var ue *generator.UsageError
+		var le *generator.LoadError
+		if errors.As(err, &ue) || errors.As(err, &le) {
+			return usage("%v", err)
+		}
+		fmt.Fprintf(stderr, "rootsgen: %v\n", err)
+		return exitFail
+	}
+	if *check {
+		changes, err := generator.Diff(*out, files)
+		if err != nil {
+			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
+			return exitFail
+		}
+		if len(changes) == 0 {
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "rootsgen: %s is stale for revision %s (%d file(s) differ); regenerate with go generate:\n", *out, *revision, len(changes))
+		for _, c := range changes {
+			fmt.Fprintf(stderr, "  %s\n", c)
+		}
+		return exitFail
+	}
+	changes, err := generator.Write(*out, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "rootsgen: writing %s: %v (nothing was changed)\n", *out, err)
+		return exitFail
+	}
+	if *verbose {
+		for _, c := range changes {
+			fmt.Fprintf(stderr, "rootsgen: %s\n", c)
+		}
+		fmt.Fprintf(stderr, "rootsgen: package %s in %s: %d file(s), %d changed\n", name, *out, len(files), len(changes))
+	}
+	return exitOK
+}
+
+func readLimited(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("%s is larger than the limit of %d bytes (raise it with -max-bytes)", path, limit)
+	}
+	return data, nil
+}
+
+// packageName picks the generated package's name: the flag, else the
+// package of Go files already in dir, else $GOPACKAGE when dir is the
+// directory go generate runs in, else dir's base name.
+func packageName(flagValue, dir string, getenv func(string) string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(matches) > 0 {
+		for _, m := range matches {
+			if strings.HasSuffix(m, "_test.go") {
+				continue
+			}
+			if f, err := parser.ParseFile(token.NewFileSet(), m, nil, parser.PackageClauseOnly); err == nil {
+				return f.Name.Name, nil
+			}
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if wd, err := os.Getwd(); err == nil && wd == abs && getenv("GOPACKAGE") != "" {
+		return getenv("GOPACKAGE"), nil
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(filepath.Base(abs)) {
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') {
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if !token.IsIdentifier(name) || token.IsKeyword(name) {
+		return "", fmt.Errorf("cannot derive a package name from %q; give one with -package", dir)
+	}
+	return name, nil
+}
+
+func listRevisions(stdout, stderr io.Writer) int {
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "REVISION\tDIALECT\tLIST_CHANGED\tCAPABILITY\tREQUEST\tCHANNEL\tSTATUS")
+	for _, rev := range schema.Revisions() {
+		m, err := generator.BuildModel(generator.Options{Revision: rev})
+		if err != nil {
+			fmt.Fprintf(stderr, "rootsgen: revision %s: %v\n", rev, err)
+			return exitFail
+		}
+		f := m.Features
+		notification := "no"
+		if f.ListChangedNotification {
+			notification = "notification"
+		}
+		capability := "roots{}"
+		if f.CapabilityListChanged {
+			capability = "roots{listChanged}"
+		}
+		if f.CapabilitiesInMeta {
+			capability += " per request"
+		}
+		request := "method+params"
+		if f.RequestEnvelope {
+			request = "jsonrpc+id+method+params"
+		}
+		channel := "server request"
+		if f.InputRequests {
+			channel = "inputRequests"
+		}
+		status := "current"
+		if d := m.Deprecation; d != nil {
+			status = fmt.Sprintf("deprecated (%s), removable from %s", d.Proposal, d.EarliestRemoval)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", rev, m.Dialect, notification, capability, request, channel, status)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitFail
+	}
+	return exitOK
+}

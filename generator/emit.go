@@ -1,0 +1,326 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// The data-shaped declarations (types, constants, their JSON and validation
+// methods) are emitted here with jennifer, one per model entry. Support code
+// that is the same for every revision comes from templates/ (see render.go).
+
+const jsonPkg = "encoding/json"
+
+// emitTypes writes types.go: constants and type declarations, with the
+// constructors and accessors of union types.
+func emitTypes(m *Model, f *jen.File) {
+	f.Comment("ProtocolVersion is the MCP revision these bindings were generated for.")
+	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Revision)
+	f.Line()
+	f.Comment(methodTypeName + " is the name of a JSON-RPC request or notification of the roots feature.")
+	f.Type().Id(methodTypeName).String()
+	f.Line()
+	f.Const().DefsFunc(func(g *jen.Group) {
+		for i, c := range m.Consts {
+			if i > 0 {
+				g.Line()
+			}
+			docComments(g, c.Doc, deprecation(m, c.Roots, false))
+			if c.Type != "" {
+				g.Id(c.Name).Id(c.Type).Op("=").Lit(c.Value)
+			} else {
+				g.Id(c.Name).Op("=").Add(untyped(c.Value))
+			}
+		}
+	})
+	for _, t := range m.Types {
+		f.Line()
+		doc := typeDoc(t)
+		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated))
+		switch t.Kind {
+		case KindStruct:
+			f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { structFields(m, t, g) })
+		case KindMap:
+			f.Type().Id(t.Name).Map(jen.String()).Add(goType(*t.Elem))
+		case KindSlice:
+			f.Type().Id(t.Name).Index().Add(goType(*t.Elem))
+		case KindScalar:
+			f.Type().Id(t.Name).Add(goType(*t.Elem))
+		case KindAlias:
+			f.Type().Id(t.Name).Op("=").Add(goType(*t.Elem))
+		case KindAny:
+			f.Type().Id(t.Name).Op("=").Any()
+		case KindUnion:
+			emitUnion(m, t, f)
+		case KindRawUnion:
+			emitRawUnion(m, t, f)
+		}
+	}
+}
+
+func untyped(v any) jen.Code {
+	if n, ok := v.(int64); ok {
+		return jen.Lit(int(n))
+	}
+	return jen.Lit(v)
+}
+
+func typeDoc(t *Type) []string {
+	doc := slices.Clone(t.Doc)
+	if len(doc) == 0 {
+		doc = []string{fmt.Sprintf("%s is the schema's %s.", t.Name, t.Path)}
+	}
+	if t.Partial {
+		switch t.Kind {
+		case KindRawUnion:
+			doc = append(doc, "", "The protocol allows other kinds of values here; only the roots ones are modelled, and every value is kept as raw JSON so that none is lost.")
+		case KindStruct:
+			doc = append(doc, "", "The protocol defines more members than the roots ones modelled here; the others are kept in "+t.ExtraName+".")
+		default:
+			doc = append(doc, "", "Only the roots-related part of the protocol's definition is modelled here.")
+		}
+	}
+	return doc
+}
+
+// deprecation returns the paragraph that marks a symbol deprecated, or nil.
+func deprecation(m *Model, roots, schemaDeprecated bool) []string {
+	switch {
+	case roots && m.Deprecation != nil:
+		d := m.Deprecation
+		return []string{fmt.Sprintf("Deprecated: MCP %s deprecates %s (%s); a revision released on or after %s may remove them. Instead, %s.",
+			m.Revision, d.Feature, d.Proposal, d.EarliestRemoval, d.Migration)}
+	case schemaDeprecated:
+		return []string{fmt.Sprintf("Deprecated: the MCP %s schema marks this as deprecated.", m.Revision)}
+	}
+	return nil
+}
+
+// docComments writes doc lines, one "//" comment each (jennifer renders a
+// multi-line Comment as a /* */ block), then the deprecation paragraph.
+func docComments(g *jen.Group, doc, deprecated []string) {
+	for _, l := range doc {
+		for _, w := range wrap(l, docWidth) {
+			g.Comment(w)
+		}
+	}
+	if len(deprecated) > 0 {
+		if len(doc) > 0 {
+			g.Comment("")
+		}
+		for _, l := range deprecated {
+			for _, w := range wrap(l, docWidth) {
+				g.Comment(w)
+			}
+		}
+	}
+}
+
+// docWidth is where doc comment lines wrap.
+const docWidth = 76
+
+// wrap breaks a line of text at spaces so that each piece fits in width
+// where it can; a word longer than width stands on its own line.
+func wrap(line string, width int) []string {
+	words := strings.Fields(line)
+	if len(words) == 0 {
+		return []string{""}
+	}
+	var out []string
+	cur := words[0]
+	for _, w := range words[1:] {
+		if len(cur)+1+len(w) > width {
+			out = append(out, cur)
+			cur = w
+			continue
+		}
+		cur += " " + w
+	}
+	return append(out, cur)
+}
+
+func structFields(m *Model, t *Type, g *jen.Group) {
+	for _, f := range t.Fields {
+		doc := slices.Clone(f.Doc)
+		if len(doc) == 0 {
+			doc = []string{fmt.Sprintf("%s is the %q member.", f.Name, f.JSONName)}
+		}
+		docComments(g, doc, deprecation(m, f.Roots && !t.Roots, f.Deprecated))
+		tag := f.JSONName
+		if !f.Required {
+			tag += ",omitempty"
+		}
+		typ := goType(f.Type)
+		if f.Pointer {
+			typ = jen.Op("*").Add(typ)
+		}
+		g.Id(f.Name).Add(typ).Tag(map[string]string{"json": tag})
+	}
+	if t.Extra != nil {
+		g.Comment(fmt.Sprintf("%s keeps the members that have no field above, so that they survive a round trip.", t.ExtraName))
+		g.Id(t.ExtraName).Map(jen.String()).Add(goType(*t.Extra)).Tag(map[string]string{"json": "-"})
+	}
+}
+
+// goType is the Go type expression for a reference.
+func goType(g GoType) *jen.Statement {
+	switch {
+	case g.Named != nil:
+		return jen.Id(g.Named.Name)
+	case g.Slice != nil:
+		return jen.Index().Add(goType(*g.Slice))
+	case g.Map != nil:
+		return jen.Map(jen.String()).Add(goType(*g.Map))
+	case g.Prim != "":
+		return jen.Id(g.Prim.GoTypeName())
+	case g.Raw:
+		return jen.Qual(jsonPkg, "RawMessage")
+	}
+	return jen.Any()
+}
+
+// Union members: the unexported field that holds each and its accessor suffix.
+var memberField = map[Primitive]string{String: "s", Integer: "i", Number: "f", Boolean: "b"}
+
+func memberName(p Primitive) string { return goName(string(p)) }
+
+func emitUnion(m *Model, t *Type, f *jen.File) {
+	f.Type().Id(t.Name).StructFunc(func(g *jen.Group) {
+		g.Id("kind").Uint8().Comment("0: no value; otherwise 1 + the index of the member in the schema")
+		for _, p := range t.Members {
+			if fld := memberField[p]; fld != "" {
+				g.Id(fld).Id(p.GoTypeName())
+			}
+		}
+	})
+	dep := deprecation(m, t.Roots, t.Deprecated)
+	for i, p := range t.Members {
+		kind := jen.Lit(i + 1)
+		f.Line()
+		if p == Null {
+			docComments(f.Group, []string{fmt.Sprintf("%sNull is the %s that holds JSON null.", t.Name, t.Name)}, dep)
+			f.Var().Id(t.Name + "Null").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
+			f.Line()
+			f.Comment(fmt.Sprintf("IsNull reports whether u holds JSON null."))
+			f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsNull").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Add(kind)))
+			continue
+		}
+		ctor := t.Name + "From" + memberName(p)
+		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds the %s v.", ctor, t.Name, p)}, dep)
+		f.Func().Id(ctor).Params(jen.Id("v").Id(p.GoTypeName())).Id(t.Name).Block(
+			jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind, jen.Id(memberField[p]): jen.Id("v")})),
+		)
+		f.Line()
+		f.Comment(fmt.Sprintf("As%s returns the %s u holds, and whether it holds one.", memberName(p), p))
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+memberName(p)).Params().Params(jen.Id(p.GoTypeName()), jen.Bool()).Block(
+			jen.Return(jen.Id("u").Dot(memberField[p]), jen.Id("u").Dot("kind").Op("==").Add(kind)),
+		)
+	}
+	f.Line()
+	f.Comment("IsZero reports whether u holds no value, as when the member is absent.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Lit(0)))
+	f.Line()
+	f.Comment("String returns the value as JSON text, or \"\" when u holds no value.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("String").Params().String().Block(
+		jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("u").Dot("MarshalJSON").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""))),
+		jen.Return(jen.String().Call(jen.Id("b"))),
+	)
+	f.Line()
+	f.Comment("MarshalJSON writes the value u holds; a value with no member is an error.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Switch(jen.Id("u").Dot("kind")).BlockFunc(func(g *jen.Group) {
+			for i, p := range t.Members {
+				var val jen.Code = jen.Nil()
+				if fld := memberField[p]; fld != "" {
+					val = jen.Id("u").Dot(fld)
+				}
+				g.Case(jen.Lit(i + 1)).Block(jen.Return(jen.Id("marshalPrimitive").Call(jen.Lit(string(p)), val)))
+			}
+		}),
+		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value to marshal"))),
+	)
+	f.Line()
+	want := make([]string, len(t.Members))
+	for i, p := range t.Members {
+		want[i] = string(p)
+	}
+	f.Comment(fmt.Sprintf("UnmarshalJSON accepts %s.", orList(want)))
+	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("scanPrimitive").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": %w"), jen.Err()))),
+		jen.Switch().BlockFunc(func(g *jen.Group) {
+			for i, p := range t.Members {
+				cond := jen.Id("v").Dot("is").Call(jen.Lit(string(p)))
+				set := jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): jen.Lit(i + 1)})
+				if fld := memberField[p]; fld != "" {
+					set = jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): jen.Lit(i + 1), jen.Id(fld): jen.Id("v").Dot(fld)})
+				}
+				g.Case(cond).Block(set, jen.Return(jen.Nil()))
+			}
+		}),
+		jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": want "+orList(want)+", got %s"), jen.Id("v").Dot("describe").Call())),
+	)
+}
+
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+func emitRawUnion(m *Model, t *Type, f *jen.File) {
+	f.Type().Id(t.Name).Struct(jen.Id("raw").Qual(jsonPkg, "RawMessage"))
+	dep := deprecation(m, t.Roots, t.Deprecated)
+	for _, arm := range t.Arms {
+		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated)
+		ctor := t.Name + "From" + arm.Name
+		f.Line()
+		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)
+		f.Func().Id(ctor).Params(jen.Id("v").Id(arm.Name)).Params(jen.Id(t.Name), jen.Error()).Block(
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("v")),
+			jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("b")}), jen.Err()),
+		)
+		f.Line()
+		docComments(f.Group, []string{
+			fmt.Sprintf("As%s decodes the value as a %s and validates it; an error means", arm.Name, arm.Name),
+			"the value is of another kind or breaks the schema's rules.",
+		}, armDep)
+		body := []jen.Code{
+			jen.Var().Id("v").Id(arm.Name),
+			jen.If(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)).Block(jen.Return(jen.Id("v"), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value")))),
+			jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("u").Dot("raw"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("v"), jen.Err())),
+		}
+		if hasValidate(arm) {
+			body = append(body, jen.Return(jen.Id("v"), jen.Id("v").Dot("Validate").Call()))
+		} else {
+			body = append(body, jen.Return(jen.Id("v"), jen.Nil()))
+		}
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("As" + arm.Name).Params().Params(jen.Id(arm.Name), jen.Error()).Block(body...)
+	}
+	f.Line()
+	docComments(f.Group, []string{"Raw returns the value as JSON, whatever its kind."}, dep)
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("Raw").Params().Qual(jsonPkg, "RawMessage").Block(jen.Return(jen.Id("u").Dot("raw")))
+	f.Line()
+	f.Comment("IsZero reports whether u holds no value.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)))
+	f.Line()
+	f.Comment("MarshalJSON writes the value as it was received or built.")
+	f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.If(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value to marshal")))),
+		jen.Return(jen.Id("u").Dot("raw"), jen.Nil()),
+	)
+	f.Line()
+	f.Comment("UnmarshalJSON keeps a copy of the value; the As methods decode it.")
+	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Id("u").Dot("raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
+		jen.Return(jen.Nil()),
+	)
+}

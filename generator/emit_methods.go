@@ -1,0 +1,368 @@
+package generator
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// hasValidate reports whether the generated type t has a validate method.
+func hasValidate(t *Type) bool {
+	switch t.Kind {
+	case KindStruct:
+		return true
+	case KindMap, KindSlice:
+		return t.Elem.Named != nil && hasValidate(t.Elem.Named)
+	case KindAlias:
+		return hasValidate(t.Elem.Named)
+	}
+	return false
+}
+
+// needsMarshal: the plain encoding/json output would miss a constant, drop
+// extra members, or write null for a required array or object.
+func needsMarshal(t *Type) bool {
+	if len(t.Consts) > 0 || t.Extra != nil {
+		return true
+	}
+	for _, f := range t.Fields {
+		if f.Required && isCollection(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// needsUnmarshal: decoding must check constants, keep extra members, or see
+// whether a required member whose zero value is legal was present at all.
+func needsUnmarshal(t *Type) bool {
+	if len(t.Consts) > 0 || t.Extra != nil {
+		return true
+	}
+	for _, f := range t.Fields {
+		if f.Required && !zeroMeansAbsent(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+func isCollection(g GoType) bool {
+	return g.Slice != nil || g.Map != nil || g.Named != nil && (g.Named.Kind == KindSlice || g.Named.Kind == KindMap)
+}
+
+// zeroMeansAbsent: the zero value of the type is never a valid decoded value
+// of a present member, so Validate can tell a missing required member.
+func zeroMeansAbsent(g GoType) bool {
+	switch {
+	case g.Prim == String, g.Any, isCollection(g):
+		return true
+	case g.Named != nil:
+		switch g.Named.Kind {
+		case KindUnion, KindRawUnion:
+			return true
+		case KindScalar:
+			return g.Named.Elem.Prim == String
+		case KindAlias:
+			return zeroMeansAbsent(*g.Named.Elem)
+		}
+	}
+	return false
+}
+
+func constGoType(c *Const) string {
+	if c.Type != "" {
+		return c.Type
+	}
+	switch c.Value.(type) {
+	case int64:
+		return "int64"
+	case float64:
+		return "float64"
+	case bool:
+		return "bool"
+	}
+	return "string"
+}
+
+func knownNames(t *Type) []jen.Code {
+	var names []jen.Code
+	for _, c := range t.Consts {
+		names = append(names, jen.Lit(c.JSONName))
+	}
+	for _, f := range t.Fields {
+		names = append(names, jen.Lit(f.JSONName))
+	}
+	return names
+}
+
+// emitJSON writes json.go: MarshalJSON and UnmarshalJSON of the structs
+// that need more than encoding/json's defaults.
+func emitJSON(m *Model, f *jen.File) {
+	for _, t := range m.Types {
+		if t.Kind != KindStruct {
+			continue
+		}
+		if needsMarshal(t) {
+			emitMarshal(t, f)
+		}
+		if needsUnmarshal(t) {
+			emitUnmarshal(t, f)
+		}
+	}
+}
+
+func emitMarshal(t *Type, f *jen.File) {
+	var what []string
+	if len(t.Consts) > 0 {
+		what = append(what, "writes the fixed members")
+	}
+	for _, fl := range t.Fields {
+		if fl.Required && isCollection(fl.Type) {
+			what = append(what, "writes an empty "+fl.JSONName+" for a nil one")
+			break
+		}
+	}
+	if t.Extra != nil {
+		what = append(what, "writes the members kept in "+t.ExtraName)
+	}
+	f.Line()
+	f.Comment(fmt.Sprintf("MarshalJSON %s.", orListAnd(what)))
+	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
+	for _, fl := range t.Fields {
+		if fl.Required && isCollection(fl.Type) {
+			body = append(body, jen.If(jen.Id("x").Dot(fl.Name).Op("==").Nil()).Block(
+				jen.Id("x").Dot(fl.Name).Op("=").Add(goType(fl.Type)).Block(),
+			))
+		}
+	}
+	var value jen.Code = jen.Id("plain").Call(jen.Id("x"))
+	if len(t.Consts) > 0 {
+		value = jen.StructFunc(func(g *jen.Group) {
+			for i, c := range t.Consts {
+				g.Id(fmt.Sprintf("C%d", i)).Id(constGoType(c.Const)).Tag(map[string]string{"json": c.JSONName})
+			}
+			g.Id("plain")
+		}).ValuesFunc(func(g *jen.Group) {
+			for _, c := range t.Consts {
+				g.Id(c.Const.Name)
+			}
+			g.Id("plain").Call(jen.Id("x"))
+		})
+	}
+	if t.Extra != nil {
+		body = append(body, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{value, jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
+	} else {
+		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(value)))
+	}
+	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+func orListAnd(items []string) string {
+	switch len(items) {
+	case 1:
+		return items[0]
+	case 2:
+		return items[0] + " and " + items[1]
+	}
+	s := ""
+	for i, it := range items {
+		switch {
+		case i == len(items)-1:
+			s += ", and " + it
+		case i > 0:
+			s += ", " + it
+		default:
+			s += it
+		}
+	}
+	return s
+}
+
+func emitUnmarshal(t *Type, f *jen.File) {
+	f.Line()
+	f.Comment("UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.")
+	errf := func(err jen.Code) jen.Code {
+		return jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": %w"), err)
+	}
+	body := []jen.Code{
+		jen.List(jen.Id("members"), jen.Err()).Op(":=").Id("decodeMembers").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errf(jen.Err()))),
+		jen.If(jen.Id("members").Op("==").Nil()).Block(
+			jen.Return(jen.Nil()).Comment("null: leave x unchanged, as encoding/json does"),
+		),
+		jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),
+	}
+	for _, c := range t.Consts {
+		want := jen.Id(c.Const.Name)
+		switch c.Const.Value.(type) {
+		case int64, float64:
+			want = jen.Float64().Call(jen.Id(c.Const.Name))
+		}
+		body = append(body, jen.Id("checkConst").Call(jen.Op("&").Id("v"), jen.Id("members"), jen.Lit(c.JSONName), want, jen.Lit(c.Required)))
+	}
+	checks := len(t.Consts)
+	for _, fl := range t.Fields {
+		if fl.Required && !zeroMeansAbsent(fl.Type) {
+			body = append(body, jen.Id("checkPresent").Call(jen.Op("&").Id("v"), jen.Id("members"), jen.Lit(fl.JSONName)))
+			checks++
+		}
+	}
+	if checks > 0 {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("v").Dot("err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	} else {
+		body = body[:len(body)-1] // no checks: no validator
+	}
+	body = append(body,
+		jen.Type().Id("plain").Id(t.Name),
+		jen.Var().Id("p").Id("plain"),
+		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(jen.Return(errf(jen.Err()))),
+	)
+	if t.Extra != nil {
+		body = append(body,
+			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Id("extraMembers").Types(goType(*t.Extra)).Call(append([]jen.Code{jen.Id("members")}, knownNames(t)...)...),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errf(jen.Err()))),
+		)
+	}
+	body = append(body, jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("p")), jen.Return(jen.Nil()))
+	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+}
+
+// emitValidate writes validate.go: Validate and validate for every type
+// that has rules to check, and Valid<Field> for arrays of such types.
+func emitValidate(m *Model, f *jen.File) {
+	for _, t := range m.Types {
+		if !hasValidate(t) || t.Kind == KindAlias {
+			continue
+		}
+		f.Line()
+		docComments(f.Group, []string{
+			"Validate reports every way x breaks the rules of the schema, each problem",
+			"with the JSON path of the member at fault; the error is a *ValidationError.",
+		}, nil)
+		recv := jen.Id("x").Op("*").Id(t.Name)
+		if t.Kind != KindStruct {
+			recv = jen.Id("x").Id(t.Name)
+		}
+		f.Func().Params(recv).Id("Validate").Params().Error().Block(
+			jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),
+			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("v"), jen.Nil()),
+			jen.Return(jen.Id("v").Dot("err").Call()),
+		)
+		f.Line()
+		recv2 := jen.Id("x").Op("*").Id(t.Name)
+		if t.Kind != KindStruct {
+			recv2 = jen.Id("x").Id(t.Name)
+		}
+		f.Func().Params(recv2).Id("validate").Params(jen.Id("v").Op("*").Id("validator"), jen.Id("at").Op("*").Id("path")).BlockFunc(func(g *jen.Group) {
+			switch t.Kind {
+			case KindStruct:
+				for _, fl := range t.Fields {
+					validateField(g, fl)
+				}
+			case KindSlice:
+				g.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
+					jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(jen.Id("at"), jen.Lit(""), jen.Id("i"))),
+				)
+			case KindMap:
+				g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(jen.Id("x"))).Block(
+					jen.Id("e").Op(":=").Id("x").Index(jen.Id("k")),
+					jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(jen.Id("at"), jen.Id("k"), jen.Lit(-1))),
+				)
+			}
+		})
+		for _, fl := range t.Fields {
+			if fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named) {
+				emitValidElements(t, fl, f)
+			}
+		}
+	}
+}
+
+func childPath(fl *Field, index jen.Code) jen.Code {
+	return jen.Op("&").Id("path").Values(jen.Id("at"), jen.Lit(fl.JSONName), index)
+}
+
+func validateField(g *jen.Group, fl *Field) {
+	x := jen.Id("x").Dot(fl.Name)
+	add := func(msg jen.Code) jen.Code {
+		return jen.Id("v").Dot("add").Call(childPath(fl, jen.Lit(-1)), msg)
+	}
+	required := add(jen.Lit("required"))
+	if fl.Type.Prim == String {
+		check := jen.Id("checkURI").Call(append([]jen.Code{x.Clone()}, litStrings(fl.URISchemes)...)...)
+		isURI := fl.Format == "uri"
+		switch {
+		case fl.Required && isURI:
+			g.If(x.Clone().Op("==").Lit("")).Block(required).Else().If(jen.Id("msg").Op(":=").Add(check), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg")))
+		case fl.Required:
+			g.If(x.Clone().Op("==").Lit("")).Block(required)
+		case isURI:
+			g.If(x.Clone().Op("!=").Lit("")).Block(
+				jen.If(jen.Id("msg").Op(":=").Add(check), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg"))),
+			)
+		}
+		return
+	}
+	if fl.Required && zeroMeansAbsent(fl.Type) {
+		switch {
+		case fl.Type.Any || isCollection(fl.Type):
+			g.If(x.Clone().Op("==").Nil()).Block(required)
+		case fl.Type.Named != nil && (fl.Type.Named.Kind == KindUnion || fl.Type.Named.Kind == KindRawUnion):
+			g.If(x.Clone().Dot("IsZero").Call()).Block(required)
+		case fl.Type.Named != nil && fl.Type.Named.Kind == KindScalar:
+			g.If(x.Clone().Op("==").Lit("")).Block(required)
+		}
+	}
+	switch {
+	case fl.Type.Named != nil && hasValidate(fl.Type.Named):
+		call := x.Clone().Dot("validate").Call(jen.Id("v"), childPath(fl, jen.Lit(-1)))
+		if fl.Pointer {
+			g.If(x.Clone().Op("!=").Nil()).Block(call)
+		} else {
+			g.Add(call)
+		}
+	case fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named):
+		g.For(jen.Id("i").Op(":=").Range().Add(x.Clone())).Block(
+			x.Clone().Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), childPath(fl, jen.Id("i"))),
+		)
+	case fl.Type.Map != nil && fl.Type.Map.Named != nil && hasValidate(fl.Type.Map.Named):
+		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(x.Clone())).Block(
+			jen.Id("e").Op(":=").Add(x.Clone()).Index(jen.Id("k")),
+			jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(childPath(fl, jen.Lit(-1)), jen.Id("k"), jen.Lit(-1))),
+		)
+	}
+}
+
+func litStrings(ss []string) []jen.Code {
+	var out []jen.Code
+	for _, s := range ss {
+		out = append(out, jen.Lit(s))
+	}
+	return out
+}
+
+// emitValidElements writes Valid<Field>: the lenient reading of an array,
+// which keeps the valid elements and reports each invalid one by index.
+func emitValidElements(t *Type, fl *Field, f *jen.File) {
+	elem := fl.Type.Slice.Named.Name
+	name := "Valid" + fl.Name
+	f.Line()
+	docComments(f.Group, []string{
+		fmt.Sprintf("%s returns the elements of %s that pass validation, in order, and a", name, fl.Name),
+		"*ValidationError naming each one that does not by its index (nil when all pass).",
+		"One bad element never costs the good ones: use Validate to reject the whole value instead.",
+	}, nil)
+	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id(name).Params().Params(jen.Index().Id(elem), jen.Error()).Block(
+		jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),
+		jen.Id("valid").Op(":=").Make(jen.Index().Id(elem), jen.Lit(0), jen.Len(jen.Id("x").Dot(fl.Name))),
+		jen.For(jen.Id("i").Op(":=").Range().Id("x").Dot(fl.Name)).Block(
+			jen.Id("before").Op(":=").Len(jen.Id("v").Dot("problems")),
+			jen.Id("x").Dot(fl.Name).Index(jen.Id("i")).Dot("validate").Call(jen.Op("&").Id("v"), jen.Op("&").Id("path").Values(jen.Nil(), jen.Lit(fl.JSONName), jen.Id("i"))),
+			jen.If(jen.Len(jen.Id("v").Dot("problems")).Op("==").Id("before")).Block(
+				jen.Id("valid").Op("=").Append(jen.Id("valid"), jen.Id("x").Dot(fl.Name).Index(jen.Id("i"))),
+			),
+		),
+		jen.Return(jen.Id("valid"), jen.Id("v").Dot("err").Call()),
+	)
+}

@@ -1,0 +1,564 @@
+package generator
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// Dialects the loader understands, by the value of "$schema".
+var dialects = map[string]string{
+	"http://json-schema.org/draft-07/schema#":      "draft-07",
+	"http://json-schema.org/draft-07/schema":       "draft-07",
+	"https://json-schema.org/draft-07/schema#":     "draft-07",
+	"https://json-schema.org/draft-07/schema":      "draft-07",
+	"https://json-schema.org/draft/2020-12/schema": "2020-12",
+	"http://json-schema.org/draft/2020-12/schema":  "2020-12",
+}
+
+// defsKeyword is the keyword each dialect keeps its definitions under.
+var defsKeyword = map[string]string{"draft-07": "definitions", "2020-12": "$defs"}
+
+// LoadOptions bound the work the loader does on untrusted input.
+type LoadOptions struct {
+	// MaxBytes is the largest schema accepted. Zero means DefaultMaxBytes.
+	MaxBytes int
+	// MaxDepth is the deepest nesting of JSON values accepted. Zero means DefaultMaxDepth.
+	MaxDepth int
+}
+
+// Default limits of the loader.
+const (
+	DefaultMaxBytes = 16 << 20
+	DefaultMaxDepth = 256
+)
+
+// Document is a schema file after loading and normalization: one dialect-free
+// model whatever dialect the file was written in.
+type Document struct {
+	// Dialect is "draft-07" or "2020-12".
+	Dialect string
+	// Defs are the definitions, each a normalized schema (see Load).
+	Defs map[string]*jsonschema.Schema
+	// Order lists the definition names in the order the file has them.
+	Order []string
+	// SHA256 is the digest of the file as read.
+	SHA256 [sha256.Size]byte
+}
+
+// A LoadError is a schema that cannot be loaded, with where it went wrong: a
+// line and column for malformed JSON, a JSON pointer for a schema that is
+// well-formed JSON but not one the loader can use.
+type LoadError struct {
+	Line, Column int    // 1-based; zero when Pointer is set
+	Pointer      string // JSON pointer into the input
+	Msg          string
+}
+
+func (e *LoadError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("schema:%d:%d: %s", e.Line, e.Column, e.Msg)
+	}
+	return fmt.Sprintf("schema: at %s: %s", displayPointer(e.Pointer), e.Msg)
+}
+
+func displayPointer(p string) string {
+	if p == "" {
+		return "document root"
+	}
+	return p
+}
+
+// Load parses a JSON Schema document written in draft-07 or 2020-12 and
+// normalizes it so that the rest of the generator sees one dialect:
+//
+//   - "definitions" becomes "$defs", and "#/definitions/X" references become "#/$defs/X";
+//   - a "type" array becomes an "anyOf" of single-type schemas;
+//   - the boolean schemas true and false become {} and {"not": {}}.
+//
+// invopop/jsonschema, which holds the result, would otherwise load a draft-07
+// file as having no definitions and reject "type" arrays.
+func Load(data []byte, opts LoadOptions) (*Document, error) {
+	if opts.MaxBytes == 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.MaxDepth == 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	if len(data) > opts.MaxBytes {
+		return nil, &LoadError{Msg: fmt.Sprintf("schema is %d bytes, more than the limit of %d (raise it with -max-bytes)", len(data), opts.MaxBytes)}
+	}
+	root, err := parseOrdered(data, opts.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != '{' {
+		return nil, &LoadError{Msg: "a schema document must be a JSON object"}
+	}
+	dialect, err := readDialect(root)
+	if err != nil {
+		return nil, err
+	}
+	defsKey := defsKeyword[dialect]
+	defsNode := root.get(defsKey)
+	if other := map[string]string{"definitions": "$defs", "$defs": "definitions"}[defsKey]; root.get(other) != nil {
+		return nil, &LoadError{Pointer: "/" + other, Msg: fmt.Sprintf("a %s schema keeps its definitions under %q, not %q", dialect, defsKey, other)}
+	}
+	if defsNode == nil {
+		return nil, &LoadError{Msg: fmt.Sprintf("no %q: the document defines nothing", defsKey)}
+	}
+	if defsNode.kind != '{' {
+		return nil, &LoadError{Pointer: "/" + defsKey, Msg: "definitions must be an object"}
+	}
+	n := &normalizer{defsKey: defsKey}
+	norm := n.schema(root, "")
+	if n.err != nil {
+		return nil, n.err
+	}
+	var buf bytes.Buffer
+	norm.encode(&buf)
+	var top jsonschema.Schema
+	if err := json.Unmarshal(buf.Bytes(), &top); err != nil {
+		// The normalizer checks the keywords the generator reads, so this is
+		// a keyword of a shape it does not check.
+		return nil, &LoadError{Msg: "schema keywords of an unexpected shape: " + err.Error()}
+	}
+	doc := &Document{Dialect: dialect, Defs: top.Definitions, SHA256: sha256.Sum256(data)}
+	if doc.Defs == nil {
+		doc.Defs = map[string]*jsonschema.Schema{}
+	}
+	doc.Order = append(doc.Order, defsNode.keys...)
+	if err := checkRefs(norm, doc.Defs); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+func readDialect(root *node) (string, error) {
+	s := root.get("$schema")
+	if s == nil {
+		// No declaration: go by where the definitions are.
+		switch {
+		case root.get("$defs") != nil:
+			return "2020-12", nil
+		case root.get("definitions") != nil:
+			return "draft-07", nil
+		}
+		return "", &LoadError{Msg: `no "$schema" and no definitions: not a schema document`}
+	}
+	var uri string
+	if s.kind != 's' || json.Unmarshal(s.scalar, &uri) != nil {
+		return "", &LoadError{Pointer: "/$schema", Msg: `"$schema" must be a string`}
+	}
+	d, ok := dialects[uri]
+	if !ok {
+		return "", &LoadError{Pointer: "/$schema", Msg: fmt.Sprintf("unsupported JSON Schema dialect %q (supported: draft-07, 2020-12)", uri)}
+	}
+	return d, nil
+}
+
+// Keywords whose value is a schema, an array of schemas, or an object of schemas.
+var (
+	schemaKeywords      = []string{"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "contentSchema"}
+	schemaListKeywords  = []string{"anyOf", "allOf", "oneOf", "prefixItems"}
+	schemaMapKeywords   = []string{"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"}
+	primitiveTypeNames  = []string{"string", "integer", "number", "boolean", "object", "array", "null"}
+	stringValueKeywords = []string{"$ref", "format", "description", "title", "$comment", "$schema", "$id"}
+)
+
+type normalizer struct {
+	defsKey string
+	err     error
+}
+
+func (n *normalizer) fail(ptr, format string, args ...any) *node {
+	if n.err == nil {
+		n.err = &LoadError{Pointer: ptr, Msg: fmt.Sprintf(format, args...)}
+	}
+	return &node{kind: '{'}
+}
+
+// schema normalizes the schema at ptr and returns a new node.
+func (n *normalizer) schema(s *node, ptr string) *node {
+	if n.err != nil {
+		return &node{kind: '{'}
+	}
+	switch s.kind {
+	case 'b':
+		if string(s.scalar) == "true" {
+			return &node{kind: '{'}
+		}
+		return &node{kind: '{', keys: []string{"not"}, vals: []*node{{kind: '{'}}}
+	case '{':
+	default:
+		return n.fail(ptr, "a schema must be an object or a boolean")
+	}
+	out := &node{kind: '{'}
+	var types []string
+	for i, key := range s.keys {
+		val := s.vals[i]
+		at := ptr + "/" + escapePointer(key)
+		switch {
+		case key == "definitions" || key == "$defs":
+			if ptr != "" || key != n.defsKey {
+				// Nested definitions are not referenced by the loader's refs.
+				continue
+			}
+			out.set("$defs", n.schemaMap(val, at))
+		case slices.Contains(schemaMapKeywords, key):
+			out.set(key, n.schemaMap(val, at))
+		case slices.Contains(schemaKeywords, key):
+			if key == "items" && val.kind == '[' {
+				n.fail(at, "tuple-form \"items\" is not supported")
+				continue
+			}
+			out.set(key, n.schema(val, at))
+		case slices.Contains(schemaListKeywords, key):
+			if val.kind != '[' || len(val.elems) == 0 {
+				n.fail(at, "%q must be a non-empty array of schemas", key)
+				continue
+			}
+			list := &node{kind: '['}
+			for j, e := range val.elems {
+				list.elems = append(list.elems, n.schema(e, fmt.Sprintf("%s/%d", at, j)))
+			}
+			out.set(key, list)
+		case key == "type":
+			types = n.types(val, at)
+		case key == "required":
+			if val.kind != '[' {
+				n.fail(at, `"required" must be an array of strings`)
+				continue
+			}
+			for j, e := range val.elems {
+				if e.kind != 's' {
+					n.fail(fmt.Sprintf("%s/%d", at, j), `"required" must be an array of strings`)
+				}
+			}
+			out.set(key, val)
+		case key == "$ref":
+			out.set(key, n.ref(val, at))
+		case slices.Contains(stringValueKeywords, key):
+			if val.kind != 's' {
+				n.fail(at, "%q must be a string", key)
+				continue
+			}
+			out.set(key, val)
+		default:
+			out.set(key, val)
+		}
+	}
+	switch len(types) {
+	case 0:
+	case 1:
+		out.set("type", stringNode(types[0]))
+	default:
+		arms := &node{kind: '['}
+		for _, t := range types {
+			arms.elems = append(arms.elems, &node{kind: '{', keys: []string{"type"}, vals: []*node{stringNode(t)}})
+		}
+		if prev := out.get("anyOf"); prev != nil {
+			// Keep both constraints: the value must satisfy each anyOf.
+			out.del("anyOf")
+			out.set("allOf", &node{kind: '[', elems: []*node{
+				{kind: '{', keys: []string{"anyOf"}, vals: []*node{arms}},
+				{kind: '{', keys: []string{"anyOf"}, vals: []*node{prev}},
+			}})
+		} else {
+			out.set("anyOf", arms)
+		}
+	}
+	return out
+}
+
+func (n *normalizer) schemaMap(m *node, ptr string) *node {
+	if m.kind != '{' {
+		return n.fail(ptr, "must be an object whose values are schemas")
+	}
+	out := &node{kind: '{'}
+	for i, k := range m.keys {
+		out.set(k, n.schema(m.vals[i], ptr+"/"+escapePointer(k)))
+	}
+	return out
+}
+
+func (n *normalizer) types(val *node, ptr string) []string {
+	var names []string
+	switch val.kind {
+	case 's':
+		var s string
+		_ = json.Unmarshal(val.scalar, &s)
+		names = []string{s}
+	case '[':
+		for _, e := range val.elems {
+			var s string
+			if e.kind != 's' || json.Unmarshal(e.scalar, &s) != nil {
+				n.fail(ptr, `"type" must be a string or an array of strings`)
+				return nil
+			}
+			if slices.Contains(names, s) {
+				n.fail(ptr, "%q appears twice in \"type\"", s)
+				return nil
+			}
+			names = append(names, s)
+		}
+		if len(names) == 0 {
+			n.fail(ptr, `"type" must not be an empty array`)
+			return nil
+		}
+	default:
+		n.fail(ptr, `"type" must be a string or an array of strings`)
+		return nil
+	}
+	for _, s := range names {
+		if !slices.Contains(primitiveTypeNames, s) {
+			n.fail(ptr, "unknown type %q", s)
+			return nil
+		}
+	}
+	return names
+}
+
+// ref rewrites a local reference to "#/$defs/Name" form.
+func (n *normalizer) ref(val *node, ptr string) *node {
+	var ref string
+	if val.kind != 's' || json.Unmarshal(val.scalar, &ref) != nil {
+		return n.fail(ptr, `"$ref" must be a string`)
+	}
+	for _, prefix := range []string{"#/definitions/", "#/$defs/"} {
+		if name, ok := strings.CutPrefix(ref, prefix); ok && name != "" && !strings.Contains(name, "/") {
+			return stringNode("#/$defs/" + unescapePointer(name))
+		}
+	}
+	n.fail(ptr, "unsupported reference %q: only references to top-level definitions (#/%s/Name) are supported", ref, n.defsKey)
+	return val
+}
+
+// RefName returns the definition a normalized "$ref" points at.
+func RefName(ref string) string { return strings.TrimPrefix(ref, "#/$defs/") }
+
+// checkRefs reports the first reference to a definition that does not exist.
+func checkRefs(root *node, defs map[string]*jsonschema.Schema) error {
+	var walk func(v *node, ptr string) error
+	walk = func(v *node, ptr string) error {
+		switch v.kind {
+		case '{':
+			for i, k := range v.keys {
+				at := ptr + "/" + escapePointer(k)
+				if k == "$ref" && v.vals[i].kind == 's' {
+					var ref string
+					_ = json.Unmarshal(v.vals[i].scalar, &ref)
+					if _, ok := defs[RefName(ref)]; !ok {
+						return &LoadError{Pointer: at, Msg: fmt.Sprintf("dangling reference %q: no such definition", ref)}
+					}
+					continue
+				}
+				if err := walk(v.vals[i], at); err != nil {
+					return err
+				}
+			}
+		case '[':
+			for i, e := range v.elems {
+				if err := walk(e, fmt.Sprintf("%s/%d", ptr, i)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(root, "")
+}
+
+// node is a JSON value that keeps the order of object keys, which
+// encoding/json's map decoding loses.
+type node struct {
+	kind   byte // '{' object, '[' array, 's' string, 'n' number, 'b' boolean, '0' null
+	keys   []string
+	vals   []*node
+	elems  []*node
+	scalar json.RawMessage
+}
+
+func stringNode(s string) *node {
+	b, _ := json.Marshal(s)
+	return &node{kind: 's', scalar: b}
+}
+
+func (v *node) get(key string) *node {
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// set adds key, or replaces its value where it is already present (JSON's
+// last-one-wins rule for duplicate keys).
+func (v *node) set(key string, val *node) {
+	for i, k := range v.keys {
+		if k == key {
+			v.vals[i] = val
+			return
+		}
+	}
+	v.keys = append(v.keys, key)
+	v.vals = append(v.vals, val)
+}
+
+func (v *node) del(key string) {
+	for i, k := range v.keys {
+		if k == key {
+			v.keys = append(v.keys[:i], v.keys[i+1:]...)
+			v.vals = append(v.vals[:i], v.vals[i+1:]...)
+			return
+		}
+	}
+}
+
+func (v *node) encode(buf *bytes.Buffer) {
+	switch v.kind {
+	case '{':
+		buf.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			kb, _ := json.Marshal(k)
+			buf.Write(kb)
+			buf.WriteByte(':')
+			v.vals[i].encode(buf)
+		}
+		buf.WriteByte('}')
+	case '[':
+		buf.WriteByte('[')
+		for i, e := range v.elems {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			e.encode(buf)
+		}
+		buf.WriteByte(']')
+	default:
+		buf.Write(v.scalar)
+	}
+}
+
+// parseOrdered decodes data into a node tree, with line:column positions on
+// syntax errors and a bound on nesting depth.
+func parseOrdered(data []byte, maxDepth int) (*node, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &LoadError{Msg: "empty input: expected a JSON Schema document"}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	p := &parser{dec: dec, data: data, maxDepth: maxDepth}
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, p.errorAt(dec.InputOffset(), "unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+type parser struct {
+	dec      *json.Decoder
+	data     []byte
+	maxDepth int
+}
+
+func (p *parser) errorAt(off int64, msg string) *LoadError {
+	line, col := 1, 1
+	for _, c := range p.data[:min(int(off), len(p.data))] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return &LoadError{Line: line, Column: col, Msg: msg}
+}
+
+func (p *parser) syntax(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return p.errorAt(se.Offset, "malformed JSON: "+se.Error())
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return p.errorAt(int64(len(p.data)), "malformed JSON: unexpected end of input")
+	}
+	return p.errorAt(p.dec.InputOffset(), "malformed JSON: "+err.Error())
+}
+
+func (p *parser) value(depth int) (*node, error) {
+	start := p.dec.InputOffset()
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, p.syntax(err)
+	}
+	if d, ok := tok.(json.Delim); ok && depth >= p.maxDepth {
+		_ = d
+		return nil, p.errorAt(start, fmt.Sprintf("nesting deeper than %d levels (raise the limit with -max-depth)", p.maxDepth))
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			obj := &node{kind: '{'}
+			for p.dec.More() {
+				kt, err := p.dec.Token()
+				if err != nil {
+					return nil, p.syntax(err)
+				}
+				key := kt.(string)
+				val, err := p.value(depth + 1)
+				if err != nil {
+					return nil, err
+				}
+				obj.set(key, val)
+			}
+			if _, err := p.dec.Token(); err != nil {
+				return nil, p.syntax(err)
+			}
+			return obj, nil
+		}
+		arr := &node{kind: '['}
+		for p.dec.More() {
+			e, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			arr.elems = append(arr.elems, e)
+		}
+		if _, err := p.dec.Token(); err != nil {
+			return nil, p.syntax(err)
+		}
+		return arr, nil
+	case string:
+		b, _ := json.Marshal(t)
+		return &node{kind: 's', scalar: b}, nil
+	case json.Number:
+		return &node{kind: 'n', scalar: json.RawMessage(t.String())}, nil
+	case bool:
+		return &node{kind: 'b', scalar: json.RawMessage(fmt.Sprint(t))}, nil
+	default:
+		return &node{kind: '0', scalar: json.RawMessage("null")}, nil
+	}
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func unescapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}

@@ -1,0 +1,19 @@
+// Package templates holds the text/template sources of the behaviour-shaped
+// code rootsgen writes into every generated package: validation and JSON
+// support, the package documentation, and runnable examples. The
+// data-shaped declarations (one per schema definition) are emitted with
+// jennifer in package generator instead.
+package templates
+
+import (
+	"embed"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+// Parse returns every template, named by its file name.
+func Parse() (*template.Template, error) {
+	return template.New("").Option("missingkey=error").ParseFS(files, "*.tmpl")
+}
