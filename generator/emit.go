@@ -160,7 +160,7 @@ func structFields(m *Model, t *Type, g *jen.Group) {
 		g.Id(f.Name).Add(typ).Tag(map[string]string{"json": tag})
 	}
 	if t.Extra != nil {
-		g.Comment(fmt.Sprintf("%s keeps the members that have no field above, so that they survive a round trip.", t.ExtraName))
+		docComments(g, []string{fmt.Sprintf("%s keeps the members that have no field above, so that they survive a round trip.", t.ExtraName)}, nil)
 		g.Id(t.ExtraName).Map(jen.String()).Add(goType(*t.Extra)).Tag(map[string]string{"json": "-"})
 	}
 }
@@ -253,7 +253,8 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("scanPrimitive").Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": %w"), jen.Err()))),
 		jen.Switch().BlockFunc(func(g *jen.Group) {
-			for i, p := range t.Members {
+			for _, i := range decodeOrder(t.Members) {
+				p := t.Members[i]
 				cond := jen.Id("v").Dot("is").Call(jen.Lit(string(p)))
 				set := jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): jen.Lit(i + 1)})
 				if fld := memberField[p]; fld != "" {
@@ -264,6 +265,24 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 		}),
 		jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": want "+orList(want)+", got %s"), jen.Id("v").Dot("describe").Call())),
 	)
+}
+
+// decodeOrder lists the indexes of union members in the order decoding
+// tries them: integer before number, so that 3 is read as an integer when
+// the union has both.
+func decodeOrder(members []Primitive) []int {
+	var order []int
+	for i, p := range members {
+		if p == Integer {
+			order = append(order, i)
+		}
+	}
+	for i, p := range members {
+		if p != Integer {
+			order = append(order, i)
+		}
+	}
+	return order
 }
 
 func orList(items []string) string {
@@ -303,7 +322,7 @@ func emitRawUnion(m *Model, t *Type, f *jen.File) {
 		} else {
 			body = append(body, jen.Return(jen.Id("v"), jen.Nil()))
 		}
-		f.Func().Params(jen.Id("u").Id(t.Name)).Id("As" + arm.Name).Params().Params(jen.Id(arm.Name), jen.Error()).Block(body...)
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+arm.Name).Params().Params(jen.Id(arm.Name), jen.Error()).Block(body...)
 	}
 	f.Line()
 	docComments(f.Group, []string{"Raw returns the value as JSON, whatever its kind."}, dep)

@@ -304,6 +304,9 @@ func validateField(g *jen.Group, fl *Field) {
 		}
 		return
 	}
+	if fl.Required && fl.Pointer {
+		g.If(x.Clone().Op("==").Nil()).Block(required)
+	}
 	if fl.Required && zeroMeansAbsent(fl.Type) {
 		switch {
 		case fl.Type.Any || isCollection(fl.Type):

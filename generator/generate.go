@@ -183,4 +183,3 @@ func uses(m *Model) Uses {
 	u.SortedKeys = u.SortedKeys || u.Extra
 	return u
 }
-

@@ -459,7 +459,7 @@ func parseOrdered(data []byte, maxDepth int) (*node, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	p := &parser{dec: dec, data: data, maxDepth: maxDepth}
+	p := &jsonParser{dec: dec, data: data, maxDepth: maxDepth}
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
@@ -470,13 +470,13 @@ func parseOrdered(data []byte, maxDepth int) (*node, error) {
 	return v, nil
 }
 
-type parser struct {
+type jsonParser struct {
 	dec      *json.Decoder
 	data     []byte
 	maxDepth int
 }
 
-func (p *parser) errorAt(off int64, msg string) *LoadError {
+func (p *jsonParser) errorAt(off int64, msg string) *LoadError {
 	line, col := 1, 1
 	for _, c := range p.data[:min(int(off), len(p.data))] {
 		if c == '\n' {
@@ -489,7 +489,7 @@ func (p *parser) errorAt(off int64, msg string) *LoadError {
 	return &LoadError{Line: line, Column: col, Msg: msg}
 }
 
-func (p *parser) syntax(err error) error {
+func (p *jsonParser) syntax(err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		return p.errorAt(se.Offset, "malformed JSON: "+se.Error())
@@ -500,7 +500,7 @@ func (p *parser) syntax(err error) error {
 	return p.errorAt(p.dec.InputOffset(), "malformed JSON: "+err.Error())
 }
 
-func (p *parser) value(depth int) (*node, error) {
+func (p *jsonParser) value(depth int) (*node, error) {
 	start := p.dec.InputOffset()
 	tok, err := p.dec.Token()
 	if err != nil {

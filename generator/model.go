@@ -195,10 +195,19 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 	// Now that every type has its kind, settle what depends on the kinds of
 	// the types fields refer to.
 	for _, t := range m.Types {
+		if t.Kind == KindAlias && resolve(t).Kind == KindAlias {
+			return nil, fmt.Errorf("%s: definitions that only reference each other in a cycle", t.Path)
+		}
+	}
+	for _, t := range m.Types {
 		for _, f := range t.Fields {
 			if named := f.Type.Named; named != nil {
 				k := resolve(named).Kind
 				f.Pointer = !f.Required && (k == KindStruct || k == KindUnion || k == KindRawUnion)
+				if f.Required && k == KindStruct && containsByValue(resolve(named), t, map[*Type]bool{}) {
+					// A struct cannot hold itself by value: break the cycle.
+					f.Pointer = true
+				}
 				if f.Roots {
 					markRoots(named)
 				}
@@ -326,6 +335,24 @@ func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
 		t.Extra = &el
 		t.ExtraName = fieldNames.take("Extra")
 	}
+}
+
+// containsByValue reports whether struct t holds target by value, directly
+// or through other struct values.
+func containsByValue(t, target *Type, seen map[*Type]bool) bool {
+	if t == target {
+		return true
+	}
+	if seen[t] || t.Kind != KindStruct {
+		return false
+	}
+	seen[t] = true
+	for _, f := range t.Fields {
+		if f.Type.Named != nil && !f.Pointer && containsByValue(resolve(f.Type.Named), target, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve follows aliases to the type they name.

@@ -29,7 +29,8 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
 	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -38,7 +39,8 @@ type Root struct {
 type ListRootsRequest struct {
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -46,7 +48,8 @@ type ListRootsRequest struct {
 type ListRootsRequestParams struct {
 	// Request metadata, such as a token for progress updates.
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -55,7 +58,8 @@ type ListRootsRequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -65,7 +69,8 @@ type ListRootsResult struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -75,7 +80,8 @@ type ListRootsResult struct {
 type RootsListChangedNotification struct {
 	// Optional parameters; this notification defines none beyond _meta.
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -83,7 +89,8 @@ type RootsListChangedNotification struct {
 type RootsListChangedNotificationParams struct {
 	// Free-form metadata attached to the notification.
 	Meta map[string]any `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -96,7 +103,8 @@ type ClientCapabilities struct {
 	// Set when the client can answer roots/list; servers should check for it
 	// before asking.
 	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -106,7 +114,8 @@ type RootsCapability struct {
 	// True if the client sends notifications/roots/list_changed whenever its roots
 	// change.
 	ListChanged bool `json:"listChanged,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -176,16 +185,16 @@ func (u *ProgressToken) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("ProgressToken: %w", err)
 	}
 	switch {
-	case v.is("string"):
-		*u = ProgressToken{
-			kind: 1,
-			s:    v.s,
-		}
-		return nil
 	case v.is("integer"):
 		*u = ProgressToken{
 			i:    v.i,
 			kind: 2,
+		}
+		return nil
+	case v.is("string"):
+		*u = ProgressToken{
+			kind: 1,
+			s:    v.s,
 		}
 		return nil
 	}

@@ -35,7 +35,8 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
 	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -47,7 +48,8 @@ type ListRootsRequest struct {
 	ID RequestID `json:"id"`
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *RequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -57,7 +59,8 @@ type ListRootsResult struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -67,7 +70,8 @@ type ListRootsResult struct {
 type RootsListChangedNotification struct {
 	// Optional parameters; this notification defines none beyond _meta.
 	Params *NotificationParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -80,7 +84,8 @@ type ClientCapabilities struct {
 	// Set when the client can answer roots/list; servers should check for it
 	// before asking.
 	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -90,7 +95,8 @@ type RootsCapability struct {
 	// True if the client sends notifications/roots/list_changed whenever its roots
 	// change.
 	ListChanged bool `json:"listChanged,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -160,16 +166,16 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("RequestID: %w", err)
 	}
 	switch {
-	case v.is("string"):
-		*u = RequestID{
-			kind: 1,
-			s:    v.s,
-		}
-		return nil
 	case v.is("integer"):
 		*u = RequestID{
 			i:    v.i,
 			kind: 2,
+		}
+		return nil
+	case v.is("string"):
+		*u = RequestID{
+			kind: 1,
+			s:    v.s,
 		}
 		return nil
 	}
@@ -181,7 +187,8 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 type RequestParams struct {
 	// Request metadata, such as a token for progress updates.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -190,7 +197,8 @@ type RequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -199,7 +207,8 @@ type RequestParamsMeta struct {
 type NotificationParams struct {
 	// Free-form metadata attached to the notification.
 	Meta map[string]any `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -269,16 +278,16 @@ func (u *ProgressToken) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("ProgressToken: %w", err)
 	}
 	switch {
-	case v.is("string"):
-		*u = ProgressToken{
-			kind: 1,
-			s:    v.s,
-		}
-		return nil
 	case v.is("integer"):
 		*u = ProgressToken{
 			i:    v.i,
 			kind: 2,
+		}
+		return nil
+	case v.is("string"):
+		*u = ProgressToken{
+			kind: 1,
+			s:    v.s,
 		}
 		return nil
 	}

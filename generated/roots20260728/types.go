@@ -48,7 +48,8 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
 	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -63,7 +64,8 @@ type Root struct {
 type ListRootsRequest struct {
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -76,7 +78,8 @@ type ListRootsRequest struct {
 type ListRootsRequestParams struct {
 	// Free-form metadata for this input request.
 	Meta MetaObject `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -90,7 +93,8 @@ type ListRootsRequestParams struct {
 type ListRootsResult struct {
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -108,7 +112,8 @@ type ClientCapabilities struct {
 	// needs as tool arguments, name them with resource URIs, or put them in the
 	// server's own configuration.
 	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -120,7 +125,8 @@ type ClientCapabilities struct {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 type RootsCapability struct {
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -139,7 +145,8 @@ type InputRequiredResult struct {
 	// Says which kind of result this is: input_required here, while final results
 	// use complete.
 	ResultType string `json:"resultType"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -153,7 +160,8 @@ type InputResponseRequestParams struct {
 	InputResponses InputResponses `json:"inputResponses,omitempty"`
 	// The requestState from the InputRequiredResult, returned exactly as received.
 	RequestState string `json:"requestState,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -165,7 +173,8 @@ type MissingRequiredClientCapabilityError struct {
 	Error MissingRequiredClientCapabilityErrorObject `json:"error"`
 	// Id of the request being rejected.
 	ID *RequestID `json:"id,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -176,7 +185,8 @@ type MissingRequiredClientCapabilityErrorObject struct {
 	Data MissingRequiredClientCapabilityErrorData `json:"data"`
 	// Human-readable text that explains the error.
 	Message string `json:"message"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -185,7 +195,8 @@ type MissingRequiredClientCapabilityErrorData struct {
 	// Capabilities the client would need to declare for the server to handle the
 	// request.
 	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -214,7 +225,8 @@ type RequestMetaObject struct {
 	ClientCapabilities ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
 	// Protocol revision the request is written for, such as 2026-07-28.
 	ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -229,7 +241,8 @@ type Error struct {
 	Data any `json:"data,omitempty"`
 	// Human-readable text that explains the error.
 	Message string `json:"message"`
-	// Extra keeps the members that have no field above, so that they survive a round trip.
+	// Extra keeps the members that have no field above, so that they survive a
+	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -299,16 +312,16 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("RequestID: %w", err)
 	}
 	switch {
-	case v.is("string"):
-		*u = RequestID{
-			kind: 1,
-			s:    v.s,
-		}
-		return nil
 	case v.is("integer"):
 		*u = RequestID{
 			i:    v.i,
 			kind: 2,
+		}
+		return nil
+	case v.is("string"):
+		*u = RequestID{
+			kind: 1,
+			s:    v.s,
 		}
 		return nil
 	}

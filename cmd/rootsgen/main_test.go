@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rootsgen runs the command in-process and returns its exit status and output.
+func rootsgen(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut, func(k string) string { return env[k] })
+	return code, out.String(), errOut.String()
+}
+
+// snapshot reads every file under dir, so a test can show nothing changed.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(p)
+			files[p] = "-> " + target
+			return err
+		}
+		b, err := os.ReadFile(p)
+		files[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func sameSnapshot(t *testing.T, before, after map[string]string) {
+	t.Helper()
+	if len(before) != len(after) {
+		t.Errorf("%d files before, %d after", len(before), len(after))
+	}
+	for p, c := range before {
+		if after[p] != c {
+			t.Errorf("%s changed", p)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	noRoots := filepath.Join(dir, "noroots.json")
+	os.WriteFile(noRoots, []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{"Root":{"type":"object"}}}`), 0o644)
+	malformed := filepath.Join(dir, "bad.json")
+	os.WriteFile(malformed, []byte("{\n  \"$defs\": {\n    \"Root\": [1,,]\n  }\n}\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no flags", nil, []string{"-revision is required", "2024-11-05", "2026-07-28"}},
+		{"no out", []string{"-revision", "2025-06-18"}, []string{"-out is required"}},
+		{"unknown revision", []string{"-revision", "1999-01-01", "-out", out}, []string{`unknown revision "1999-01-01"`, "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28", "-schema"}},
+		{"schema without roots", []string{"-revision", "x", "-schema", noRoots, "-out", out}, []string{"missing definition(s) ListRootsRequest, ListRootsResult"}},
+		{"malformed schema", []string{"-revision", "x", "-schema", malformed, "-out", out}, []string{"schema:3:", "malformed JSON"}},
+		{"missing schema file", []string{"-revision", "x", "-schema", filepath.Join(dir, "nope.json"), "-out", out}, []string{"nope.json", "no such file"}},
+		{"bad package", []string{"-revision", "2025-06-18", "-out", out, "-package", "func"}, []string{`invalid package name "func"`}},
+		{"stray argument", []string{"-revision", "2025-06-18", "-out", out, "extra"}, []string{"unexpected arguments"}},
+		{"unknown flag", []string{"-revison", "2025-06-18"}, []string{"flag provided but not defined: -revison"}},
+		{"schema too large", []string{"-revision", "x", "-schema", malformed, "-out", out, "-max-bytes", "10"}, []string{"larger than the limit of 10 bytes", "-max-bytes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := rootsgen(t, nil, tc.args...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s was created by a failed run", out)
+			}
+		})
+	}
+}
+
+func TestListAndVersion(t *testing.T) {
+	code, stdout, stderr := rootsgen(t, nil, "-list")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 6 {
+		t.Fatalf("want a header and five revisions:\n%s", stdout)
+	}
+	for i, want := range []string{"2024-11-05  draft-07  notification", "2025-03-26  draft-07", "2025-06-18  draft-07", "2025-11-25  2020-12   notification  roots{listChanged}   jsonrpc+id+method+params", "2026-07-28  2020-12   no"} {
+		if !strings.HasPrefix(lines[i+1], want) {
+			t.Errorf("line %d = %q, want prefix %q", i+1, lines[i+1], want)
+		}
+	}
+	if !strings.Contains(lines[5], "inputRequests") || !strings.Contains(lines[5], "deprecated (SEP-2577), removable from 2027-07-28") {
+		t.Errorf("2026-07-28 line lacks its channel or deprecation: %q", lines[5])
+	}
+	if strings.Contains(strings.Join(lines[1:5], "\n"), "deprecated") {
+		t.Errorf("only 2026-07-28 is deprecated:\n%s", stdout)
+	}
+	code, stdout, _ = rootsgen(t, nil, "-version")
+	if code != exitOK || stdout != "rootsgen devel\n" {
+		t.Errorf("-version: exit %d, %q", code, stdout)
+	}
+}
+
+func TestWriteCheckAndStaleness(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "mcp-roots")
+	if code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-out", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	types, err := os.ReadFile(filepath.Join(out, "types.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(types, []byte("\npackage mcproots\n")) {
+		t.Errorf("package name not derived from the directory:\n%.300s", types)
+	}
+	if code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-out", out, "-check"); code != exitOK {
+		t.Errorf("-check on fresh output: exit %d: %s", code, stderr)
+	}
+	// A second run changes nothing, not even a file's modification time.
+	info, _ := os.Stat(filepath.Join(out, "types.go"))
+	if code, _, _ := rootsgen(t, nil, "-revision", "2025-06-18", "-out", out); code != exitOK {
+		t.Fatal("second run failed")
+	}
+	if again, _ := os.Stat(filepath.Join(out, "types.go")); !again.ModTime().Equal(info.ModTime()) {
+		t.Error("an unchanged file was rewritten")
+	}
+
+	// An edited file makes -check fail without touching anything.
+	os.WriteFile(filepath.Join(out, "types.go"), append(types, []byte("// edited\n")...), 0o644)
+	before := snapshot(t, out)
+	code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-out", out, "-check")
+	if code != exitFail || !strings.Contains(stderr, "update types.go") || !strings.Contains(stderr, "is stale") {
+		t.Errorf("-check after an edit: exit %d, stderr:\n%s", code, stderr)
+	}
+	sameSnapshot(t, before, snapshot(t, out))
+
+	// So does asking for another revision.
+	os.WriteFile(filepath.Join(out, "types.go"), types, 0o644)
+	code, _, stderr = rootsgen(t, nil, "-revision", "2026-07-28", "-out", out, "-check")
+	if code != exitFail || !strings.Contains(stderr, "revision 2026-07-28") {
+		t.Errorf("-check with another revision: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	// A failing run leaves the files as they were.
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte(`{"$defs": {}}`), 0o644)
+	before = snapshot(t, out)
+	if code, _, _ := rootsgen(t, nil, "-revision", "2025-06-18", "-schema", bad, "-out", out); code != exitUsage {
+		t.Errorf("bad schema: exit %d", code)
+	}
+	sameSnapshot(t, before, snapshot(t, out))
+}
+
+func TestStaleFilesRemovedUserFilesKept(t *testing.T) {
+	out := t.TempDir()
+	os.WriteFile(filepath.Join(out, "old.go"), []byte("// Code generated by rootsgen v0.0.1 from MCP schema x (sha256 000000000000). DO NOT EDIT.\n\npackage roots\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "mine.go"), []byte("package roots\n\n// Mine is the user's own code.\nvar Mine = 1\n"), 0o644)
+	code, _, stderr := rootsgen(t, nil, "-revision", "2024-11-05", "-out", out, "-check")
+	if code != exitFail || !strings.Contains(stderr, "remove old.go") {
+		t.Errorf("-check should report old.go: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := rootsgen(t, nil, "-revision", "2024-11-05", "-out", out, "-v"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "old.go")); !os.IsNotExist(err) {
+		t.Error("old.go, an earlier rootsgen file, was not removed")
+	}
+	if _, err := os.Stat(filepath.Join(out, "mine.go")); err != nil {
+		t.Error("mine.go, the user's file, was removed")
+	}
+	types, _ := os.ReadFile(filepath.Join(out, "types.go"))
+	if !bytes.Contains(types, []byte("\npackage roots\n")) {
+		t.Error("the package name was not taken from the files already in -out")
+	}
+}
+
+func TestOutputThatCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	// -out names a regular file.
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("keep"), 0o644)
+	if code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-out", file, "-package", "x"); code != exitFail || !strings.Contains(stderr, "nothing was changed") {
+		t.Errorf("-out is a file: exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "keep" {
+		t.Error("the file named by -out was changed")
+	}
+	// A generated file's name is a symlink that points out of -out.
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	outside := filepath.Join(dir, "outside.go")
+	os.WriteFile(outside, []byte("package outside\n"), 0o644)
+	os.Symlink(outside, filepath.Join(out, "types.go"))
+	before := snapshot(t, dir)
+	code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-out", out, "-package", "x")
+	if code != exitFail || !strings.Contains(stderr, "not a regular file") {
+		t.Errorf("symlink in -out: exit %d: %s", code, stderr)
+	}
+	sameSnapshot(t, before, snapshot(t, dir))
+}
+
+func TestPackageFromGOPACKAGE(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, _, stderr := rootsgen(t, map[string]string{"GOPACKAGE": "mypkg"}, "-revision", "2025-11-25", "-out", ".")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "doc.go"))
+	if !bytes.Contains(b, []byte("\npackage mypkg\n")) {
+		t.Error("with -out . the package should come from $GOPACKAGE")
+	}
+}
