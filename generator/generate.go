@@ -9,11 +9,14 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"go/parser"
+	"go/printer"
 	"go/token"
 	"runtime/debug"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/imports"
 
 	"github.com/rootsgen/rootsgen/schema"
@@ -128,21 +131,50 @@ func Generate(opts Options) ([]File, *Model, error) {
 		return nil, nil, err
 	}
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
-	for _, name := range []string{"doc.go", "support.go", "example_test.go"} {
+	for _, name := range templateFiles {
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, name+".tmpl", data); err != nil {
 			return nil, nil, fmt.Errorf("template %s: %w", name, err)
 		}
 		files = append(files, File{Name: name, Content: buf.Bytes()})
 	}
-	for i := range files {
-		out, err := imports.Process(files[i].Name, files[i].Content, &imports.Options{Comments: true, TabIndent: true, TabWidth: 8, FormatOnly: false})
+	// jennifer's Render has already run gofmt on its files, and they import
+	// exactly what they use; the templates' files still need both.
+	for i := len(files) - len(templateFiles); i < len(files); i++ {
+		out, err := formatFile(files[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("formatting %s: %w\n%s", files[i].Name, err, numbered(files[i].Content))
 		}
 		files[i].Content = out
 	}
 	return files, m, nil
+}
+
+// formatFile drops the imports a file does not use (the templates import
+// everything their optional parts might need) and formats it the way
+// goimports does. Every import the code needs is already there, so
+// goimports' search for missing packages, which runs the go command and
+// would dominate the generator's run time, is switched off.
+func formatFile(f File) ([]byte, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	var unused []string
+	for _, imp := range file.Imports {
+		if path := strings.Trim(imp.Path.Value, `"`); !astutil.UsesImport(file, path) {
+			unused = append(unused, path)
+		}
+	}
+	for _, path := range unused {
+		astutil.DeleteImport(fset, file, path)
+	}
+	var buf bytes.Buffer
+	if err := printer.Fprint(&buf, fset, file); err != nil {
+		return nil, err
+	}
+	return imports.Process(f.Name, buf.Bytes(), &imports.Options{Comments: true, TabIndent: true, TabWidth: 8, FormatOnly: true})
 }
 
 func numbered(src []byte) string {
@@ -152,6 +184,9 @@ func numbered(src []byte) string {
 	}
 	return b.String()
 }
+
+// templateFiles are the files rendered from templates/, in output order.
+var templateFiles = []string{"doc.go", "support.go", "example_test.go"}
 
 type templateData struct {
 	Header  string

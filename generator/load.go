@@ -117,7 +117,7 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 	if defsNode.kind != '{' {
 		return nil, &LoadError{Pointer: "/" + defsKey, Msg: "definitions must be an object"}
 	}
-	n := &normalizer{defsKey: defsKey}
+	n := &normalizer{defsKey: defsKey, defs: defsNode}
 	norm := n.schema(root, "")
 	if n.err != nil {
 		return nil, n.err
@@ -135,9 +135,6 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 		doc.Defs = map[string]*jsonschema.Schema{}
 	}
 	doc.Order = append(doc.Order, defsNode.keys...)
-	if err := checkRefs(norm, doc.Defs); err != nil {
-		return nil, err
-	}
 	return doc, nil
 }
 
@@ -175,6 +172,7 @@ var (
 
 type normalizer struct {
 	defsKey string
+	defs    *node // the document's definitions, to resolve references
 	err     error
 }
 
@@ -334,7 +332,11 @@ func (n *normalizer) ref(val *node, ptr string) *node {
 	}
 	for _, prefix := range []string{"#/definitions/", "#/$defs/"} {
 		if name, ok := strings.CutPrefix(ref, prefix); ok && name != "" && !strings.Contains(name, "/") {
-			return stringNode("#/$defs/" + unescapePointer(name))
+			name = unescapePointer(name)
+			if n.defs.get(name) == nil {
+				return n.fail(ptr, "dangling reference %q: no such definition", ref)
+			}
+			return stringNode("#/$defs/" + name)
 		}
 	}
 	n.fail(ptr, "unsupported reference %q: only references to top-level definitions (#/%s/Name) are supported", ref, n.defsKey)
@@ -343,38 +345,6 @@ func (n *normalizer) ref(val *node, ptr string) *node {
 
 // RefName returns the definition a normalized "$ref" points at.
 func RefName(ref string) string { return strings.TrimPrefix(ref, "#/$defs/") }
-
-// checkRefs reports the first reference to a definition that does not exist.
-func checkRefs(root *node, defs map[string]*jsonschema.Schema) error {
-	var walk func(v *node, ptr string) error
-	walk = func(v *node, ptr string) error {
-		switch v.kind {
-		case '{':
-			for i, k := range v.keys {
-				at := ptr + "/" + escapePointer(k)
-				if k == "$ref" && v.vals[i].kind == 's' {
-					var ref string
-					_ = json.Unmarshal(v.vals[i].scalar, &ref)
-					if _, ok := defs[RefName(ref)]; !ok {
-						return &LoadError{Pointer: at, Msg: fmt.Sprintf("dangling reference %q: no such definition", ref)}
-					}
-					continue
-				}
-				if err := walk(v.vals[i], at); err != nil {
-					return err
-				}
-			}
-		case '[':
-			for i, e := range v.elems {
-				if err := walk(e, fmt.Sprintf("%s/%d", ptr, i)); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	return walk(root, "")
-}
 
 // node is a JSON value that keeps the order of object keys, which
 // encoding/json's map decoding loses.
@@ -465,7 +435,7 @@ func parseOrdered(data []byte, maxDepth int) (*node, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, p.errorAt(dec.InputOffset(), "unexpected data after the top-level value")
+		return nil, p.syntax(errors.New("unexpected data after the top-level value"))
 	}
 	return v, nil
 }
@@ -489,15 +459,31 @@ func (p *jsonParser) errorAt(off int64, msg string) *LoadError {
 	return &LoadError{Line: line, Column: col, Msg: msg}
 }
 
+// syntax reports malformed JSON at the offending character. The streaming
+// decoder's offsets are those of its buffer, so the position comes from
+// encoding/json's whole-input validation, which stops at the same error.
 func (p *jsonParser) syntax(err error) error {
+	var v any
+	verr := json.Unmarshal(p.data, &v)
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return p.errorAt(se.Offset, "malformed JSON: "+se.Error())
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+	switch {
+	case errors.As(verr, &se) && se.Error() == "unexpected end of JSON input":
+		return p.errorAt(int64(len(p.data)), "malformed JSON: unexpected end of input")
+	case errors.As(verr, &se):
+		return p.errorAt(se.Offset-1, "malformed JSON: "+se.Error())
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return p.errorAt(int64(len(p.data)), "malformed JSON: unexpected end of input")
 	}
 	return p.errorAt(p.dec.InputOffset(), "malformed JSON: "+err.Error())
+}
+
+// tokenStart skips the white space and separators that precede the next
+// token from off, so that a position names the token itself.
+func (p *jsonParser) tokenStart(off int64) int64 {
+	for off < int64(len(p.data)) && strings.IndexByte(" \t\r\n,:", p.data[off]) >= 0 {
+		off++
+	}
+	return off
 }
 
 func (p *jsonParser) value(depth int) (*node, error) {
@@ -508,7 +494,7 @@ func (p *jsonParser) value(depth int) (*node, error) {
 	}
 	if d, ok := tok.(json.Delim); ok && depth >= p.maxDepth {
 		_ = d
-		return nil, p.errorAt(start, fmt.Sprintf("nesting deeper than %d levels (raise the limit with -max-depth)", p.maxDepth))
+		return nil, p.errorAt(p.tokenStart(start), fmt.Sprintf("nesting deeper than %d levels (raise the limit with -max-depth)", p.maxDepth))
 	}
 	switch t := tok.(type) {
 	case json.Delim:

@@ -7,13 +7,17 @@ package templates
 
 import (
 	"embed"
+	"sync"
 	"text/template"
 )
 
 //go:embed *.tmpl
 var files embed.FS
 
-// Parse returns every template, named by its file name.
-func Parse() (*template.Template, error) {
+// Parse returns every template, named by its file name. The templates are
+// parsed once; executing them concurrently is safe.
+func Parse() (*template.Template, error) { return parsed() }
+
+var parsed = sync.OnceValues(func() (*template.Template, error) {
 	return template.New("").Option("missingkey=error").ParseFS(files, "*.tmpl")
-}
+})
