@@ -8,28 +8,12 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/rootsgen/rootsgen/schema"
 )
-
-// sharedSchema returns the upstream schema of a revision from ../shared,
-// failing under CI and skipping elsewhere when it is not there.
-func sharedSchema(t testing.TB, rev string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "mcp-spec", "schema", rev, "schema.json"))
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the upstream schemas in ../shared are required under CI: %v", err)
-		}
-		t.Skipf("upstream schema not available (%v); put the shared/ folder beside the repository to run this test", err)
-	}
-	return data
-}
 
 func generateRevision(t testing.TB, rev string, data []byte) []File {
 	t.Helper()
@@ -47,7 +31,7 @@ func TestUpstreamSchemaGivesSameDeclarations(t *testing.T) {
 	for _, rev := range schema.Revisions() {
 		t.Run(rev, func(t *testing.T) {
 			embedded := generateRevision(t, rev, nil)
-			upstream := generateRevision(t, rev, sharedSchema(t, rev))
+			upstream := generateRevision(t, rev, readUpstreamSchema(t, rev))
 			if len(embedded) != len(upstream) {
 				t.Fatalf("%d files from the embedded schema, %d from upstream", len(embedded), len(upstream))
 			}
