@@ -33,38 +33,27 @@ func needsMarshal(t *Type) bool {
 	return false
 }
 
-// needsUnmarshal: decoding must check constants, keep extra members, or see
-// whether a required member whose zero value is legal was present at all.
-func needsUnmarshal(t *Type) bool {
-	if len(t.Consts) > 0 || t.Extra != nil {
-		return true
-	}
-	for _, f := range t.Fields {
-		if f.Required && !zeroMeansAbsent(f.Type) {
-			return true
-		}
-	}
-	return false
-}
+// needsUnmarshal: every struct decodes member by member, so that member
+// names match exactly (encoding/json matches them ignoring case), required
+// and fixed members are checked, and errors name the member's JSON path.
+func needsUnmarshal(t *Type) bool { return t.Kind == KindStruct }
 
 func isCollection(g GoType) bool {
 	return g.Slice != nil || g.Map != nil || g.Named != nil && (g.Named.Kind == KindSlice || g.Named.Kind == KindMap)
 }
 
-// zeroMeansAbsent: the zero value of the type is never a valid decoded value
-// of a present member, so Validate can tell a missing required member.
-func zeroMeansAbsent(g GoType) bool {
+// zeroIsUnset: the zero value of the type holds no JSON value at all, so a
+// required member left at zero cannot be marshalled validly.
+func zeroIsUnset(g GoType) bool {
 	switch {
-	case g.Prim == String, g.Any, isCollection(g):
+	case g.Any:
 		return true
 	case g.Named != nil:
 		switch g.Named.Kind {
 		case KindUnion, KindRawUnion:
 			return true
-		case KindScalar:
-			return g.Named.Elem.Prim == String
 		case KindAlias:
-			return zeroMeansAbsent(*g.Named.Elem)
+			return zeroIsUnset(*g.Named.Elem)
 		}
 	}
 	return false
@@ -181,51 +170,118 @@ func orListAnd(items []string) string {
 
 func emitUnmarshal(t *Type, f *jen.File) {
 	f.Line()
-	f.Comment("UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.")
-	errf := func(err jen.Code) jen.Code {
-		return jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": %w"), err)
+	docComments(f.Group, []string{
+		"UnmarshalJSON decodes a JSON object member by member. Member names match exactly;",
+		"a required member that is missing or null, a fixed member with another value,",
+		"or a value of the wrong type is a *DecodeError naming the member's path.",
+		"JSON null leaves x unchanged, as encoding/json does.",
+	}, nil)
+	// Members that must be present get a slot in seen.
+	var required []string
+	slot := map[string]int{}
+	for _, c := range t.Consts {
+		if c.Required {
+			slot[c.JSONName] = len(required)
+			required = append(required, c.JSONName)
+		}
+	}
+	for _, fl := range t.Fields {
+		if fl.Required {
+			slot[fl.JSONName] = len(required)
+			required = append(required, fl.JSONName)
+		}
 	}
 	body := []jen.Code{
-		jen.List(jen.Id("members"), jen.Err()).Op(":=").Id("decodeMembers").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errf(jen.Err()))),
-		jen.If(jen.Id("members").Op("==").Nil()).Block(
-			jen.Return(jen.Nil()).Comment("null: leave x unchanged, as encoding/json does"),
-		),
-		jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),
+		jen.List(jen.Id("m"), jen.Id("isNull"), jen.Err()).Op(":=").Id("objectMembers").Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Err"): jen.Err()}))),
+		jen.If(jen.Id("isNull")).Block(jen.Return(jen.Nil())),
+		jen.Var().Id("p").Id(t.Name),
 	}
+	if len(required) > 0 {
+		body = append(body, jen.Var().Id("seen").Index(jen.Lit(len(required))).Bool())
+	}
+	cases := []jen.Code{}
 	for _, c := range t.Consts {
 		want := jen.Id(c.Const.Name)
 		switch c.Const.Value.(type) {
 		case int64, float64:
 			want = jen.Float64().Call(jen.Id(c.Const.Name))
 		}
-		body = append(body, jen.Id("checkConst").Call(jen.Op("&").Id("v"), jen.Id("members"), jen.Lit(c.JSONName), want, jen.Lit(c.Required)))
-	}
-	checks := len(t.Consts)
-	for _, fl := range t.Fields {
-		if fl.Required && !zeroMeansAbsent(fl.Type) {
-			body = append(body, jen.Id("checkPresent").Call(jen.Op("&").Id("v"), jen.Id("members"), jen.Lit(fl.JSONName)))
-			checks++
+		stmts := []jen.Code{}
+		if c.Required {
+			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[c.JSONName])).Op("=").True())
 		}
+		stmts = append(stmts, jen.If(jen.Op("!").Id("constMatches").Call(jen.Id("m").Dot("value"), want.Clone())).Block(
+			jen.Err().Op("=").Id("constError").Call(want.Clone()),
+		))
+		cases = append(cases, jen.Case(jen.Lit(c.JSONName)).Block(stmts...))
 	}
-	if checks > 0 {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("v").Dot("err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	for _, fl := range t.Fields {
+		stmts := []jen.Code{}
+		if fl.Required {
+			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[fl.JSONName])).Op("=").Op("!").Id("isNullValue").Call(jen.Id("m").Dot("value")))
+		}
+		stmts = append(stmts, decodeField(fl)...)
+		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(stmts...))
+	}
+	if t.Extra != nil {
+		cases = append(cases, jen.Default().Block(
+			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Id("keepMember").Call(jen.Id("p").Dot(t.ExtraName), jen.Id("m").Dot("key"), jen.Id("m").Dot("value")),
+		))
 	} else {
-		body = body[:len(body)-1] // no checks: no validator
+		cases = append(cases, jen.Default().Block(
+			jen.Err().Op("=").Qual("errors", "New").Call(jen.Lit("not allowed: the schema admits no other members")),
+		))
 	}
 	body = append(body,
-		jen.Type().Id("plain").Id(t.Name),
-		jen.Var().Id("p").Id("plain"),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("p")), jen.Err().Op("!=").Nil()).Block(jen.Return(errf(jen.Err()))),
+		jen.For(jen.Id("m").Dot("next").Call()).Block(
+			jen.Var().Err().Error(),
+			jen.Switch(jen.String().Call(jen.Id("m").Dot("key"))).Block(cases...),
+			jen.If(jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Id("memberError").Call(jen.Lit(t.Name), jen.String().Call(jen.Id("m").Dot("key")), jen.Err())),
+			),
+		),
+		jen.If(jen.Id("m").Dot("err").Op("!=").Nil()).Block(
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Err"): jen.Id("m").Dot("err")})),
+		),
 	)
-	if t.Extra != nil {
-		body = append(body,
-			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Id("extraMembers").Types(goType(*t.Extra)).Call(append([]jen.Code{jen.Id("members")}, knownNames(t)...)...),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(errf(jen.Err()))),
-		)
+	for i, name := range required {
+		body = append(body, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Path"): jen.Lit(name), jen.Id("Err"): jen.Id("errRequired")})),
+		))
 	}
-	body = append(body, jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("p")), jen.Return(jen.Nil()))
+	body = append(body, jen.Op("*").Id("x").Op("=").Id("p"), jen.Return(jen.Nil()))
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+}
+
+// decodeField is the code that decodes m.value into p's field.
+func decodeField(fl *Field) []jen.Code {
+	field := jen.Id("p").Dot(fl.Name)
+	value := jen.Id("m").Dot("value")
+	g := fl.Type
+	switch {
+	case fl.Pointer:
+		return []jen.Code{jen.If(jen.Id("isNullValue").Call(value)).Block(
+			field.Clone().Op("=").Nil(),
+		).Else().Block(
+			jen.Id("v").Op(":=").New(goType(g)),
+			jen.Err().Op("=").Id("v").Dot("UnmarshalJSON").Call(value.Clone()),
+			field.Clone().Op("=").Id("v"),
+		)}
+	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
+		return []jen.Code{jen.Err().Op("=").Id("decodeString").Call(value, jen.Op("&").Add(field))}
+	case g.Named != nil && (g.Named.Kind == KindStruct || g.Named.Kind == KindUnion || g.Named.Kind == KindRawUnion):
+		return []jen.Code{jen.Err().Op("=").Add(field).Dot("UnmarshalJSON").Call(value)}
+	case g.Slice != nil && g.Slice.Named != nil && g.Slice.Named.Kind == KindStruct:
+		return []jen.Code{jen.Err().Op("=").Id("decodeSlice").Call(value, jen.Op("&").Add(field))}
+	}
+	// Anything else through encoding/json, into a variable of its own so
+	// that p does not escape to the heap.
+	return []jen.Code{
+		jen.Var().Id("v").Add(goType(g)),
+		jen.Err().Op("=").Id("decodeJSON").Call(value, jen.Op("&").Id("v")),
+		field.Clone().Op("=").Id("v"),
+	}
 }
 
 // emitValidate writes validate.go: Validate and validate for every type
@@ -288,34 +344,27 @@ func validateField(g *jen.Group, fl *Field) {
 	add := func(msg jen.Code) jen.Code {
 		return jen.Id("v").Dot("add").Call(childPath(fl, jen.Lit(-1)), msg)
 	}
+	// Decoding checks that required members are present; here only a value
+	// built in Go can lack one, and only where the zero value has no JSON
+	// form (a union with no member, a nil pointer or any).
 	required := add(jen.Lit("required"))
 	if fl.Type.Prim == String {
-		check := jen.Id("checkURI").Call(append([]jen.Code{x.Clone()}, litStrings(fl.URISchemes)...)...)
-		isURI := fl.Format == "uri"
-		switch {
-		case fl.Required && isURI:
-			g.If(x.Clone().Op("==").Lit("")).Block(required).Else().If(jen.Id("msg").Op(":=").Add(check), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg")))
-		case fl.Required:
-			g.If(x.Clone().Op("==").Lit("")).Block(required)
-		case isURI:
-			g.If(x.Clone().Op("!=").Lit("")).Block(
-				jen.If(jen.Id("msg").Op(":=").Add(check), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg"))),
-			)
+		if fl.Format != "uri" {
+			return
+		}
+		check := jen.If(jen.Id("msg").Op(":=").Id("checkURI").Call(append([]jen.Code{x.Clone()}, litStrings(fl.URISchemes)...)...), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg")))
+		if fl.Required {
+			g.Add(check)
+		} else {
+			g.If(x.Clone().Op("!=").Lit("")).Block(check)
 		}
 		return
 	}
-	if fl.Required && fl.Pointer {
+	switch {
+	case fl.Required && (fl.Pointer || fl.Type.Any):
 		g.If(x.Clone().Op("==").Nil()).Block(required)
-	}
-	if fl.Required && zeroMeansAbsent(fl.Type) {
-		switch {
-		case fl.Type.Any || isCollection(fl.Type):
-			g.If(x.Clone().Op("==").Nil()).Block(required)
-		case fl.Type.Named != nil && (fl.Type.Named.Kind == KindUnion || fl.Type.Named.Kind == KindRawUnion):
-			g.If(x.Clone().Dot("IsZero").Call()).Block(required)
-		case fl.Type.Named != nil && fl.Type.Named.Kind == KindScalar:
-			g.If(x.Clone().Op("==").Lit("")).Block(required)
-		}
+	case fl.Required && zeroIsUnset(fl.Type):
+		g.If(x.Clone().Dot("IsZero").Call()).Block(required)
 	}
 	switch {
 	case fl.Type.Named != nil && hasValidate(fl.Type.Named):

@@ -11,10 +11,13 @@
 //   - notifications/roots/list_changed: the client tells the server its roots changed.
 //   - the roots capability has a listChanged flag.
 //
-// Decode messages with encoding/json, then call Validate: decoding checks
-// the shape (types, fixed members such as the method name, presence of
-// members whose zero value is legal), Validate checks the rules (required
-// members, root URIs are file:// URIs) and reports every problem with its
-// JSON path. [ListRootsResult.ValidRoots] keeps the valid roots of a result
-// and reports each invalid one by index.
+// Decode messages with encoding/json, then call Validate. Decoding checks
+// the shape: member names match exactly, required members are present,
+// fixed members (such as the method name) hold their value, and values have
+// their types; a failure is a [*DecodeError] naming the member's path.
+// Members without a field are kept in Extra. Validate checks the rules
+// (root URIs are file:// URIs, unions hold a value) and returns a
+// [*ValidationError] listing every problem with its JSON path.
+// [ListRootsResult.ValidRoots] keeps the valid roots of a result and
+// reports each invalid one by index.
 package roots20241105

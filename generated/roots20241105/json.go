@@ -2,36 +2,60 @@
 
 package roots20241105
 
-import (
-	"encoding/json"
-	"fmt"
-)
-
 // MarshalJSON writes the members kept in Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
 	type plain Root
 	return marshalWithExtra(plain(x), x.Extra, "name", "uri")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("Root: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "Root",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain Root
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("Root: %w", err)
+	var p Root
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "name":
+			err = decodeString(m.value, &p.Name)
+		case "uri":
+			seen[0] = !isNullValue(m.value)
+			err = decodeString(m.value, &p.URI)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("Root", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "name", "uri")
-	if err != nil {
-		return fmt.Errorf("Root: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "Root",
+		}
 	}
-	*x = Root(p)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "uri",
+			Type: "Root",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -44,30 +68,62 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	}{MethodListRoots, plain(x)}, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsRequest: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsRequest",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "ListRootsRequest"}
-	checkConst(&v, members, "method", MethodListRoots, true)
-	if err := v.err(); err != nil {
-		return err
+	var p ListRootsRequest
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "method":
+			seen[0] = true
+			if !constMatches(m.value, MethodListRoots) {
+				err = constError(MethodListRoots)
+			}
+		case "params":
+			if isNullValue(m.value) {
+				p.Params = nil
+			} else {
+				v := new(ListRootsRequestParams)
+				err = v.UnmarshalJSON(m.value)
+				p.Params = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsRequest", string(m.key), err)
+		}
 	}
-	type plain ListRootsRequest
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsRequest: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsRequest",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "method", "params")
-	if err != nil {
-		return fmt.Errorf("ListRootsRequest: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "method",
+			Type: "ListRootsRequest",
+		}
 	}
-	*x = ListRootsRequest(p)
+	*x = p
 	return nil
 }
 
@@ -77,25 +133,49 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsRequestParams: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsRequestParams",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ListRootsRequestParams
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsRequestParams: %w", err)
+	var p ListRootsRequestParams
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			if isNullValue(m.value) {
+				p.Meta = nil
+			} else {
+				v := new(ListRootsRequestParamsMeta)
+				err = v.UnmarshalJSON(m.value)
+				p.Meta = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsRequestParams", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta")
-	if err != nil {
-		return fmt.Errorf("ListRootsRequestParams: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsRequestParams",
+		}
 	}
-	*x = ListRootsRequestParams(p)
+	*x = p
 	return nil
 }
 
@@ -105,25 +185,49 @@ func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsRequestParamsMeta: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsRequestParamsMeta",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ListRootsRequestParamsMeta
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsRequestParamsMeta: %w", err)
+	var p ListRootsRequestParamsMeta
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "progressToken":
+			if isNullValue(m.value) {
+				p.ProgressToken = nil
+			} else {
+				v := new(ProgressToken)
+				err = v.UnmarshalJSON(m.value)
+				p.ProgressToken = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsRequestParamsMeta", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "progressToken")
-	if err != nil {
-		return fmt.Errorf("ListRootsRequestParamsMeta: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsRequestParamsMeta",
+		}
 	}
-	*x = ListRootsRequestParamsMeta(p)
+	*x = p
 	return nil
 }
 
@@ -136,25 +240,56 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsResult: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsResult",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ListRootsResult
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsResult: %w", err)
+	var p ListRootsResult
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			var v map[string]any
+			err = decodeJSON(m.value, &v)
+			p.Meta = v
+		case "roots":
+			seen[0] = !isNullValue(m.value)
+			err = decodeSlice(m.value, &p.Roots)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsResult", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta", "roots")
-	if err != nil {
-		return fmt.Errorf("ListRootsResult: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsResult",
+		}
 	}
-	*x = ListRootsResult(p)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "roots",
+			Type: "ListRootsResult",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -167,30 +302,62 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	}{MethodRootsListChanged, plain(x)}, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("RootsListChangedNotification: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "RootsListChangedNotification",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "RootsListChangedNotification"}
-	checkConst(&v, members, "method", MethodRootsListChanged, true)
-	if err := v.err(); err != nil {
-		return err
+	var p RootsListChangedNotification
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "method":
+			seen[0] = true
+			if !constMatches(m.value, MethodRootsListChanged) {
+				err = constError(MethodRootsListChanged)
+			}
+		case "params":
+			if isNullValue(m.value) {
+				p.Params = nil
+			} else {
+				v := new(RootsListChangedNotificationParams)
+				err = v.UnmarshalJSON(m.value)
+				p.Params = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("RootsListChangedNotification", string(m.key), err)
+		}
 	}
-	type plain RootsListChangedNotification
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("RootsListChangedNotification: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "RootsListChangedNotification",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "method", "params")
-	if err != nil {
-		return fmt.Errorf("RootsListChangedNotification: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "method",
+			Type: "RootsListChangedNotification",
+		}
 	}
-	*x = RootsListChangedNotification(p)
+	*x = p
 	return nil
 }
 
@@ -200,25 +367,45 @@ func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("RootsListChangedNotificationParams: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "RootsListChangedNotificationParams",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain RootsListChangedNotificationParams
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("RootsListChangedNotificationParams: %w", err)
+	var p RootsListChangedNotificationParams
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			var v map[string]any
+			err = decodeJSON(m.value, &v)
+			p.Meta = v
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("RootsListChangedNotificationParams", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta")
-	if err != nil {
-		return fmt.Errorf("RootsListChangedNotificationParams: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "RootsListChangedNotificationParams",
+		}
 	}
-	*x = RootsListChangedNotificationParams(p)
+	*x = p
 	return nil
 }
 
@@ -228,25 +415,49 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ClientCapabilities: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ClientCapabilities",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ClientCapabilities
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ClientCapabilities: %w", err)
+	var p ClientCapabilities
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "roots":
+			if isNullValue(m.value) {
+				p.Roots = nil
+			} else {
+				v := new(RootsCapability)
+				err = v.UnmarshalJSON(m.value)
+				p.Roots = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ClientCapabilities", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "roots")
-	if err != nil {
-		return fmt.Errorf("ClientCapabilities: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ClientCapabilities",
+		}
 	}
-	*x = ClientCapabilities(p)
+	*x = p
 	return nil
 }
 
@@ -256,24 +467,44 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("RootsCapability: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "RootsCapability",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain RootsCapability
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("RootsCapability: %w", err)
+	var p RootsCapability
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "listChanged":
+			var v bool
+			err = decodeJSON(m.value, &v)
+			p.ListChanged = v
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("RootsCapability", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "listChanged")
-	if err != nil {
-		return fmt.Errorf("RootsCapability: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "RootsCapability",
+		}
 	}
-	*x = RootsCapability(p)
+	*x = p
 	return nil
 }

@@ -11,9 +11,7 @@ func (x *Root) Validate() error {
 }
 
 func (x *Root) validate(v *validator, at *path) {
-	if x.URI == "" {
-		v.add(&path{at, "uri", -1}, "required")
-	} else if msg := checkURI(x.URI, "file"); msg != "" {
+	if msg := checkURI(x.URI, "file"); msg != "" {
 		v.add(&path{at, "uri", -1}, msg)
 	}
 }
@@ -65,9 +63,6 @@ func (x *ListRootsResult) Validate() error {
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
-	if x.Roots == nil {
-		v.add(&path{at, "roots", -1}, "required")
-	}
 	for i := range x.Roots {
 		x.Roots[i].validate(v, &path{at, "roots", i})
 	}

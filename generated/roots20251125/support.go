@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A ValidationError lists every way a value breaks the schema's rules.
@@ -258,65 +259,389 @@ func marshalPrimitive(member string, v any) ([]byte, error) {
 	return []byte("null"), nil
 }
 
-// decodeMembers splits a JSON object into its members; JSON null gives a
-// nil map and no error.
-func decodeMembers(data []byte) (map[string]json.RawMessage, error) {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && trimmed[0] != '{' && trimmed[0] != 'n' {
-		return nil, fmt.Errorf("want a JSON object, got %s", trimmed[:min(len(trimmed), 20)])
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(data, &members); err != nil {
-		return nil, err
-	}
-	return members, nil
+// A DecodeError is JSON that does not fit the type it is decoded into: the
+// member at Path (such as "roots[3].uri"; empty for the value itself) of a
+// value of Type.
+type DecodeError struct {
+	Type string
+	Path string
+	Err  error
 }
 
-// checkConst checks that a fixed member holds its value (numbers compare as
-// float64, so -32021 and -32021.0 are the same value, as in JSON Schema).
-func checkConst[V comparable](v *validator, members map[string]json.RawMessage, name string, want V, required bool) {
-	raw, ok := members[name]
-	if !ok {
-		if required {
-			v.add(&path{name: name, index: -1}, "required")
-		}
-		return
+// Error reads "Type: path: what is wrong".
+func (e *DecodeError) Error() string {
+	if e.Path == "" {
+		return e.Type + ": " + e.Err.Error()
 	}
-	var got V
-	if err := json.Unmarshal(raw, &got); err != nil || got != want {
-		text, _ := json.Marshal(want)
-		v.add(&path{name: name, index: -1}, fmt.Sprintf("must be %s", text))
-	}
+	return e.Type + ": " + e.Path + ": " + e.Err.Error()
 }
 
-// checkPresent checks that a required member is present and not null.
-func checkPresent(v *validator, members map[string]json.RawMessage, name string) {
-	raw, ok := members[name]
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+var errRequired = errors.New("required")
+
+// memberError puts a member's name in front of the path of err, so that
+// errors from nested values name the whole path from typeName.
+func memberError(typeName, member string, err error) error {
+	return &DecodeError{Type: typeName, Path: joinPath(member, err), Err: innermost(err)}
+}
+
+func joinPath(prefix string, err error) string {
+	de, ok := err.(*DecodeError)
 	switch {
-	case !ok:
-		v.add(&path{name: name, index: -1}, "required")
-	case string(bytes.TrimSpace(raw)) == "null":
-		v.add(&path{name: name, index: -1}, "must not be null")
+	case !ok || de.Path == "":
+		return prefix
+	case strings.HasPrefix(de.Path, "["):
+		return prefix + de.Path
 	}
+	return prefix + "." + de.Path
 }
 
-// extraMembers decodes the members whose names are not known.
-func extraMembers[E any](members map[string]json.RawMessage, known ...string) (map[string]E, error) {
-	var out map[string]E
-	for _, k := range sortedKeys(members) {
-		if slices.Contains(known, k) {
-			continue
-		}
-		var e E
-		if err := json.Unmarshal(members[k], &e); err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		if out == nil {
-			out = make(map[string]E)
-		}
-		out[k] = e
+func innermost(err error) error {
+	if de, ok := err.(*DecodeError); ok {
+		return de.Err
 	}
-	return out, nil
+	return err
+}
+
+// members walks the members of a JSON object in place: no map, no copies.
+// Each value is only delimited here; the code that decodes it checks it.
+type members struct {
+	data  []byte
+	pos   int
+	key   []byte
+	value []byte
+	err   error
+	more  bool
+}
+
+// objectMembers starts a walk over data, which must be a JSON object; for
+// JSON null it reports isNull and the walk is empty.
+func objectMembers(data []byte) (m members, isNull bool, err error) {
+	i := skipSpace(data, 0)
+	if isNullValue(data[i:]) {
+		return m, true, nil
+	}
+	if i == len(data) || data[i] != '{' {
+		return m, false, fmt.Errorf("want a JSON object, got %s", kindOf(data[i:]))
+	}
+	return members{data: data, pos: i + 1}, false, nil
+}
+
+// next moves to the next member, setting key and value; it returns false
+// at the end of the object or on malformed JSON (then err is set).
+func (m *members) next() bool {
+	if m.err != nil || m.data == nil {
+		return false
+	}
+	i := skipSpace(m.data, m.pos)
+	switch {
+	case i >= len(m.data):
+		m.err = errors.New("malformed JSON: unexpected end of input")
+		return false
+	case m.data[i] == '}':
+		if skipSpace(m.data, i+1) != len(m.data) {
+			m.err = errors.New("malformed JSON: data after the object")
+		}
+		m.data = nil
+		return false
+	case m.more:
+		if m.data[i] != ',' {
+			m.err = errors.New("malformed JSON: want , or } after a member")
+			return false
+		}
+		i = skipSpace(m.data, i+1)
+	}
+	end, err := scanString(m.data, i)
+	if err != nil {
+		m.err = err
+		return false
+	}
+	m.key = m.data[i+1 : end-1]
+	if bytes.IndexByte(m.key, '\\') >= 0 {
+		var k string
+		if err := json.Unmarshal(m.data[i:end], &k); err != nil {
+			m.err = fmt.Errorf("malformed member name: %w", err)
+			return false
+		}
+		m.key = []byte(k)
+	}
+	i = skipSpace(m.data, end)
+	if i >= len(m.data) || m.data[i] != ':' {
+		m.err = errors.New("malformed JSON: want : after a member name")
+		return false
+	}
+	i = skipSpace(m.data, i+1)
+	vend, err := scanValue(m.data, i)
+	if err != nil {
+		m.err = err
+		return false
+	}
+	m.value = m.data[i:vend]
+	m.pos = vend
+	m.more = true
+	return true
+}
+
+// elements walks the elements of a JSON array, like members.
+type elements struct {
+	data  []byte
+	pos   int
+	value []byte
+	err   error
+	more  bool
+}
+
+func (e *elements) next() bool {
+	if e.err != nil || e.data == nil {
+		return false
+	}
+	i := skipSpace(e.data, e.pos)
+	switch {
+	case i >= len(e.data):
+		e.err = errors.New("malformed JSON: unexpected end of input")
+		return false
+	case e.data[i] == ']':
+		if skipSpace(e.data, i+1) != len(e.data) {
+			e.err = errors.New("malformed JSON: data after the array")
+		}
+		e.data = nil
+		return false
+	case e.more:
+		if e.data[i] != ',' {
+			e.err = errors.New("malformed JSON: want , or ] after an element")
+			return false
+		}
+		i = skipSpace(e.data, i+1)
+	}
+	end, err := scanValue(e.data, i)
+	if err != nil {
+		e.err = err
+		return false
+	}
+	e.value = e.data[i:end]
+	e.pos = end
+	e.more = true
+	return true
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func isNullValue(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("null")) && skipSpace(data, 4) == len(data)
+}
+
+// kindOf names the kind of JSON value data starts with, for messages.
+func kindOf(data []byte) string {
+	if len(data) == 0 {
+		return "nothing"
+	}
+	switch c := data[0]; {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	}
+	return "malformed JSON"
+}
+
+// scanString returns the index just after the JSON string at data[i].
+func scanString(data []byte, i int) (int, error) {
+	if i >= len(data) || data[i] != '"' {
+		return 0, errors.New("malformed JSON: want a string")
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return j + 1, nil
+		case c == '\\':
+			j++
+		case c < 0x20:
+			return 0, errors.New("malformed JSON: control character in a string")
+		}
+	}
+	return 0, errors.New("malformed JSON: unterminated string")
+}
+
+// scanValue returns the index just after the JSON value at data[i]. Objects
+// and arrays are matched bracket for bracket without recursion, so deep
+// nesting costs no stack.
+func scanValue(data []byte, i int) (int, error) {
+	if i >= len(data) {
+		return 0, errors.New("malformed JSON: unexpected end of input")
+	}
+	switch data[i] {
+	case '"':
+		return scanString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				end, err := scanString(data, j)
+				if err != nil {
+					return 0, err
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, nil
+				}
+			}
+		}
+		return 0, errors.New("malformed JSON: unexpected end of input")
+	}
+	j := i
+	for j < len(data) && strings.IndexByte(",}] \t\r\n", data[j]) < 0 {
+		j++
+	}
+	if j == i {
+		return 0, fmt.Errorf("malformed JSON: unexpected %q", data[i])
+	}
+	return j, nil
+}
+
+// decodeString decodes a JSON string. One without escapes, in valid UTF-8,
+// takes a fast path that copies its bytes once.
+func decodeString[S ~string](value []byte, dst *S) error {
+	if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+		body := value[1 : len(value)-1]
+		plain, ascii := true, true
+		for _, c := range body {
+			if c < 0x20 || c == '\\' || c == '"' {
+				plain = false
+				break
+			}
+			ascii = ascii && c < utf8.RuneSelf
+		}
+		if plain && (ascii || utf8.Valid(body)) {
+			*dst = S(body)
+			return nil
+		}
+	}
+	if len(value) == 0 || value[0] != '"' {
+		return fmt.Errorf("want a string, got %s", kindOf(value))
+	}
+	var s string
+	if err := json.Unmarshal(value, &s); err != nil {
+		return err
+	}
+	*dst = S(s)
+	return nil
+}
+
+// decodeJSON decodes any other value with encoding/json.
+func decodeJSON(value []byte, dst any) error {
+	if err := json.Unmarshal(value, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("want %s, got %s", goKind(te.Type.Kind().String()), kindOf(value))
+		}
+		return err
+	}
+	return nil
+}
+
+func goKind(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "map", "struct":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	}
+	return "a number"
+}
+
+// decodeSlice decodes a JSON array of a type with its own UnmarshalJSON,
+// decoding each element in place.
+func decodeSlice[T any, P interface {
+	*T
+	json.Unmarshaler
+}](value []byte, dst *[]T) error {
+	if isNullValue(value) {
+		*dst = nil
+		return nil
+	}
+	if len(value) == 0 || value[0] != '[' {
+		return fmt.Errorf("want an array, got %s", kindOf(value))
+	}
+	e := elements{data: value, pos: 1}
+	out := make([]T, 0, 1)
+	for e.next() {
+		var zero T
+		out = append(out, zero)
+		if err := P(&out[len(out)-1]).UnmarshalJSON(e.value); err != nil {
+			return &DecodeError{Path: "[" + strconv.Itoa(len(out)-1) + "]" + pathSuffix(err), Err: innermost(err)}
+		}
+	}
+	if e.err != nil {
+		return e.err
+	}
+	*dst = out
+	return nil
+}
+
+func pathSuffix(err error) string {
+	de, ok := err.(*DecodeError)
+	switch {
+	case !ok || de.Path == "":
+		return ""
+	case strings.HasPrefix(de.Path, "["):
+		return de.Path
+	}
+	return "." + de.Path
+}
+
+// constMatches reports whether a fixed member holds its value (numbers
+// compare as float64, so -32021 and -32021.0 are the same, as in JSON Schema).
+func constMatches[V comparable](value []byte, want V) bool {
+	var got V
+	return json.Unmarshal(value, &got) == nil && got == want
+}
+
+func constError[V any](want V) error {
+	text, _ := json.Marshal(want)
+	return fmt.Errorf("must be %s", text)
+}
+
+// keepMember adds a member with no field to extra, as raw JSON or decoded
+// into the type the schema gives additional members.
+func keepMember[E any](extra map[string]E, key, value []byte) (map[string]E, error) {
+	var e E
+	if raw, ok := any(&e).(*json.RawMessage); ok {
+		if !json.Valid(value) {
+			return extra, errors.New("malformed JSON")
+		}
+		*raw = append(json.RawMessage(nil), value...)
+	} else if err := decodeJSON(value, &e); err != nil {
+		return extra, err
+	}
+	if extra == nil {
+		extra = make(map[string]E)
+	}
+	extra[string(key)] = e
+	return extra, nil
 }
 
 // marshalWithExtra writes v, an object, followed by the extra members that

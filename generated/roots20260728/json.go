@@ -2,36 +2,64 @@
 
 package roots20260728
 
-import (
-	"encoding/json"
-	"fmt"
-)
-
 // MarshalJSON writes the members kept in Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
 	type plain Root
 	return marshalWithExtra(plain(x), x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("Root: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "Root",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain Root
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("Root: %w", err)
+	var p Root
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			var v MetaObject
+			err = decodeJSON(m.value, &v)
+			p.Meta = v
+		case "name":
+			err = decodeString(m.value, &p.Name)
+		case "uri":
+			seen[0] = !isNullValue(m.value)
+			err = decodeString(m.value, &p.URI)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("Root", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta", "name", "uri")
-	if err != nil {
-		return fmt.Errorf("Root: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "Root",
+		}
 	}
-	*x = Root(p)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "uri",
+			Type: "Root",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -44,30 +72,62 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	}{MethodListRoots, plain(x)}, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsRequest: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsRequest",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "ListRootsRequest"}
-	checkConst(&v, members, "method", MethodListRoots, true)
-	if err := v.err(); err != nil {
-		return err
+	var p ListRootsRequest
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "method":
+			seen[0] = true
+			if !constMatches(m.value, MethodListRoots) {
+				err = constError(MethodListRoots)
+			}
+		case "params":
+			if isNullValue(m.value) {
+				p.Params = nil
+			} else {
+				v := new(ListRootsRequestParams)
+				err = v.UnmarshalJSON(m.value)
+				p.Params = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsRequest", string(m.key), err)
+		}
 	}
-	type plain ListRootsRequest
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsRequest: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsRequest",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "method", "params")
-	if err != nil {
-		return fmt.Errorf("ListRootsRequest: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "method",
+			Type: "ListRootsRequest",
+		}
 	}
-	*x = ListRootsRequest(p)
+	*x = p
 	return nil
 }
 
@@ -77,25 +137,45 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsRequestParams: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsRequestParams",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ListRootsRequestParams
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsRequestParams: %w", err)
+	var p ListRootsRequestParams
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			var v MetaObject
+			err = decodeJSON(m.value, &v)
+			p.Meta = v
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsRequestParams", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta")
-	if err != nil {
-		return fmt.Errorf("ListRootsRequestParams: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsRequestParams",
+		}
 	}
-	*x = ListRootsRequestParams(p)
+	*x = p
 	return nil
 }
 
@@ -108,25 +188,52 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ListRootsResult: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ListRootsResult",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ListRootsResult
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ListRootsResult: %w", err)
+	var p ListRootsResult
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "roots":
+			seen[0] = !isNullValue(m.value)
+			err = decodeSlice(m.value, &p.Roots)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ListRootsResult", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "roots")
-	if err != nil {
-		return fmt.Errorf("ListRootsResult: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ListRootsResult",
+		}
 	}
-	*x = ListRootsResult(p)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "roots",
+			Type: "ListRootsResult",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -136,25 +243,49 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("ClientCapabilities: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "ClientCapabilities",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain ClientCapabilities
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("ClientCapabilities: %w", err)
+	var p ClientCapabilities
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "roots":
+			if isNullValue(m.value) {
+				p.Roots = nil
+			} else {
+				v := new(RootsCapability)
+				err = v.UnmarshalJSON(m.value)
+				p.Roots = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("ClientCapabilities", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "roots")
-	if err != nil {
-		return fmt.Errorf("ClientCapabilities: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "ClientCapabilities",
+		}
 	}
-	*x = ClientCapabilities(p)
+	*x = p
 	return nil
 }
 
@@ -164,25 +295,41 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra)
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("RootsCapability: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "RootsCapability",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain RootsCapability
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("RootsCapability: %w", err)
+	var p RootsCapability
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("RootsCapability", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members)
-	if err != nil {
-		return fmt.Errorf("RootsCapability: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "RootsCapability",
+		}
 	}
-	*x = RootsCapability(p)
+	*x = p
 	return nil
 }
 
@@ -192,25 +339,62 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("InputRequiredResult: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "InputRequiredResult",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	type plain InputRequiredResult
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("InputRequiredResult: %w", err)
+	var p InputRequiredResult
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			var v ResultMetaObject
+			err = decodeJSON(m.value, &v)
+			p.Meta = v
+		case "inputRequests":
+			var v InputRequests
+			err = decodeJSON(m.value, &v)
+			p.InputRequests = v
+		case "requestState":
+			err = decodeString(m.value, &p.RequestState)
+		case "resultType":
+			seen[0] = !isNullValue(m.value)
+			err = decodeString(m.value, &p.ResultType)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("InputRequiredResult", string(m.key), err)
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta", "inputRequests", "requestState", "resultType")
-	if err != nil {
-		return fmt.Errorf("InputRequiredResult: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "InputRequiredResult",
+		}
 	}
-	*x = InputRequiredResult(p)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "resultType",
+			Type: "InputRequiredResult",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -220,30 +404,58 @@ func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "_meta", "inputResponses", "requestState")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("InputResponseRequestParams: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "InputResponseRequestParams",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "InputResponseRequestParams"}
-	checkPresent(&v, members, "_meta")
-	if err := v.err(); err != nil {
-		return err
+	var p InputResponseRequestParams
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "_meta":
+			seen[0] = !isNullValue(m.value)
+			err = p.Meta.UnmarshalJSON(m.value)
+		case "inputResponses":
+			var v InputResponses
+			err = decodeJSON(m.value, &v)
+			p.InputResponses = v
+		case "requestState":
+			err = decodeString(m.value, &p.RequestState)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("InputResponseRequestParams", string(m.key), err)
+		}
 	}
-	type plain InputResponseRequestParams
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("InputResponseRequestParams: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "InputResponseRequestParams",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "_meta", "inputResponses", "requestState")
-	if err != nil {
-		return fmt.Errorf("InputResponseRequestParams: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "_meta",
+			Type: "InputResponseRequestParams",
+		}
 	}
-	*x = InputResponseRequestParams(p)
+	*x = p
 	return nil
 }
 
@@ -256,31 +468,72 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	}{JSONRPCVersion, plain(x)}, x.Extra, "jsonrpc", "error", "id")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityError: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "MissingRequiredClientCapabilityError",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "MissingRequiredClientCapabilityError"}
-	checkConst(&v, members, "jsonrpc", JSONRPCVersion, true)
-	checkPresent(&v, members, "error")
-	if err := v.err(); err != nil {
-		return err
+	var p MissingRequiredClientCapabilityError
+	var seen [2]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "jsonrpc":
+			seen[0] = true
+			if !constMatches(m.value, JSONRPCVersion) {
+				err = constError(JSONRPCVersion)
+			}
+		case "error":
+			seen[1] = !isNullValue(m.value)
+			err = p.Error.UnmarshalJSON(m.value)
+		case "id":
+			if isNullValue(m.value) {
+				p.ID = nil
+			} else {
+				v := new(RequestID)
+				err = v.UnmarshalJSON(m.value)
+				p.ID = v
+			}
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("MissingRequiredClientCapabilityError", string(m.key), err)
+		}
 	}
-	type plain MissingRequiredClientCapabilityError
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityError: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "MissingRequiredClientCapabilityError",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "jsonrpc", "error", "id")
-	if err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityError: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "jsonrpc",
+			Type: "MissingRequiredClientCapabilityError",
+		}
 	}
-	*x = MissingRequiredClientCapabilityError(p)
+	if !seen[1] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "error",
+			Type: "MissingRequiredClientCapabilityError",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -293,31 +546,74 @@ func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error
 	}{CodeMissingRequiredClientCapability, plain(x)}, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityErrorObject: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "MissingRequiredClientCapabilityErrorObject",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "MissingRequiredClientCapabilityErrorObject"}
-	checkConst(&v, members, "code", float64(CodeMissingRequiredClientCapability), true)
-	checkPresent(&v, members, "data")
-	if err := v.err(); err != nil {
-		return err
+	var p MissingRequiredClientCapabilityErrorObject
+	var seen [3]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "code":
+			seen[0] = true
+			if !constMatches(m.value, float64(CodeMissingRequiredClientCapability)) {
+				err = constError(float64(CodeMissingRequiredClientCapability))
+			}
+		case "data":
+			seen[1] = !isNullValue(m.value)
+			err = p.Data.UnmarshalJSON(m.value)
+		case "message":
+			seen[2] = !isNullValue(m.value)
+			err = decodeString(m.value, &p.Message)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("MissingRequiredClientCapabilityErrorObject", string(m.key), err)
+		}
 	}
-	type plain MissingRequiredClientCapabilityErrorObject
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityErrorObject: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "MissingRequiredClientCapabilityErrorObject",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "code", "data", "message")
-	if err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityErrorObject: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "code",
+			Type: "MissingRequiredClientCapabilityErrorObject",
+		}
 	}
-	*x = MissingRequiredClientCapabilityErrorObject(p)
+	if !seen[1] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "data",
+			Type: "MissingRequiredClientCapabilityErrorObject",
+		}
+	}
+	if !seen[2] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "message",
+			Type: "MissingRequiredClientCapabilityErrorObject",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -327,30 +623,52 @@ func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) 
 	return marshalWithExtra(plain(x), x.Extra, "requiredCapabilities")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityErrorData: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "MissingRequiredClientCapabilityErrorData",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "MissingRequiredClientCapabilityErrorData"}
-	checkPresent(&v, members, "requiredCapabilities")
-	if err := v.err(); err != nil {
-		return err
+	var p MissingRequiredClientCapabilityErrorData
+	var seen [1]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "requiredCapabilities":
+			seen[0] = !isNullValue(m.value)
+			err = p.RequiredCapabilities.UnmarshalJSON(m.value)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("MissingRequiredClientCapabilityErrorData", string(m.key), err)
+		}
 	}
-	type plain MissingRequiredClientCapabilityErrorData
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityErrorData: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "MissingRequiredClientCapabilityErrorData",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "requiredCapabilities")
-	if err != nil {
-		return fmt.Errorf("MissingRequiredClientCapabilityErrorData: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "requiredCapabilities",
+			Type: "MissingRequiredClientCapabilityErrorData",
+		}
 	}
-	*x = MissingRequiredClientCapabilityErrorData(p)
+	*x = p
 	return nil
 }
 
@@ -360,30 +678,62 @@ func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("RequestMetaObject: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "RequestMetaObject",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "RequestMetaObject"}
-	checkPresent(&v, members, "io.modelcontextprotocol/clientCapabilities")
-	if err := v.err(); err != nil {
-		return err
+	var p RequestMetaObject
+	var seen [2]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "io.modelcontextprotocol/clientCapabilities":
+			seen[0] = !isNullValue(m.value)
+			err = p.ClientCapabilities.UnmarshalJSON(m.value)
+		case "io.modelcontextprotocol/protocolVersion":
+			seen[1] = !isNullValue(m.value)
+			err = decodeString(m.value, &p.ProtocolVersion)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("RequestMetaObject", string(m.key), err)
+		}
 	}
-	type plain RequestMetaObject
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("RequestMetaObject: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "RequestMetaObject",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
-	if err != nil {
-		return fmt.Errorf("RequestMetaObject: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "io.modelcontextprotocol/clientCapabilities",
+			Type: "RequestMetaObject",
+		}
 	}
-	*x = RequestMetaObject(p)
+	if !seen[1] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "io.modelcontextprotocol/protocolVersion",
+			Type: "RequestMetaObject",
+		}
+	}
+	*x = p
 	return nil
 }
 
@@ -393,29 +743,67 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(x), x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes an object, checking that required members are present and fixed members hold their values.
+// UnmarshalJSON decodes a JSON object member by member. Member names match
+// exactly;
+// a required member that is missing or null, a fixed member with another
+// value,
+// or a value of the wrong type is a *DecodeError naming the member's path.
+// JSON null leaves x unchanged, as encoding/json does.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	members, err := decodeMembers(data)
+	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return fmt.Errorf("Error: %w", err)
+		return &DecodeError{
+			Err:  err,
+			Type: "Error",
+		}
 	}
-	if members == nil {
-		return nil // null: leave x unchanged, as encoding/json does
+	if isNull {
+		return nil
 	}
-	v := validator{typeName: "Error"}
-	checkPresent(&v, members, "code")
-	if err := v.err(); err != nil {
-		return err
+	var p Error
+	var seen [2]bool
+	for m.next() {
+		var err error
+		switch string(m.key) {
+		case "code":
+			seen[0] = !isNullValue(m.value)
+			var v int64
+			err = decodeJSON(m.value, &v)
+			p.Code = v
+		case "data":
+			var v any
+			err = decodeJSON(m.value, &v)
+			p.Data = v
+		case "message":
+			seen[1] = !isNullValue(m.value)
+			err = decodeString(m.value, &p.Message)
+		default:
+			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+		}
+		if err != nil {
+			return memberError("Error", string(m.key), err)
+		}
 	}
-	type plain Error
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
-		return fmt.Errorf("Error: %w", err)
+	if m.err != nil {
+		return &DecodeError{
+			Err:  m.err,
+			Type: "Error",
+		}
 	}
-	p.Extra, err = extraMembers[json.RawMessage](members, "code", "data", "message")
-	if err != nil {
-		return fmt.Errorf("Error: %w", err)
+	if !seen[0] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "code",
+			Type: "Error",
+		}
 	}
-	*x = Error(p)
+	if !seen[1] {
+		return &DecodeError{
+			Err:  errRequired,
+			Path: "message",
+			Type: "Error",
+		}
+	}
+	*x = p
 	return nil
 }

@@ -11,9 +11,7 @@ func (x *Root) Validate() error {
 }
 
 func (x *Root) validate(v *validator, at *path) {
-	if x.URI == "" {
-		v.add(&path{at, "uri", -1}, "required")
-	} else if msg := checkURI(x.URI, "file"); msg != "" {
+	if msg := checkURI(x.URI, "file"); msg != "" {
 		v.add(&path{at, "uri", -1}, msg)
 	}
 }
@@ -51,9 +49,6 @@ func (x *ListRootsResult) Validate() error {
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
-	if x.Roots == nil {
-		v.add(&path{at, "roots", -1}, "required")
-	}
 	for i := range x.Roots {
 		x.Roots[i].validate(v, &path{at, "roots", i})
 	}
@@ -110,11 +105,7 @@ func (x *InputRequiredResult) Validate() error {
 	return v.err()
 }
 
-func (x *InputRequiredResult) validate(v *validator, at *path) {
-	if x.ResultType == "" {
-		v.add(&path{at, "resultType", -1}, "required")
-	}
-}
+func (x *InputRequiredResult) validate(v *validator, at *path) {}
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
@@ -150,9 +141,6 @@ func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
 
 func (x *MissingRequiredClientCapabilityErrorObject) validate(v *validator, at *path) {
 	x.Data.validate(v, &path{at, "data", -1})
-	if x.Message == "" {
-		v.add(&path{at, "message", -1}, "required")
-	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
@@ -177,9 +165,6 @@ func (x *RequestMetaObject) Validate() error {
 
 func (x *RequestMetaObject) validate(v *validator, at *path) {
 	x.ClientCapabilities.validate(v, &path{at, "io.modelcontextprotocol/clientCapabilities", -1})
-	if x.ProtocolVersion == "" {
-		v.add(&path{at, "io.modelcontextprotocol/protocolVersion", -1}, "required")
-	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
@@ -190,8 +175,4 @@ func (x *Error) Validate() error {
 	return v.err()
 }
 
-func (x *Error) validate(v *validator, at *path) {
-	if x.Message == "" {
-		v.add(&path{at, "message", -1}, "required")
-	}
-}
+func (x *Error) validate(v *validator, at *path) {}
