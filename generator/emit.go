@@ -204,7 +204,7 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 			docComments(f.Group, []string{fmt.Sprintf("%sNull is the %s that holds JSON null.", t.Name, t.Name)}, dep)
 			f.Var().Id(t.Name + "Null").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
 			f.Line()
-			f.Comment(fmt.Sprintf("IsNull reports whether u holds JSON null."))
+			f.Comment("IsNull reports whether u holds JSON null.")
 			f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsNull").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Add(kind)))
 			continue
 		}
