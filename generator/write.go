@@ -61,6 +61,8 @@ func diffIn(root *os.Root, files []File) ([]Change, error) {
 			changes = append(changes, Change{Name: f.Name, Kind: "create"})
 		case err != nil:
 			return nil, err
+		case !bytes.HasPrefix(old, []byte(headerPrefix)):
+			return nil, fmt.Errorf("%s in the output directory was not written by rootsgen; refusing to replace it (move it, or choose another -out)", f.Name)
 		case !bytes.Equal(old, f.Content):
 			changes = append(changes, Change{Name: f.Name, Kind: "update", Lines: lineDiff(old, f.Content)})
 		}

@@ -216,6 +216,18 @@ func TestOutputThatCannotBeWritten(t *testing.T) {
 	sameSnapshot(t, before, snapshot(t, dir))
 }
 
+func TestUserFileWithAGeneratedNameIsKept(t *testing.T) {
+	out := t.TempDir()
+	mine := filepath.Join(out, "types.go")
+	os.WriteFile(mine, []byte("package roots\n\n// Types is the user's own.\nvar Types = 1\n"), 0o644)
+	before := snapshot(t, out)
+	code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-out", out)
+	if code != exitFail || !strings.Contains(stderr, "types.go in the output directory was not written by rootsgen") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	sameSnapshot(t, before, snapshot(t, out))
+}
+
 func TestPackageFromGOPACKAGE(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
