@@ -240,3 +240,23 @@ func TestPackageFromGOPACKAGE(t *testing.T) {
 		t.Error("with -out . the package should come from $GOPACKAGE")
 	}
 }
+
+// A revision rootsgen does not know generates from its schema alone: what
+// it has is read from the schema, and the deprecation registry applies to
+// every revision dated on or after the deprecation.
+func TestUnknownRevisionWithSchema(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := rootsgen(t, nil, "-revision", "2027-03-01", "-schema", filepath.Join("..", "..", "schema", "2026-07-28.json"), "-out", out, "-package", "future")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	types, _ := os.ReadFile(filepath.Join(out, "types.go"))
+	for _, want := range []string{`const ProtocolVersion = "2027-03-01"`, "from MCP schema 2027-03-01", "Deprecated: MCP 2027-03-01 deprecates roots (SEP-2577)", "type InputRequiredResult struct"} {
+		if !bytes.Contains(types, []byte(want)) {
+			t.Errorf("types.go lacks %q", want)
+		}
+	}
+	if bytes.Contains(types, []byte("RootsListChangedNotification")) {
+		t.Error("the 2026-07-28 schema has no list-changed notification, yet one was generated")
+	}
+}
