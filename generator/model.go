@@ -38,6 +38,8 @@ type Features struct {
 	CapabilityListChanged bool `json:"capabilityListChanged"`
 	// RequestEnvelope: ListRootsRequest is a whole JSON-RPC request (jsonrpc, id).
 	RequestEnvelope bool `json:"requestEnvelope"`
+	// DirectRequest: the server sends roots/list as a request of its own.
+	DirectRequest bool `json:"directRequest"`
 	// InputRequests: roots/list travels inside an InputRequiredResult.
 	InputRequests bool `json:"inputRequests"`
 	// CapabilitiesInMeta: client capabilities ride in each request's _meta.
@@ -592,11 +594,8 @@ func features(sel *Selection) Features {
 	}
 	req := sel.Defs["ListRootsRequest"]
 	f.RequestEnvelope = hasProp(req, "id") && hasProp(req, "jsonrpc")
-	if in := sel.Defs["InputRequest"]; in != nil {
-		for _, a := range in.AnyOf {
-			f.InputRequests = f.InputRequests || RefName(a.Ref) == "ListRootsRequest"
-		}
-	}
+	f.DirectRequest = hasArm(sel.Defs["ServerRequest"], "ListRootsRequest")
+	f.InputRequests = hasArm(sel.Defs["InputRequest"], "ListRootsRequest")
 	if meta := sel.Defs["RequestMetaObject"]; meta != nil && meta.Properties != nil {
 		for k := range meta.Properties.KeysFromOldest() {
 			f.CapabilitiesInMeta = f.CapabilitiesInMeta || strings.HasSuffix(k, "/clientCapabilities")
@@ -604,6 +603,19 @@ func features(sel *Selection) Features {
 	}
 	f.RootMeta = hasProp(sel.Defs["Root"], "_meta")
 	return f
+}
+
+// hasArm reports whether union s has an arm referencing definition name.
+func hasArm(s *jsonschema.Schema, name string) bool {
+	if s == nil {
+		return false
+	}
+	for _, a := range s.AnyOf {
+		if RefName(a.Ref) == name {
+			return true
+		}
+	}
+	return false
 }
 
 func hasProp(s *jsonschema.Schema, key string) bool {

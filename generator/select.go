@@ -19,6 +19,7 @@ var (
 	// optionalSeeds are selected where the schema has them.
 	optionalSeeds = []string{
 		"RootsListChangedNotification",         // the client's change notification
+		"ServerRequest",                        // the requests a server sends directly
 		"ClientCapabilities",                   // where a client declares roots
 		"InputRequiredResult",                  // server-to-client requests embedded in a result
 		"InputResponseRequestParams",           // the retried request that carries the answers

@@ -12,8 +12,8 @@ func (m *Model) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "revision %s (%s, sha256 %s)\n", m.Revision, m.Dialect, m.InputSHA)
 	f := m.Features
-	fmt.Fprintf(&b, "features: listChangedNotification=%t capabilityListChanged=%t requestEnvelope=%t inputRequests=%t capabilitiesInMeta=%t rootMeta=%t\n",
-		f.ListChangedNotification, f.CapabilityListChanged, f.RequestEnvelope, f.InputRequests, f.CapabilitiesInMeta, f.RootMeta)
+	fmt.Fprintf(&b, "features: listChangedNotification=%t capabilityListChanged=%t requestEnvelope=%t directRequest=%t inputRequests=%t capabilitiesInMeta=%t rootMeta=%t\n",
+		f.ListChangedNotification, f.CapabilityListChanged, f.RequestEnvelope, f.DirectRequest, f.InputRequests, f.CapabilitiesInMeta, f.RootMeta)
 	if d := m.Deprecation; d != nil {
 		fmt.Fprintf(&b, "deprecated: %s by %s since %s, earliest removal %s\n", d.Feature, d.Proposal, d.Since, d.EarliestRemoval)
 	} else {

@@ -215,10 +215,14 @@ func listRevisions(stdout, stderr io.Writer) int {
 		if f.RequestEnvelope {
 			request = "jsonrpc+id+method+params"
 		}
-		channel := "server request"
-		if f.InputRequests {
-			channel = "inputRequests"
+		var channels []string
+		if f.DirectRequest {
+			channels = append(channels, "server request")
 		}
+		if f.InputRequests {
+			channels = append(channels, "inputRequests")
+		}
+		channel := strings.Join(channels, "+")
 		status := "current"
 		if d := m.Deprecation; d != nil {
 			status = fmt.Sprintf("deprecated (%s), removable from %s", d.Proposal, d.EarliestRemoval)
