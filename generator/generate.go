@@ -131,7 +131,12 @@ func Generate(opts Options) ([]File, *Model, error) {
 		return nil, nil, err
 	}
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
+	rendered := 0
 	for _, name := range templateFiles {
+		if name == "roots.go" && !data.Handlers() {
+			continue
+		}
+		rendered++
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, name+".tmpl", data); err != nil {
 			return nil, nil, fmt.Errorf("template %s: %w", name, err)
@@ -140,7 +145,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	}
 	// jennifer's Render has already run gofmt on its files, and they import
 	// exactly what they use; the templates' files still need both.
-	for i := len(files) - len(templateFiles); i < len(files); i++ {
+	for i := len(files) - rendered; i < len(files); i++ {
 		out, err := formatFile(files[i])
 		if err != nil {
 			return nil, nil, fmt.Errorf("formatting %s: %w\n%s", files[i].Name, err, numbered(files[i].Content))
@@ -186,13 +191,73 @@ func numbered(src []byte) string {
 }
 
 // templateFiles are the files rendered from templates/, in output order.
-var templateFiles = []string{"doc.go", "support.go", "example_test.go"}
+var templateFiles = []string{"doc.go", "support.go", "roots.go", "example_test.go"}
 
 type templateData struct {
 	Header  string
 	Package string
 	*Model
 	Uses Uses
+}
+
+// Has reports whether the package declares a type of that name.
+func (d templateData) Has(name string) bool { return d.typeNamed(name) != nil }
+
+func (d templateData) typeNamed(name string) *Type {
+	for _, t := range d.Types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// paramsOf is the Go type of the "params" member of definition def.
+func (d templateData) paramsOf(def string) string {
+	for _, t := range d.Types {
+		if t.Path != def {
+			continue
+		}
+		for _, f := range t.Fields {
+			if f.JSONName == "params" && f.Type.Named != nil {
+				return f.Type.Named.Name
+			}
+		}
+	}
+	return ""
+}
+
+// Handlers reports whether the schema defines what the handlers, dispatch
+// and cache of roots.go are written in terms of: the params of roots/list
+// and the roots capability. Every MCP revision does; a cut-down schema
+// may not, and then gets the types alone.
+func (d templateData) Handlers() bool {
+	ok := d.ParamsType() != "" && d.Has("ClientCapabilities") && d.Has("RootsCapability")
+	if d.Features.ListChangedNotification {
+		ok = ok && d.NotificationParamsType() != ""
+	}
+	return ok
+}
+
+// ParamsType is the Go type of a roots/list request's params.
+func (d templateData) ParamsType() string { return d.paramsOf("ListRootsRequest") }
+
+// NotificationParamsType is the Go type of a list_changed notification's params.
+func (d templateData) NotificationParamsType() string {
+	return d.paramsOf("RootsListChangedNotification")
+}
+
+// DeprecatedDoc is the Deprecated paragraph of the roots declarations
+// written by templates, as comment lines that follow a doc comment.
+func (d templateData) DeprecatedDoc() string {
+	var b strings.Builder
+	for _, p := range deprecation(d.Model, true, false) {
+		b.WriteString("\n//")
+		for _, l := range wrap(p, docWidth) {
+			b.WriteString("\n// " + l)
+		}
+	}
+	return b.String()
 }
 
 // Uses says which support code a package needs, so that none goes unused.
