@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -15,20 +16,6 @@ func hasValidate(t *Type) bool {
 		return t.Elem.Named != nil && hasValidate(t.Elem.Named)
 	case KindAlias:
 		return hasValidate(t.Elem.Named)
-	}
-	return false
-}
-
-// needsMarshal: the plain encoding/json output would miss a constant, drop
-// extra members, or write null for a required array or object.
-func needsMarshal(t *Type) bool {
-	if len(t.Consts) > 0 || t.Extra != nil {
-		return true
-	}
-	for _, f := range t.Fields {
-		if f.Required && isCollection(f.Type) {
-			return true
-		}
 	}
 	return false
 }
@@ -92,80 +79,134 @@ func emitJSON(m *Model, f *jen.File) {
 		if t.Kind != KindStruct {
 			continue
 		}
-		if needsMarshal(t) {
-			emitMarshal(t, f)
-		}
+		emitMarshal(t, f)
 		if needsUnmarshal(t) {
 			emitUnmarshal(t, f)
 		}
 	}
 }
 
+// emitMarshal writes MarshalJSON and appendJSON: the members in schema
+// order, fixed ones included, optional ones only when set, a nil required
+// array or object as [] or {}, then the members kept in Extra, sorted.
+// Nested generated types append to the same buffer.
 func emitMarshal(t *Type, f *jen.File) {
-	var what []string
-	if len(t.Consts) > 0 {
-		what = append(what, "writes the fixed members")
-	}
-	for _, fl := range t.Fields {
-		if fl.Required && isCollection(fl.Type) {
-			what = append(what, "writes an empty "+fl.JSONName+" for a nil one")
-			break
-		}
-	}
-	if t.Extra != nil {
-		what = append(what, "writes the members kept in "+t.ExtraName)
-	}
 	f.Line()
-	f.Comment(fmt.Sprintf("MarshalJSON %s.", orListAnd(what)))
-	body := []jen.Code{jen.Type().Id("plain").Id(t.Name)}
+	docComments(f.Group, []string{"MarshalJSON writes x as a JSON object; see appendJSON."}, nil)
+	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("appendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(64)))),
+	)
+	f.Line()
+	docComments(f.Group, []string{
+		"appendJSON appends x to b as a JSON object: the members in schema order,",
+		"fixed ones included, optional ones only when set, a nil required array or",
+		"object as [] or {}, then the members kept in Extra in sorted order.",
+	}, nil)
+	body := []jen.Code{
+		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
+		jen.Id("n").Op(":=").Lit(0),
+	}
+	for _, c := range t.Consts {
+		body = append(body,
+			jen.Id("b").Op("=").Id("appendKey").Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(c.JSONName))),
+			jen.Id("b").Op("=").Add(appendConst(c.Const)),
+		)
+	}
 	for _, fl := range t.Fields {
-		if fl.Required && isCollection(fl.Type) {
-			body = append(body, jen.If(jen.Id("x").Dot(fl.Name).Op("==").Nil()).Block(
-				jen.Id("x").Dot(fl.Name).Op("=").Add(goType(fl.Type)).Block(),
-			))
+		// jennifer statements grow in place, so each use gets its own.
+		write := append([]jen.Code{
+			jen.Id("b").Op("=").Id("appendKey").Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(fl.JSONName))),
+		}, appendValue(fl, jen.Id("x").Dot(fl.Name))...)
+		if cond := omitCondition(fl, jen.Id("x").Dot(fl.Name)); cond != nil {
+			body = append(body, jen.If(cond).Block(write...))
+		} else {
+			body = append(body, write...)
 		}
 	}
-	var value jen.Code = jen.Id("plain").Call(jen.Id("x"))
-	if len(t.Consts) > 0 {
-		value = jen.StructFunc(func(g *jen.Group) {
-			for i, c := range t.Consts {
-				g.Id(fmt.Sprintf("C%d", i)).Id(constGoType(c.Const)).Tag(map[string]string{"json": c.JSONName})
-			}
-			g.Id("plain")
-		}).ValuesFunc(func(g *jen.Group) {
-			for _, c := range t.Consts {
-				g.Id(c.Const.Name)
-			}
-			g.Id("plain").Call(jen.Id("x"))
-		})
-	}
 	if t.Extra != nil {
-		body = append(body, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{value, jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
+		body = append(body, jen.Return(jen.Id("appendExtra").Call(
+			append([]jen.Code{jen.Id("b"), jen.Id("n").Op(">").Lit(0), jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
 	} else {
-		body = append(body, jen.Return(jen.Qual(jsonPkg, "Marshal").Call(value)))
+		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}')), jen.Nil()))
 	}
-	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(body...)
 }
 
-func orListAnd(items []string) string {
-	switch len(items) {
-	case 1:
-		return items[0]
-	case 2:
-		return items[0] + " and " + items[1]
+// quotedKey is a member name as JSON, followed by a colon.
+func quotedKey(name string) string {
+	b, _ := json.Marshal(name)
+	return string(b) + ":"
+}
+
+func appendConst(c *Const) jen.Code {
+	switch c.Value.(type) {
+	case int64:
+		return jen.Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Int64().Call(jen.Id(c.Name)), jen.Lit(10))
+	case bool:
+		return jen.Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Id(c.Name))
+	case float64:
+		return jen.Qual("strconv", "AppendFloat").Call(jen.Id("b"), jen.Id(c.Name), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 	}
-	s := ""
-	for i, it := range items {
-		switch {
-		case i == len(items)-1:
-			s += ", and " + it
-		case i > 0:
-			s += ", " + it
-		default:
-			s += it
+	return jen.Id("appendString").Call(jen.Id("b"), jen.String().Call(jen.Id(c.Name)))
+}
+
+// omitCondition is when an optional member is written (omitempty's rule),
+// or nil for a member that is always written.
+func omitCondition(fl *Field, x *jen.Statement) jen.Code {
+	if fl.Required {
+		return nil
+	}
+	g := fl.Type
+	switch {
+	case fl.Pointer || g.Any || g.Raw:
+		return x.Op("!=").Nil()
+	case isCollection(g):
+		return jen.Len(x).Op(">").Lit(0)
+	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
+		return x.Op("!=").Lit("")
+	case g.Prim == Boolean || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == Boolean:
+		return x
+	case g.Prim == Integer || g.Prim == Number || g.Named != nil && g.Named.Kind == KindScalar:
+		return x.Op("!=").Lit(0)
+	case g.Named != nil && (g.Named.Kind == KindUnion || g.Named.Kind == KindRawUnion):
+		return jen.Op("!").Add(x).Dot("IsZero").Call()
+	}
+	return nil
+}
+
+// appendValue writes a field's value to b.
+func appendValue(fl *Field, x *jen.Statement) []jen.Code {
+	g := fl.Type
+	appendErr := func(call jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.Var().Err().Error(),
+			jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(call), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(fl.JSONName+": %w"), jen.Err())),
+			),
 		}
 	}
-	return s
+	switch {
+	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
+		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.String().Call(x))}
+	case g.Prim == Boolean:
+		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), x)}
+	case g.Prim == Integer:
+		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), x, jen.Lit(10))}
+	case g.Named != nil && g.Named.Kind == KindStruct:
+		return appendErr(x.Dot("appendJSON").Call(jen.Id("b")))
+	case g.Slice != nil && g.Slice.Named != nil && g.Slice.Named.Kind == KindStruct:
+		return appendErr(jen.Id("appendSlice").Call(jen.Id("b"), x))
+	case isCollection(g) && fl.Required:
+		// nil would marshal as null; the schema wants an empty array or object.
+		empty := "[]"
+		if g.Map != nil || g.Named != nil && g.Named.Kind == KindMap {
+			empty = "{}"
+		}
+		return []jen.Code{jen.If(jen.Id("x").Dot(fl.Name).Op("==").Nil()).Block(
+			jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit(empty).Op("...")),
+		).Else().Block(appendErr(jen.Id("appendMarshalled").Call(jen.Id("b"), jen.Id("x").Dot(fl.Name)))...)}
+	}
+	return appendErr(jen.Id("appendMarshalled").Call(jen.Id("b"), x))
 }
 
 func emitUnmarshal(t *Type, f *jen.File) {

@@ -125,7 +125,7 @@ func (c *Client) HandleRequest(ctx context.Context, method string, params json.R
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
-	out, err := json.Marshal(result)
+	out, err := result.appendJSON(make([]byte, 0, 512))
 	if err != nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
 	}

@@ -2,10 +2,29 @@
 
 package roots20250326
 
-// MarshalJSON writes the members kept in Extra.
+import (
+	"fmt"
+	"strconv"
+)
+
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x Root) MarshalJSON() ([]byte, error) {
-	type plain Root
-	return marshalWithExtra(plain(x), x.Extra, "name", "uri")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *Root) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.Name != "" {
+		b = appendKey(b, &n, "\"name\":")
+		b = appendString(b, string(x.Name))
+	}
+	b = appendKey(b, &n, "\"uri\":")
+	b = appendString(b, string(x.URI))
+	return appendExtra(b, n > 0, x.Extra, "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -59,13 +78,27 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequest
-	return marshalWithExtra(struct {
-		C0 Method `json:"method"`
-		plain
-	}{MethodListRoots, plain(x)}, x.Extra, "method", "params")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"method\":")
+	b = appendString(b, string(MethodListRoots))
+	if x.Params != nil {
+		b = appendKey(b, &n, "\"params\":")
+		var err error
+		if b, err = x.Params.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -127,10 +160,25 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequestParams
-	return marshalWithExtra(plain(x), x.Extra, "_meta")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.Meta != nil {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = x.Meta.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -179,10 +227,25 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequestParamsMeta
-	return marshalWithExtra(plain(x), x.Extra, "progressToken")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.ProgressToken != nil {
+		b = appendKey(b, &n, "\"progressToken\":")
+		var err error
+		if b, err = appendMarshalled(b, x.ProgressToken); err != nil {
+			return nil, fmt.Errorf("progressToken: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -231,13 +294,30 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes an empty roots for a nil one and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	type plain ListRootsResult
-	if x.Roots == nil {
-		x.Roots = []Root{}
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
 	}
-	return marshalWithExtra(plain(x), x.Extra, "_meta", "roots")
+	b = appendKey(b, &n, "\"roots\":")
+	var err error
+	if b, err = appendSlice(b, x.Roots); err != nil {
+		return nil, fmt.Errorf("roots: %w", err)
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -293,13 +373,27 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	type plain RootsListChangedNotification
-	return marshalWithExtra(struct {
-		C0 Method `json:"method"`
-		plain
-	}{MethodRootsListChanged, plain(x)}, x.Extra, "method", "params")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"method\":")
+	b = appendString(b, string(MethodRootsListChanged))
+	if x.Params != nil {
+		b = appendKey(b, &n, "\"params\":")
+		var err error
+		if b, err = x.Params.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -361,10 +455,25 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	type plain RootsListChangedNotificationParams
-	return marshalWithExtra(plain(x), x.Extra, "_meta")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -409,10 +518,25 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilities
-	return marshalWithExtra(plain(x), x.Extra, "roots")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.Roots != nil {
+		b = appendKey(b, &n, "\"roots\":")
+		var err error
+		if b, err = x.Roots.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("roots: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -461,10 +585,22 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
-	type plain RootsCapability
-	return marshalWithExtra(plain(x), x.Extra, "listChanged")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.ListChanged {
+		b = appendKey(b, &n, "\"listChanged\":")
+		b = strconv.AppendBool(b, x.ListChanged)
+	}
+	return appendExtra(b, n > 0, x.Extra, "listChanged")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match

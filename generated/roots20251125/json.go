@@ -2,10 +2,36 @@
 
 package roots20251125
 
-// MarshalJSON writes the members kept in Extra.
+import (
+	"fmt"
+	"strconv"
+)
+
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x Root) MarshalJSON() ([]byte, error) {
-	type plain Root
-	return marshalWithExtra(plain(x), x.Extra, "_meta", "name", "uri")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *Root) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	if x.Name != "" {
+		b = appendKey(b, &n, "\"name\":")
+		b = appendString(b, string(x.Name))
+	}
+	b = appendKey(b, &n, "\"uri\":")
+	b = appendString(b, string(x.URI))
+	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -63,14 +89,34 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequest
-	return marshalWithExtra(struct {
-		C0 string `json:"jsonrpc"`
-		C1 Method `json:"method"`
-		plain
-	}{JSONRPCVersion, MethodListRoots, plain(x)}, x.Extra, "jsonrpc", "method", "id", "params")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"jsonrpc\":")
+	b = appendString(b, string(JSONRPCVersion))
+	b = appendKey(b, &n, "\"method\":")
+	b = appendString(b, string(MethodListRoots))
+	b = appendKey(b, &n, "\"id\":")
+	var err error
+	if b, err = appendMarshalled(b, x.ID); err != nil {
+		return nil, fmt.Errorf("id: %w", err)
+	}
+	if x.Params != nil {
+		b = appendKey(b, &n, "\"params\":")
+		var err error
+		if b, err = x.Params.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "jsonrpc", "method", "id", "params")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -154,13 +200,30 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes an empty roots for a nil one and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	type plain ListRootsResult
-	if x.Roots == nil {
-		x.Roots = []Root{}
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
 	}
-	return marshalWithExtra(plain(x), x.Extra, "_meta", "roots")
+	b = appendKey(b, &n, "\"roots\":")
+	var err error
+	if b, err = appendSlice(b, x.Roots); err != nil {
+		return nil, fmt.Errorf("roots: %w", err)
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -216,14 +279,29 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	type plain RootsListChangedNotification
-	return marshalWithExtra(struct {
-		C0 string `json:"jsonrpc"`
-		C1 Method `json:"method"`
-		plain
-	}{JSONRPCVersion, MethodRootsListChanged, plain(x)}, x.Extra, "jsonrpc", "method", "params")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"jsonrpc\":")
+	b = appendString(b, string(JSONRPCVersion))
+	b = appendKey(b, &n, "\"method\":")
+	b = appendString(b, string(MethodRootsListChanged))
+	if x.Params != nil {
+		b = appendKey(b, &n, "\"params\":")
+		var err error
+		if b, err = x.Params.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "jsonrpc", "method", "params")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -297,10 +375,25 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilities
-	return marshalWithExtra(plain(x), x.Extra, "roots")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.Roots != nil {
+		b = appendKey(b, &n, "\"roots\":")
+		var err error
+		if b, err = x.Roots.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("roots: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -349,10 +442,22 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
-	type plain RootsCapability
-	return marshalWithExtra(plain(x), x.Extra, "listChanged")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.ListChanged {
+		b = appendKey(b, &n, "\"listChanged\":")
+		b = strconv.AppendBool(b, x.ListChanged)
+	}
+	return appendExtra(b, n > 0, x.Extra, "listChanged")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -397,10 +502,25 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	type plain RequestParams
-	return marshalWithExtra(plain(x), x.Extra, "_meta")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.Meta != nil {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = x.Meta.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -449,10 +569,25 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	type plain RequestParamsMeta
-	return marshalWithExtra(plain(x), x.Extra, "progressToken")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.ProgressToken != nil {
+		b = appendKey(b, &n, "\"progressToken\":")
+		var err error
+		if b, err = appendMarshalled(b, x.ProgressToken); err != nil {
+			return nil, fmt.Errorf("progressToken: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -501,10 +636,25 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	type plain NotificationParams
-	return marshalWithExtra(plain(x), x.Extra, "_meta")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match

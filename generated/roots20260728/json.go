@@ -2,10 +2,36 @@
 
 package roots20260728
 
-// MarshalJSON writes the members kept in Extra.
+import (
+	"fmt"
+	"strconv"
+)
+
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x Root) MarshalJSON() ([]byte, error) {
-	type plain Root
-	return marshalWithExtra(plain(x), x.Extra, "_meta", "name", "uri")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *Root) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	if x.Name != "" {
+		b = appendKey(b, &n, "\"name\":")
+		b = appendString(b, string(x.Name))
+	}
+	b = appendKey(b, &n, "\"uri\":")
+	b = appendString(b, string(x.URI))
+	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -63,13 +89,27 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequest
-	return marshalWithExtra(struct {
-		C0 Method `json:"method"`
-		plain
-	}{MethodListRoots, plain(x)}, x.Extra, "method", "params")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"method\":")
+	b = appendString(b, string(MethodListRoots))
+	if x.Params != nil {
+		b = appendKey(b, &n, "\"params\":")
+		var err error
+		if b, err = x.Params.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("params: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -131,10 +171,25 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	type plain ListRootsRequestParams
-	return marshalWithExtra(plain(x), x.Extra, "_meta")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -179,13 +234,23 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes an empty roots for a nil one and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	type plain ListRootsResult
-	if x.Roots == nil {
-		x.Roots = []Root{}
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"roots\":")
+	var err error
+	if b, err = appendSlice(b, x.Roots); err != nil {
+		return nil, fmt.Errorf("roots: %w", err)
 	}
-	return marshalWithExtra(plain(x), x.Extra, "roots")
+	return appendExtra(b, n > 0, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -237,10 +302,25 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ClientCapabilities
-	return marshalWithExtra(plain(x), x.Extra, "roots")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if x.Roots != nil {
+		b = appendKey(b, &n, "\"roots\":")
+		var err error
+		if b, err = x.Roots.appendJSON(b); err != nil {
+			return nil, fmt.Errorf("roots: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -289,10 +369,18 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
-	type plain RootsCapability
-	return marshalWithExtra(plain(x), x.Extra)
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	return appendExtra(b, n > 0, x.Extra)
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -333,10 +421,38 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
-	type plain InputRequiredResult
-	return marshalWithExtra(plain(x), x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	if len(x.Meta) > 0 {
+		b = appendKey(b, &n, "\"_meta\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Meta); err != nil {
+			return nil, fmt.Errorf("_meta: %w", err)
+		}
+	}
+	if len(x.InputRequests) > 0 {
+		b = appendKey(b, &n, "\"inputRequests\":")
+		var err error
+		if b, err = appendMarshalled(b, x.InputRequests); err != nil {
+			return nil, fmt.Errorf("inputRequests: %w", err)
+		}
+	}
+	if x.RequestState != "" {
+		b = appendKey(b, &n, "\"requestState\":")
+		b = appendString(b, string(x.RequestState))
+	}
+	b = appendKey(b, &n, "\"resultType\":")
+	b = appendString(b, string(x.ResultType))
+	return appendExtra(b, n > 0, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -398,10 +514,34 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	type plain InputResponseRequestParams
-	return marshalWithExtra(plain(x), x.Extra, "_meta", "inputResponses", "requestState")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"_meta\":")
+	var err error
+	if b, err = x.Meta.appendJSON(b); err != nil {
+		return nil, fmt.Errorf("_meta: %w", err)
+	}
+	if len(x.InputResponses) > 0 {
+		b = appendKey(b, &n, "\"inputResponses\":")
+		var err error
+		if b, err = appendMarshalled(b, x.InputResponses); err != nil {
+			return nil, fmt.Errorf("inputResponses: %w", err)
+		}
+	}
+	if x.RequestState != "" {
+		b = appendKey(b, &n, "\"requestState\":")
+		b = appendString(b, string(x.RequestState))
+	}
+	return appendExtra(b, n > 0, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -459,13 +599,32 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	type plain MissingRequiredClientCapabilityError
-	return marshalWithExtra(struct {
-		C0 string `json:"jsonrpc"`
-		plain
-	}{JSONRPCVersion, plain(x)}, x.Extra, "jsonrpc", "error", "id")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"jsonrpc\":")
+	b = appendString(b, string(JSONRPCVersion))
+	b = appendKey(b, &n, "\"error\":")
+	var err error
+	if b, err = x.Error.appendJSON(b); err != nil {
+		return nil, fmt.Errorf("error: %w", err)
+	}
+	if x.ID != nil {
+		b = appendKey(b, &n, "\"id\":")
+		var err error
+		if b, err = appendMarshalled(b, x.ID); err != nil {
+			return nil, fmt.Errorf("id: %w", err)
+		}
+	}
+	return appendExtra(b, n > 0, x.Extra, "jsonrpc", "error", "id")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -537,13 +696,27 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 	return nil
 }
 
-// MarshalJSON writes the fixed members and writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
-	type plain MissingRequiredClientCapabilityErrorObject
-	return marshalWithExtra(struct {
-		C0 int64 `json:"code"`
-		plain
-	}{CodeMissingRequiredClientCapability, plain(x)}, x.Extra, "code", "data", "message")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"code\":")
+	b = strconv.AppendInt(b, int64(CodeMissingRequiredClientCapability), 10)
+	b = appendKey(b, &n, "\"data\":")
+	var err error
+	if b, err = x.Data.appendJSON(b); err != nil {
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	b = appendKey(b, &n, "\"message\":")
+	b = appendString(b, string(x.Message))
+	return appendExtra(b, n > 0, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -617,10 +790,23 @@ func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) 
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) {
-	type plain MissingRequiredClientCapabilityErrorData
-	return marshalWithExtra(plain(x), x.Extra, "requiredCapabilities")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"requiredCapabilities\":")
+	var err error
+	if b, err = x.RequiredCapabilities.appendJSON(b); err != nil {
+		return nil, fmt.Errorf("requiredCapabilities: %w", err)
+	}
+	return appendExtra(b, n > 0, x.Extra, "requiredCapabilities")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -672,10 +858,25 @@ func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) er
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
-	type plain RequestMetaObject
-	return marshalWithExtra(plain(x), x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"io.modelcontextprotocol/clientCapabilities\":")
+	var err error
+	if b, err = x.ClientCapabilities.appendJSON(b); err != nil {
+		return nil, fmt.Errorf("io.modelcontextprotocol/clientCapabilities: %w", err)
+	}
+	b = appendKey(b, &n, "\"io.modelcontextprotocol/protocolVersion\":")
+	b = appendString(b, string(x.ProtocolVersion))
+	return appendExtra(b, n > 0, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
@@ -737,10 +938,29 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the members kept in Extra.
+// MarshalJSON writes x as a JSON object; see appendJSON.
 func (x Error) MarshalJSON() ([]byte, error) {
-	type plain Error
-	return marshalWithExtra(plain(x), x.Extra, "code", "data", "message")
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+// appendJSON appends x to b as a JSON object: the members in schema order,
+// fixed ones included, optional ones only when set, a nil required array or
+// object as [] or {}, then the members kept in Extra in sorted order.
+func (x *Error) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	n := 0
+	b = appendKey(b, &n, "\"code\":")
+	b = strconv.AppendInt(b, x.Code, 10)
+	if x.Data != nil {
+		b = appendKey(b, &n, "\"data\":")
+		var err error
+		if b, err = appendMarshalled(b, x.Data); err != nil {
+			return nil, fmt.Errorf("data: %w", err)
+		}
+	}
+	b = appendKey(b, &n, "\"message\":")
+	b = appendString(b, string(x.Message))
+	return appendExtra(b, n > 0, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match

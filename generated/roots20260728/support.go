@@ -169,12 +169,14 @@ func isHex(c byte) bool {
 
 // isURIChar reports whether c may appear unescaped in a URI: unreserved,
 // general delimiters and sub-delimiters.
-func isURIChar(c byte) bool {
-	if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-		return true
+func isURIChar(c byte) bool { return uriChars[c] }
+
+var uriChars = func() (set [256]bool) {
+	for _, c := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=" {
+		set[c] = true
 	}
-	return strings.IndexByte("-._~:/?#[]@!$&'()*+,;=", c) >= 0
-}
+	return set
+}()
 
 // primitive is a decoded JSON scalar.
 type primitive struct {
@@ -625,6 +627,65 @@ func constError[V any](want V) error {
 	return fmt.Errorf("must be %s", text)
 }
 
+// appendKey starts the next member of an object: a comma after the first,
+// then the quoted name and colon.
+func appendKey(b []byte, n *int, key string) []byte {
+	if *n > 0 {
+		b = append(b, ',')
+	}
+	*n++
+	return append(b, key...)
+}
+
+// appendString appends s as a JSON string, escaped as encoding/json does.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if !plainJSON[s[i]] {
+			quoted, _ := json.Marshal(s)
+			return append(b, quoted...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// plainJSON holds the bytes that stand for themselves in a JSON string as
+// encoding/json writes it (it also escapes <, > and &).
+var plainJSON = func() (set [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		set[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return set
+}()
+
+// appendSlice appends an array of a generated type.
+func appendSlice[T any, P interface {
+	*T
+	appendJSON([]byte) ([]byte, error)
+}](b []byte, s []T) ([]byte, error) {
+	b = append(b, '[')
+	for i := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = P(&s[i]).appendJSON(b); err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendMarshalled appends any other value as encoding/json writes it.
+func appendMarshalled(b []byte, v any) ([]byte, error) {
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, out...), nil
+}
+
 // keepMember adds a member with no field to extra, as raw JSON or decoded
 // into the type the schema gives additional members.
 func keepMember[E any](extra map[string]E, key, value []byte) (map[string]E, error) {
@@ -644,34 +705,29 @@ func keepMember[E any](extra map[string]E, key, value []byte) (map[string]E, err
 	return extra, nil
 }
 
-// marshalWithExtra writes v, an object, followed by the extra members that
-// do not have a known name, in sorted order.
-func marshalWithExtra[E any](v any, extra map[string]E, known ...string) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return b, err
+// appendExtra appends the members kept in extra that do not have a known
+// name, in sorted order, and closes the object; comma says whether members
+// precede them.
+func appendExtra[E any](b []byte, comma bool, extra map[string]E, known ...string) ([]byte, error) {
+	if len(extra) == 0 {
+		return append(b, '}'), nil
 	}
-	out := bytes.NewBuffer(b[:len(b)-1])
-	empty := len(b) == 2
 	for _, k := range sortedKeys(extra) {
 		if slices.Contains(known, k) {
 			continue
 		}
-		val, err := json.Marshal(extra[k])
-		if err != nil {
+		if comma {
+			b = append(b, ',')
+		}
+		comma = true
+		b = appendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendMarshalled(b, extra[k]); err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
-		if !empty {
-			out.WriteByte(',')
-		}
-		empty = false
-		name, _ := json.Marshal(k)
-		out.Write(name)
-		out.WriteByte(':')
-		out.Write(val)
 	}
-	out.WriteByte('}')
-	return out.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {
