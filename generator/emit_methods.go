@@ -123,6 +123,9 @@ func emitMarshal(t *Type, f *jen.File) {
 			body = append(body, write...)
 		}
 	}
+	if usesErr(t) {
+		body = append(body[:2:2], append([]jen.Code{jen.Var().Err().Error()}, body[2:]...)...)
+	}
 	if t.Extra != nil {
 		body = append(body, jen.Return(jen.Id("appendExtra").Call(
 			append([]jen.Code{jen.Id("b"), jen.Id("n").Op(">").Lit(0), jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
@@ -130,6 +133,19 @@ func emitMarshal(t *Type, f *jen.File) {
 		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}')), jen.Nil()))
 	}
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// usesErr reports whether appendJSON of t calls something that can fail.
+func usesErr(t *Type) bool {
+	for _, fl := range t.Fields {
+		g := fl.Type
+		simple := g.Prim == String || g.Prim == Boolean || g.Prim == Integer ||
+			g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String
+		if !simple {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedKey is a member name as JSON, followed by a colon.
@@ -179,7 +195,6 @@ func appendValue(fl *Field, x *jen.Statement) []jen.Code {
 	g := fl.Type
 	appendErr := func(call jen.Code) []jen.Code {
 		return []jen.Code{
-			jen.Var().Err().Error(),
 			jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(call), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(fl.JSONName+": %w"), jen.Err())),
 			),

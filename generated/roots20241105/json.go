@@ -89,11 +89,11 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodListRoots))
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -171,9 +171,9 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Meta != nil {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = x.Meta.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -238,9 +238,9 @@ func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.ProgressToken != nil {
 		b = appendKey(b, &n, "\"progressToken\":")
-		var err error
 		if b, err = appendMarshalled(b, x.ProgressToken); err != nil {
 			return nil, fmt.Errorf("progressToken: %w", err)
 		}
@@ -305,15 +305,14 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
 	}
 	b = appendKey(b, &n, "\"roots\":")
-	var err error
 	if b, err = appendSlice(b, x.Roots); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
@@ -384,11 +383,11 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodRootsListChanged))
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -466,9 +465,9 @@ func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -529,9 +528,9 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Roots != nil {
 		b = appendKey(b, &n, "\"roots\":")
-		var err error
 		if b, err = x.Roots.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("roots: %w", err)
 		}

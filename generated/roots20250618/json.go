@@ -18,9 +18,9 @@ func (x Root) MarshalJSON() ([]byte, error) {
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -100,11 +100,11 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodListRoots))
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -182,9 +182,9 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Meta != nil {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = x.Meta.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -249,9 +249,9 @@ func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.ProgressToken != nil {
 		b = appendKey(b, &n, "\"progressToken\":")
-		var err error
 		if b, err = appendMarshalled(b, x.ProgressToken); err != nil {
 			return nil, fmt.Errorf("progressToken: %w", err)
 		}
@@ -316,15 +316,14 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
 	}
 	b = appendKey(b, &n, "\"roots\":")
-	var err error
 	if b, err = appendSlice(b, x.Roots); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
@@ -395,11 +394,11 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodRootsListChanged))
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -477,9 +476,9 @@ func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -540,9 +539,9 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Roots != nil {
 		b = appendKey(b, &n, "\"roots\":")
-		var err error
 		if b, err = x.Roots.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("roots: %w", err)
 		}

@@ -18,9 +18,9 @@ func (x Root) MarshalJSON() ([]byte, error) {
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -100,18 +100,17 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"jsonrpc\":")
 	b = appendString(b, string(JSONRPCVersion))
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodListRoots))
 	b = appendKey(b, &n, "\"id\":")
-	var err error
 	if b, err = appendMarshalled(b, x.ID); err != nil {
 		return nil, fmt.Errorf("id: %w", err)
 	}
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -211,15 +210,14 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
 	}
 	b = appendKey(b, &n, "\"roots\":")
-	var err error
 	if b, err = appendSlice(b, x.Roots); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
@@ -290,13 +288,13 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"jsonrpc\":")
 	b = appendString(b, string(JSONRPCVersion))
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodRootsListChanged))
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -386,9 +384,9 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Roots != nil {
 		b = appendKey(b, &n, "\"roots\":")
-		var err error
 		if b, err = x.Roots.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("roots: %w", err)
 		}
@@ -513,9 +511,9 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Meta != nil {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = x.Meta.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -580,9 +578,9 @@ func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.ProgressToken != nil {
 		b = appendKey(b, &n, "\"progressToken\":")
-		var err error
 		if b, err = appendMarshalled(b, x.ProgressToken); err != nil {
 			return nil, fmt.Errorf("progressToken: %w", err)
 		}
@@ -647,9 +645,9 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}

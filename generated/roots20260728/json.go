@@ -18,9 +18,9 @@ func (x Root) MarshalJSON() ([]byte, error) {
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -100,11 +100,11 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodListRoots))
 	if x.Params != nil {
 		b = appendKey(b, &n, "\"params\":")
-		var err error
 		if b, err = x.Params.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("params: %w", err)
 		}
@@ -182,9 +182,9 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
@@ -245,8 +245,8 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
-	b = appendKey(b, &n, "\"roots\":")
 	var err error
+	b = appendKey(b, &n, "\"roots\":")
 	if b, err = appendSlice(b, x.Roots); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
@@ -313,9 +313,9 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if x.Roots != nil {
 		b = appendKey(b, &n, "\"roots\":")
-		var err error
 		if b, err = x.Roots.appendJSON(b); err != nil {
 			return nil, fmt.Errorf("roots: %w", err)
 		}
@@ -432,16 +432,15 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	if len(x.Meta) > 0 {
 		b = appendKey(b, &n, "\"_meta\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Meta); err != nil {
 			return nil, fmt.Errorf("_meta: %w", err)
 		}
 	}
 	if len(x.InputRequests) > 0 {
 		b = appendKey(b, &n, "\"inputRequests\":")
-		var err error
 		if b, err = appendMarshalled(b, x.InputRequests); err != nil {
 			return nil, fmt.Errorf("inputRequests: %w", err)
 		}
@@ -525,14 +524,13 @@ func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
-	b = appendKey(b, &n, "\"_meta\":")
 	var err error
+	b = appendKey(b, &n, "\"_meta\":")
 	if b, err = x.Meta.appendJSON(b); err != nil {
 		return nil, fmt.Errorf("_meta: %w", err)
 	}
 	if len(x.InputResponses) > 0 {
 		b = appendKey(b, &n, "\"inputResponses\":")
-		var err error
 		if b, err = appendMarshalled(b, x.InputResponses); err != nil {
 			return nil, fmt.Errorf("inputResponses: %w", err)
 		}
@@ -610,16 +608,15 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"jsonrpc\":")
 	b = appendString(b, string(JSONRPCVersion))
 	b = appendKey(b, &n, "\"error\":")
-	var err error
 	if b, err = x.Error.appendJSON(b); err != nil {
 		return nil, fmt.Errorf("error: %w", err)
 	}
 	if x.ID != nil {
 		b = appendKey(b, &n, "\"id\":")
-		var err error
 		if b, err = appendMarshalled(b, x.ID); err != nil {
 			return nil, fmt.Errorf("id: %w", err)
 		}
@@ -707,10 +704,10 @@ func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error
 func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"code\":")
 	b = strconv.AppendInt(b, int64(CodeMissingRequiredClientCapability), 10)
 	b = appendKey(b, &n, "\"data\":")
-	var err error
 	if b, err = x.Data.appendJSON(b); err != nil {
 		return nil, fmt.Errorf("data: %w", err)
 	}
@@ -801,8 +798,8 @@ func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) 
 func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
-	b = appendKey(b, &n, "\"requiredCapabilities\":")
 	var err error
+	b = appendKey(b, &n, "\"requiredCapabilities\":")
 	if b, err = x.RequiredCapabilities.appendJSON(b); err != nil {
 		return nil, fmt.Errorf("requiredCapabilities: %w", err)
 	}
@@ -869,8 +866,8 @@ func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
-	b = appendKey(b, &n, "\"io.modelcontextprotocol/clientCapabilities\":")
 	var err error
+	b = appendKey(b, &n, "\"io.modelcontextprotocol/clientCapabilities\":")
 	if b, err = x.ClientCapabilities.appendJSON(b); err != nil {
 		return nil, fmt.Errorf("io.modelcontextprotocol/clientCapabilities: %w", err)
 	}
@@ -949,11 +946,11 @@ func (x Error) MarshalJSON() ([]byte, error) {
 func (x *Error) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, '{')
 	n := 0
+	var err error
 	b = appendKey(b, &n, "\"code\":")
 	b = strconv.AppendInt(b, x.Code, 10)
 	if x.Data != nil {
 		b = appendKey(b, &n, "\"data\":")
-		var err error
 		if b, err = appendMarshalled(b, x.Data); err != nil {
 			return nil, fmt.Errorf("data: %w", err)
 		}
