@@ -267,11 +267,14 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	}
 }
 
-// Invalidate drops the cached roots; the next Roots asks the client again.
+// Invalidate drops the cached roots; the next Roots asks the client again,
+// even while a request sent before is still in flight (its callers get its
+// answer, which is not cached).
 func (s *Server) Invalidate() {
 	s.mu.Lock()
 	s.gen++
 	s.valid, s.cached = false, nil
+	s.call = nil
 	s.mu.Unlock()
 }
 
@@ -284,7 +287,9 @@ func (s *Server) run(call *fetch, gen uint64) {
 	defer cancel()
 	call.roots, call.err = s.ask(ctx, timeout)
 	s.mu.Lock()
-	s.call = nil
+	if s.call == call {
+		s.call = nil
+	}
 	if call.err == nil && gen == s.gen {
 		s.cached, s.valid = call.roots, true
 	}
