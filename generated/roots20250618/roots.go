@@ -309,8 +309,11 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	if err != nil {
 		return nil, fmt.Errorf("roots/list: %w", err)
 	}
+	if isNullValue(raw[skipSpace(raw, 0):]) {
+		return nil, errors.New("roots/list: the client answered null, not a result")
+	}
 	var result ListRootsResult
-	if err := json.Unmarshal(raw, &result); err != nil {
+	if err := result.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("roots/list: %w", err)
 	}
 	if !s.Lenient {
@@ -334,13 +337,14 @@ func (s *Server) HandleNotification(ctx context.Context, method string, params j
 	if Method(method) != MethodRootsListChanged {
 		return nil
 	}
+	// Whatever its params, the notification says the roots changed.
+	s.Invalidate()
 	p := new(RootsListChangedNotificationParams)
 	if len(params) > 0 {
 		if err := p.UnmarshalJSON(params); err != nil {
 			return err
 		}
 	}
-	s.Invalidate()
 	if s.OnListChanged != nil {
 		return s.OnListChanged.RootsListChanged(ctx, p)
 	}

@@ -103,7 +103,10 @@ func (p *path) write(b *strings.Builder) {
 
 // checkURI returns why s is not an absolute URI (RFC 3986) with one of the
 // given schemes, or "" when it is one. With no schemes, any scheme will do.
-// It allocates nothing for a valid URI.
+// A required scheme must be spelled as given, in lower case: RFC 3986 lets
+// schemes vary in case, but the protocol says root URIs start with
+// "file://" and peers (the TypeScript SDK) reject "FILE://" with the whole
+// list. It allocates nothing for a valid URI.
 func checkURI(s string, schemes ...string) string {
 	colon := strings.IndexByte(s, ':')
 	if colon <= 0 || !isScheme(s[:colon]) {
@@ -127,7 +130,7 @@ func checkURI(s string, schemes ...string) string {
 	}
 	scheme := s[:colon]
 	for _, want := range schemes {
-		if strings.EqualFold(scheme, want) {
+		if scheme == want {
 			if want == "file" {
 				return checkFileURI(s[colon+1:])
 			}

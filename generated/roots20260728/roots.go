@@ -214,8 +214,12 @@ func RootsFromInputResponses(params *InputResponseRequestParams, key string, len
 	if !ok {
 		return nil, fmt.Errorf("inputResponses has no %q entry", key)
 	}
+	raw := resp.Raw()
+	if len(raw) == 0 || isNullValue(raw[skipSpace(raw, 0):]) {
+		return nil, fmt.Errorf("inputResponses[%q] is null, not a result", key)
+	}
 	var result ListRootsResult
-	if err := json.Unmarshal(resp.Raw(), &result); err != nil {
+	if err := result.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
 	}
 	if lenient {

@@ -1,0 +1,582 @@
+package generated_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rootsgen/rootsgen/generated/roots20250618"
+)
+
+// These tests exercise the per-session roots cache of the generated
+// Server (roots20250618 stands for every legacy revision: the cache code
+// is the same in each). Tests that need to know that every caller is
+// parked inside Roots run in a synctest bubble, where synctest.Wait says
+// so exactly, without sleeping.
+
+var (
+	cacheRootsA = []roots20250618.Root{
+		{URI: "file:///home/user/project", Name: "project"},
+		{URI: "file:///home/user/lib"},
+	}
+	cacheRootsB = []roots20250618.Root{
+		{URI: "file:///home/user/other", Name: "other"},
+	}
+)
+
+// cacheKeys reduces roots to comparable "uri|name" strings.
+func cacheKeys(roots []roots20250618.Root) []string {
+	keys := make([]string, len(roots))
+	for i, r := range roots {
+		keys[i] = r.URI + "|" + r.Name
+	}
+	return keys
+}
+
+func cacheSame(a, b []roots20250618.Root) bool {
+	return slices.Equal(cacheKeys(a), cacheKeys(b))
+}
+
+// cacheAnswer is the JSON result a client sends for roots.
+func cacheAnswer(t *testing.T, roots []roots20250618.Root) json.RawMessage {
+	t.Helper()
+	raw, err := json.Marshal(roots20250618.ListRootsResult{Roots: roots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// cacheCheckRequest fails unless method and params are a proper roots/list.
+func cacheCheckRequest(method roots20250618.Method, params json.RawMessage) error {
+	if method != roots20250618.MethodListRoots {
+		return fmt.Errorf("Request called with method %q, want %q", method, roots20250618.MethodListRoots)
+	}
+	if string(params) != "{}" {
+		return fmt.Errorf("Request called with params %s, want {}", params)
+	}
+	return nil
+}
+
+// cacheWaitGoroutines polls, for up to 2s, until no more goroutines run
+// than before; it fails with a dump of the goroutines otherwise.
+func cacheWaitGoroutines(t *testing.T, before int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= before {
+			return
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			t.Fatalf("%d goroutines still running 2s after Roots returned, %d before:\n%s", n, before, buf)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// cacheRecv receives from ch or fails after a liveness bound.
+func cacheRecv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out after 10s waiting for %s", what)
+		panic("unreachable")
+	}
+}
+
+func TestCacheSharesOneRequest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		release := make(chan struct{})
+		s := &roots20250618.Server{
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
+			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+				calls.Add(1)
+				if err := cacheCheckRequest(method, params); err != nil {
+					return nil, err
+				}
+				select {
+				case <-release:
+					return cacheAnswer(t, cacheRootsA), nil
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			},
+		}
+
+		const n = 50
+		results := make([][]roots20250618.Root, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { results[i], errs[i] = s.Roots(context.Background()) })
+		}
+		// Every caller is now parked in Roots, and the request is parked
+		// in Request: none can have been served from a cache.
+		synctest.Wait()
+		if got := calls.Load(); got != 1 {
+			t.Errorf("with %d callers waiting, Request was called %d times, want 1", n, got)
+		}
+		close(release)
+		wg.Wait()
+
+		for i := range n {
+			if errs[i] != nil {
+				t.Errorf("caller %d: Roots error: %v", i, errs[i])
+				continue
+			}
+			if !cacheSame(results[i], cacheRootsA) {
+				t.Errorf("caller %d: Roots = %v, want %v", i, cacheKeys(results[i]), cacheKeys(cacheRootsA))
+			}
+		}
+		if got := calls.Load(); got != 1 {
+			t.Errorf("after %d concurrent Roots, Request was called %d times, want 1", n, got)
+		}
+
+		// The shared answer is now cached.
+		got, err := s.Roots(context.Background())
+		if err != nil || !cacheSame(got, cacheRootsA) {
+			t.Errorf("Roots after the shared request = %v, %v; want %v, nil", cacheKeys(got), err, cacheKeys(cacheRootsA))
+		}
+		if got := calls.Load(); got != 1 {
+			t.Errorf("Roots after the shared request called Request again (%d calls), want it served from the cache", got)
+		}
+	})
+}
+
+// cacheScripted is a client whose n-th roots/list (1-based) waits for
+// gates[n-1] when there is one, and answers cacheRootsA for the first call
+// and cacheRootsB for every later one.
+type cacheScripted struct {
+	t     *testing.T
+	calls atomic.Int32
+	gates []chan struct{}
+}
+
+func (c *cacheScripted) request(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+	n := int(c.calls.Add(1))
+	if err := cacheCheckRequest(method, params); err != nil {
+		return nil, err
+	}
+	if n <= len(c.gates) {
+		select {
+		case <-c.gates[n-1]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if n == 1 {
+		return cacheAnswer(c.t, cacheRootsA), nil
+	}
+	return cacheAnswer(c.t, cacheRootsB), nil
+}
+
+func TestCacheInvalidateDuringFetch(t *testing.T) {
+	triggers := []struct {
+		name string
+		drop func(t *testing.T, s *roots20250618.Server)
+	}{
+		{"Invalidate", func(t *testing.T, s *roots20250618.Server) { s.Invalidate() }},
+		{"HandleNotification", func(t *testing.T, s *roots20250618.Server) {
+			if err := s.HandleNotification(context.Background(), string(roots20250618.MethodRootsListChanged), nil); err != nil {
+				t.Fatalf("HandleNotification(list_changed): %v", err)
+			}
+		}},
+		{"HandleNotificationEmptyParams", func(t *testing.T, s *roots20250618.Server) {
+			if err := s.HandleNotification(context.Background(), string(roots20250618.MethodRootsListChanged), json.RawMessage("{}")); err != nil {
+				t.Fatalf("HandleNotification(list_changed, {}): %v", err)
+			}
+		}},
+	}
+	for _, tr := range triggers {
+		// Callers that were waiting when the roots were dropped get the
+		// answer of the request they waited for, but it is not cached.
+		t.Run(tr.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				client := &cacheScripted{t: t, gates: []chan struct{}{make(chan struct{})}}
+				s := &roots20250618.Server{
+					ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
+					Request:     client.request,
+				}
+				const n = 3
+				results := make([][]roots20250618.Root, n)
+				errs := make([]error, n)
+				var wg sync.WaitGroup
+				for i := range n {
+					wg.Go(func() { results[i], errs[i] = s.Roots(context.Background()) })
+				}
+				synctest.Wait() // all n callers wait on the first request
+				tr.drop(t, s)
+				close(client.gates[0])
+				wg.Wait()
+
+				for i := range n {
+					if errs[i] != nil || !cacheSame(results[i], cacheRootsA) {
+						t.Errorf("in-flight caller %d: Roots = %v, %v; want the answer it waited for, %v", i, cacheKeys(results[i]), errs[i], cacheKeys(cacheRootsA))
+					}
+				}
+				if got := client.calls.Load(); got != 1 {
+					t.Fatalf("Request called %d times before the next Roots, want 1", got)
+				}
+
+				got, err := s.Roots(context.Background())
+				if got := client.calls.Load(); got != 2 {
+					t.Errorf("the first Roots after the fetch completed made %d requests in all, want 2: the answer of a fetch that began before the roots were dropped was cached", got)
+				}
+				if err != nil || !cacheSame(got, cacheRootsB) {
+					t.Errorf("the first Roots after the fetch completed = %v, %v; want the new answer %v", cacheKeys(got), err, cacheKeys(cacheRootsB))
+				}
+
+				// The new answer is cached.
+				got, err = s.Roots(context.Background())
+				if err != nil || !cacheSame(got, cacheRootsB) {
+					t.Errorf("Roots from the cache = %v, %v; want %v", cacheKeys(got), err, cacheKeys(cacheRootsB))
+				}
+				if got := client.calls.Load(); got != 2 {
+					t.Errorf("Request called %d times, want 2: the new answer was not cached", got)
+				}
+			})
+		})
+	}
+
+	// Invalidate promises that "the next Roots asks the client again". A
+	// Roots that begins after the roots were dropped, while the older
+	// request is still in flight, must not be handed that older answer
+	// (which the cache itself refuses to keep as stale), and callers that
+	// come while that new request is in flight share it, even after the
+	// older request has completed.
+	for _, tr := range triggers {
+		t.Run("CallerAfter"+tr.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				client := &cacheScripted{t: t, gates: []chan struct{}{make(chan struct{}), make(chan struct{})}}
+				s := &roots20250618.Server{
+					ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
+					Request:     client.request,
+				}
+				type result struct {
+					roots []roots20250618.Root
+					err   error
+				}
+				roots := func() <-chan result {
+					ch := make(chan result, 1)
+					go func() {
+						r, err := s.Roots(context.Background())
+						ch <- result{r, err}
+					}()
+					return ch
+				}
+				check := func(who string, got result, want []roots20250618.Root) {
+					t.Helper()
+					if got.err != nil || !cacheSame(got.roots, want) {
+						t.Errorf("%s: Roots = %v, %v; want %v", who, cacheKeys(got.roots), got.err, cacheKeys(want))
+					}
+				}
+
+				before := roots()
+				synctest.Wait() // the first request is in flight
+				tr.drop(t, s)
+				after := roots()
+				synctest.Wait() // the later caller has asked anew, or joined the old request
+				if got := client.calls.Load(); got != 2 {
+					t.Errorf("a Roots begun after the roots were dropped, while the older request was in flight, made %d requests in all, want 2 (it must ask the client again)", got)
+				}
+
+				close(client.gates[0]) // the older request completes
+				check("caller from before the drop", <-before, cacheRootsA)
+				synctest.Wait()
+				later := roots()
+				synctest.Wait() // the latest caller has joined the new request, or asked again
+				if got := client.calls.Load(); got != 2 {
+					t.Errorf("a Roots begun while the request sent after the drop was in flight made %d requests in all, want 2 (it must share that request)", got)
+				}
+
+				close(client.gates[1])
+				check("caller from after the drop", <-after, cacheRootsB)
+				check("caller from after the older request completed", <-later, cacheRootsB)
+				got, err := s.Roots(context.Background())
+				check("caller from the cache", result{got, err}, cacheRootsB)
+				if got := client.calls.Load(); got != 2 {
+					t.Errorf("Request called %d times in all, want 2: the fresh answer was not cached, or callers did not share its request", got)
+				}
+			})
+		})
+	}
+}
+
+func TestCacheTimeout(t *testing.T) {
+	t.Run("NoAnswer", func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		var calls atomic.Int32
+		var hadDeadline atomic.Bool
+		s := &roots20250618.Server{
+			ClientRoots: &roots20250618.RootsCapability{},
+			Timeout:     50 * time.Millisecond,
+			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+				calls.Add(1)
+				_, ok := ctx.Deadline()
+				hadDeadline.Store(ok)
+				<-ctx.Done()
+				return nil, ctx.Err()
+			},
+		}
+		// The caller's own bound is only for liveness: the 50ms Timeout
+		// must end the request long before it.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		for i := 1; i <= 2; i++ {
+			roots, err := s.Roots(ctx)
+			if err == nil {
+				t.Fatalf("call %d: Roots = %v, nil; want an error", i, cacheKeys(roots))
+			}
+			if roots != nil {
+				t.Errorf("call %d: Roots returned roots %v with its error", i, cacheKeys(roots))
+			}
+			if !errors.Is(err, roots20250618.ErrNoAnswer) {
+				t.Errorf("call %d: Roots error %q (%T) does not wrap ErrNoAnswer", i, err, err)
+			}
+			if !strings.Contains(err.Error(), "50ms") {
+				t.Errorf("call %d: Roots error %q does not mention the 50ms timeout", i, err)
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("call %d: the caller's 20s liveness bound ran out: Timeout was not applied", i)
+			}
+			// A timeout is not cached: the second Roots asks again.
+			if got := calls.Load(); got != int32(i) {
+				t.Errorf("after %d Roots that timed out, Request was called %d times, want %d", i, got, i)
+			}
+		}
+		if !hadDeadline.Load() {
+			t.Error("the ctx passed to Request had no deadline")
+		}
+		cancel()
+		cacheWaitGoroutines(t, before)
+	})
+
+	// A caller whose ctx ends stops waiting at once; the request runs on
+	// for the other callers and its answer is cached.
+	t.Run("CallerCancels", func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		var calls atomic.Int32
+		release := make(chan struct{})
+		entered := make(chan context.Context, 1)
+		s := &roots20250618.Server{
+			ClientRoots: &roots20250618.RootsCapability{},
+			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+				calls.Add(1)
+				entered <- ctx
+				select {
+				case <-release:
+					return cacheAnswer(t, cacheRootsA), nil
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			},
+		}
+		type result struct {
+			roots []roots20250618.Root
+			err   error
+		}
+		ctxA, cancelA := context.WithCancel(context.Background())
+		defer cancelA()
+		doneA := make(chan result, 1)
+		go func() {
+			roots, err := s.Roots(ctxA)
+			doneA <- result{roots, err}
+		}()
+		// A started the shared request.
+		reqCtx := cacheRecv(t, entered, "the request to start")
+
+		ctxB, cancelB := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancelB()
+		doneB := make(chan result, 1)
+		go func() {
+			roots, err := s.Roots(ctxB)
+			doneB <- result{roots, err}
+		}()
+
+		cancelA()
+		// The request is still blocked in Request, so A can only return
+		// by giving up its wait.
+		a := cacheRecv(t, doneA, "the cancelled caller to return")
+		if !errors.Is(a.err, context.Canceled) {
+			t.Errorf("cancelled caller: Roots error = %v, want context.Canceled", a.err)
+		}
+		if a.roots != nil {
+			t.Errorf("cancelled caller: Roots returned roots %v", cacheKeys(a.roots))
+		}
+		if err := reqCtx.Err(); err != nil {
+			t.Errorf("the shared request's ctx ended (%v) when one caller cancelled", err)
+		}
+
+		close(release)
+		b := cacheRecv(t, doneB, "the other caller to return")
+		if b.err != nil || !cacheSame(b.roots, cacheRootsA) {
+			t.Errorf("other caller: Roots = %v, %v; want %v, nil", cacheKeys(b.roots), b.err, cacheKeys(cacheRootsA))
+		}
+		if got := calls.Load(); got != 1 {
+			t.Errorf("Request called %d times, want 1", got)
+		}
+		got, err := s.Roots(context.Background())
+		if err != nil || !cacheSame(got, cacheRootsA) {
+			t.Errorf("Roots after the request completed = %v, %v; want the cached %v", cacheKeys(got), err, cacheKeys(cacheRootsA))
+		}
+		if got := calls.Load(); got != 1 {
+			t.Errorf("Request called %d times, want 1: the answer of the request whose starter cancelled was not cached", got)
+		}
+		cancelB()
+		cacheWaitGoroutines(t, before)
+	})
+}
+
+func TestCacheErrorsAreNotCached(t *testing.T) {
+	transportErr := errors.New("connection reset")
+	failures := []struct {
+		name   string
+		answer func() (json.RawMessage, error)
+		check  func(t *testing.T, err error)
+	}{
+		{"Transport", func() (json.RawMessage, error) { return nil, transportErr },
+			func(t *testing.T, err error) {
+				if !errors.Is(err, transportErr) {
+					t.Errorf("Roots error %q does not wrap the transport's error", err)
+				}
+			}},
+		{"RPCError", func() (json.RawMessage, error) {
+			return nil, &roots20250618.RPCError{Code: roots20250618.CodeInternalError, Message: "Internal error"}
+		}, func(t *testing.T, err error) {
+			var rpcErr *roots20250618.RPCError
+			if !errors.As(err, &rpcErr) || rpcErr.Code != roots20250618.CodeInternalError {
+				t.Errorf("Roots error %q does not wrap the client's *RPCError", err)
+			}
+		}},
+		{"InvalidRoot", func() (json.RawMessage, error) {
+			return json.RawMessage(`{"roots":[{"uri":"https://example.com/not-a-file"}]}`), nil
+		}, func(t *testing.T, err error) {}},
+		{"MalformedJSON", func() (json.RawMessage, error) { return json.RawMessage(`{"roots":`), nil },
+			func(t *testing.T, err error) {}},
+	}
+	for _, f := range failures {
+		t.Run(f.name, func(t *testing.T) {
+			var calls atomic.Int32
+			s := &roots20250618.Server{
+				ClientRoots: &roots20250618.RootsCapability{},
+				Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+					if calls.Add(1) == 1 {
+						return f.answer()
+					}
+					return cacheAnswer(t, cacheRootsA), nil
+				},
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			roots, err := s.Roots(ctx)
+			if err == nil {
+				t.Fatalf("first Roots = %v, nil; want an error", cacheKeys(roots))
+			}
+			f.check(t, err)
+
+			roots, err = s.Roots(ctx)
+			if got := calls.Load(); got != 2 {
+				t.Errorf("Roots after a failed one made %d requests in all, want 2: the failure was cached", got)
+			}
+			if err != nil || !cacheSame(roots, cacheRootsA) {
+				t.Errorf("Roots after a failed one = %v, %v; want %v, nil", cacheKeys(roots), err, cacheKeys(cacheRootsA))
+			}
+
+			// The success is cached.
+			roots, err = s.Roots(ctx)
+			if err != nil || !cacheSame(roots, cacheRootsA) {
+				t.Errorf("third Roots = %v, %v; want %v, nil", cacheKeys(roots), err, cacheKeys(cacheRootsA))
+			}
+			if got := calls.Load(); got != 2 {
+				t.Errorf("Request called %d times, want 2: the success was not cached", got)
+			}
+		})
+	}
+}
+
+func TestCacheReturnsCopies(t *testing.T) {
+	mutate := func(roots []roots20250618.Root) []roots20250618.Root {
+		roots[0].URI = "file:///mutated"
+		roots[0].Name = "mutated"
+		roots[len(roots)-1] = roots20250618.Root{URI: "file:///replaced"}
+		slices.Reverse(roots)
+		return append(roots, roots20250618.Root{URI: "file:///appended"})
+	}
+
+	t.Run("Sequential", func(t *testing.T) {
+		var calls atomic.Int32
+		s := &roots20250618.Server{
+			ClientRoots: &roots20250618.RootsCapability{},
+			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+				calls.Add(1)
+				return cacheAnswer(t, cacheRootsA), nil
+			},
+		}
+		// The first call is answered by the request, the later ones by
+		// the cache: both paths must hand out copies.
+		for i := 1; i <= 3; i++ {
+			roots, err := s.Roots(context.Background())
+			if err != nil || !cacheSame(roots, cacheRootsA) {
+				t.Fatalf("call %d: Roots = %v, %v; want %v, nil (a caller's mutation leaked)", i, cacheKeys(roots), err, cacheKeys(cacheRootsA))
+			}
+			mutate(roots)
+		}
+		if got := calls.Load(); got != 1 {
+			t.Errorf("Request called %d times, want 1", got)
+		}
+	})
+
+	// Callers that share one request each get their own slice.
+	t.Run("SharedRequest", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			release := make(chan struct{})
+			s := &roots20250618.Server{
+				ClientRoots: &roots20250618.RootsCapability{},
+				Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
+					<-release
+					return cacheAnswer(t, cacheRootsA), nil
+				},
+			}
+			var first, second []roots20250618.Root
+			var err1, err2 error
+			var wg sync.WaitGroup
+			wg.Go(func() { first, err1 = s.Roots(context.Background()) })
+			wg.Go(func() { second, err2 = s.Roots(context.Background()) })
+			synctest.Wait()
+			close(release)
+			wg.Wait()
+			if err1 != nil || err2 != nil {
+				t.Fatalf("Roots errors: %v, %v", err1, err2)
+			}
+			mutate(first)
+			if !cacheSame(second, cacheRootsA) {
+				t.Errorf("mutating one caller's roots changed another's: %v, want %v", cacheKeys(second), cacheKeys(cacheRootsA))
+			}
+			third, err := s.Roots(context.Background())
+			if err != nil || !cacheSame(third, cacheRootsA) {
+				t.Errorf("Roots from the cache = %v, %v; want %v (a caller's mutation leaked)", cacheKeys(third), err, cacheKeys(cacheRootsA))
+			}
+		})
+	})
+}
+
+func TestDefaultTimeout(t *testing.T) {
+	if roots20250618.DefaultTimeout != 30*time.Second {
+		t.Errorf("DefaultTimeout = %v, want the documented 30s", roots20250618.DefaultTimeout)
+	}
+}
