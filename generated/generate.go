@@ -1,5 +1,6 @@
 // Package generated holds rootsgen's output for every revision it ships
-// with, one package per revision, as a user's go generate would write it.
+// with, one package per revision, and the gate over all of them (rootsgate),
+// as a user's go generate would write them.
 // The packages are committed; TestGeneratedFresh (generated_test.go) fails
 // when they differ from what the generator produces now. Regenerate them with
 //
@@ -11,3 +12,4 @@ package generated
 //go:generate go run ../cmd/rootsgen -revision 2025-06-18 -out roots20250618
 //go:generate go run ../cmd/rootsgen -revision 2025-11-25 -out roots20251125
 //go:generate go run ../cmd/rootsgen -revision 2026-07-28 -out roots20260728
+//go:generate go run ../cmd/rootsgen -gate 2024-11-05=github.com/rootsgen/rootsgen/generated/roots20241105,2025-03-26=github.com/rootsgen/rootsgen/generated/roots20250326,2025-06-18=github.com/rootsgen/rootsgen/generated/roots20250618,2025-11-25=github.com/rootsgen/rootsgen/generated/roots20251125,2026-07-28=github.com/rootsgen/rootsgen/generated/roots20260728 -out rootsgate

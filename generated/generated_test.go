@@ -10,7 +10,10 @@ import (
 	"github.com/rootsgen/rootsgen/schema"
 )
 
-var directive = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -revision (\S+) -out (\S+)$`)
+var (
+	directive     = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -revision (\S+) -out (\S+)$`)
+	gateDirective = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -gate (\S+) -out (\S+)$`)
+)
 
 // TestGeneratedFresh regenerates every package named by the go:generate
 // lines of generate.go and fails if the committed files differ, so that
@@ -39,6 +42,27 @@ func TestGeneratedFresh(t *testing.T) {
 			}
 		})
 	}
+	gate := gateDirective.FindStringSubmatch(string(src))
+	if gate == nil {
+		t.Fatal("generate.go has no -gate line")
+	}
+	t.Run("gate", func(t *testing.T) {
+		revs, err := generator.ParseGateFlag(gate[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := generator.GenerateGate(generator.GateOptions{Package: gate[2], Revisions: revs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes, err := generator.Diff(gate[2], files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range changes {
+			t.Errorf("generated/%s is stale: %s (run go generate ./...)", gate[2], c)
+		}
+	})
 	if !slices.Equal(revisions, schema.Revisions()) {
 		t.Errorf("generate.go generates %v; the embedded revisions are %v", revisions, schema.Revisions())
 	}

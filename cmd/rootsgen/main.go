@@ -56,9 +56,10 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		verbose  = fs.Bool("v", false, "report the files written")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
 		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
+		gate     = fs.String("gate", "", "generate a gate package that serves these revisions with one handler: `REV=IMPORT,...`, each the import path of the package generated for REV")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -list | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -gate REV=IMPORT,... -out DIR [-package NAME] [-check]\n       rootsgen -list | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -80,36 +81,58 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return exitOK
 	case *list:
 		return listRevisions(stdout, stderr)
-	case *revision == "":
+	case *gate != "" && (*revision != "" || *schemaF != ""):
+		return usage("-gate names its revisions itself; it takes neither -revision nor -schema")
+	case *gate == "" && *revision == "":
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
 	case *out == "":
 		return usage("-out is required: the directory to write the package into")
-	}
-	opts := generator.Options{Revision: *revision, Load: generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth}}
-	if *schemaF != "" {
-		data, err := readLimited(*schemaF, *maxBytes)
-		if err != nil {
-			return usage("%v", err)
-		}
-		opts.Schema = data
 	}
 	name, err := packageName(*pkg, *out, getenv)
 	if err != nil {
 		return usage("%v", err)
 	}
-	opts.Package = name
-	files, _, err := generator.Generate(opts)
-	if err != nil {
+	var files []generator.File
+	what := "revision " + *revision
+	if *gate != "" {
+		what = "gate " + *gate
+		revs, err := generator.ParseGateFlag(*gate)
+		if err == nil {
+			files, err = generator.GenerateGate(generator.GateOptions{Package: name, Revisions: revs})
+		}
+		if err != nil {
+			return usage("%v", err)
+		}
+	} else if files, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth); err != nil {
 		var ue *generator.UsageError
 		var le *generator.LoadError
-		if errors.As(err, &ue) || errors.As(err, &le) {
+		if errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile) {
 			return usage("%v", err)
 		}
 		fmt.Fprintf(stderr, "rootsgen: %v\n", err)
 		return exitFail
 	}
-	if *check {
-		changes, err := generator.Diff(*out, files)
+	return writeOrCheck(files, *out, what, name, *check, *verbose, stderr)
+}
+
+var errSchemaFile = errors.New("schema file")
+
+func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) ([]generator.File, error) {
+	opts := generator.Options{Revision: revision, Package: pkg, Load: generator.LoadOptions{MaxBytes: maxBytes, MaxDepth: maxDepth}}
+	if schemaFile != "" {
+		data, err := readLimited(schemaFile, maxBytes)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errSchemaFile, err)
+		}
+		opts.Schema = data
+	}
+	files, _, err := generator.Generate(opts)
+	return files, err
+}
+
+func writeOrCheck(files []generator.File, out, what, name string, check, verbose bool, stderr io.Writer) int {
+	if check {
+		changes, err := generator.Diff(out, files)
 		if err != nil {
 			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
 			return exitFail
@@ -117,22 +140,22 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		if len(changes) == 0 {
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "rootsgen: %s is stale for revision %s (%d file(s) differ); regenerate with go generate:\n", *out, *revision, len(changes))
+		fmt.Fprintf(stderr, "rootsgen: %s is stale for %s (%d file(s) differ); regenerate with go generate:\n", out, what, len(changes))
 		for _, c := range changes {
 			fmt.Fprintf(stderr, "  %s\n", c)
 		}
 		return exitFail
 	}
-	changes, err := generator.Write(*out, files)
+	changes, err := generator.Write(out, files)
 	if err != nil {
-		fmt.Fprintf(stderr, "rootsgen: writing %s: %v (nothing was changed)\n", *out, err)
+		fmt.Fprintf(stderr, "rootsgen: writing %s: %v (nothing was changed)\n", out, err)
 		return exitFail
 	}
-	if *verbose {
+	if verbose {
 		for _, c := range changes {
 			fmt.Fprintf(stderr, "rootsgen: %s\n", c)
 		}
-		fmt.Fprintf(stderr, "rootsgen: package %s in %s: %d file(s), %d changed\n", name, *out, len(files), len(changes))
+		fmt.Fprintf(stderr, "rootsgen: package %s in %s: %d file(s), %d changed\n", name, out, len(files), len(changes))
 	}
 	return exitOK
 }

@@ -73,6 +73,10 @@ func TestUsageErrors(t *testing.T) {
 		{"bad package", []string{"-revision", "2025-06-18", "-out", out, "-package", "func"}, []string{`invalid package name "func"`}},
 		{"stray argument", []string{"-revision", "2025-06-18", "-out", out, "extra"}, []string{"unexpected arguments"}},
 		{"unknown flag", []string{"-revison", "2025-06-18"}, []string{"flag provided but not defined: -revison"}},
+		{"gate without pairs", []string{"-gate", "2025-06-18", "-out", out}, []string{"-gate wants REVISION=IMPORT_PATH pairs"}},
+		{"gate with an unknown revision", []string{"-gate", "1999-01-01=example.com/x", "-out", out}, []string{`unknown revision "1999-01-01"`}},
+		{"gate with a revision twice", []string{"-gate", "2025-06-18=example.com/a,2025-06-18=example.com/b", "-out", out}, []string{"revision 2025-06-18 is given twice"}},
+		{"gate and revision", []string{"-gate", "2025-06-18=example.com/a", "-revision", "2025-06-18", "-out", out}, []string{"-gate names its revisions itself"}},
 		{"schema too large", []string{"-revision", "x", "-schema", malformed, "-out", out, "-max-bytes", "10"}, []string{"larger than the limit of 10 bytes", "-max-bytes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
