@@ -591,8 +591,18 @@ func decodeSlice[T any, P interface {
 	if len(value) == 0 || value[0] != '[' {
 		return fmt.Errorf("want an array, got %s", kindOf(value))
 	}
+	// Count first: one quick pass over the bytes costs less than growing
+	// the slice step by step (append grows large slices by a quarter).
+	count := elements{data: value, pos: 1}
+	n := 0
+	for count.next() {
+		n++
+	}
+	if count.err != nil {
+		return count.err
+	}
 	e := elements{data: value, pos: 1}
-	out := make([]T, 0, 1)
+	out := make([]T, 0, n)
 	for e.next() {
 		var zero T
 		out = append(out, zero)

@@ -125,7 +125,9 @@ func (c *Client) HandleRequest(ctx context.Context, method string, params json.R
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
-	out, err := result.appendJSON(make([]byte, 0, 512))
+	// Room for a typical root up front, so large answers are not copied
+	// again and again as the buffer grows.
+	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
 	if err != nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
 	}
