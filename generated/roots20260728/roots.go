@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -140,7 +141,7 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 // handler) is an error naming its key.
 func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests) (responses InputResponses, others []string, err error) {
 	responses = InputResponses{}
-	for _, key := range slices.Sorted(mapKeys(requests)) {
+	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		var probe struct {
 			Method string `json:"method"`
 		}
@@ -167,16 +168,6 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 		}
 	}
 	return responses, others, nil
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // AskForRoots returns the result a server sends to ask for the client's
