@@ -20,11 +20,6 @@ func hasValidate(t *Type) bool {
 	return false
 }
 
-// needsUnmarshal: every struct decodes member by member, so that member
-// names match exactly (encoding/json matches them ignoring case), required
-// and fixed members are checked, and errors name the member's JSON path.
-func needsUnmarshal(t *Type) bool { return t.Kind == KindStruct }
-
 func isCollection(g GoType) bool {
 	return g.Slice != nil || g.Map != nil || g.Named != nil && (g.Named.Kind == KindSlice || g.Named.Kind == KindMap)
 }
@@ -46,21 +41,6 @@ func zeroIsUnset(g GoType) bool {
 	return false
 }
 
-func constGoType(c *Const) string {
-	if c.Type != "" {
-		return c.Type
-	}
-	switch c.Value.(type) {
-	case int64:
-		return "int64"
-	case float64:
-		return "float64"
-	case bool:
-		return "bool"
-	}
-	return "string"
-}
-
 func knownNames(t *Type) []jen.Code {
 	var names []jen.Code
 	for _, c := range t.Consts {
@@ -79,10 +59,11 @@ func emitJSON(m *Model, f *jen.File) {
 		if t.Kind != KindStruct {
 			continue
 		}
+		// Every struct decodes member by member: names match exactly
+		// (encoding/json ignores case), required and fixed members are
+		// checked, and errors name the member's JSON path.
 		emitMarshal(t, f)
-		if needsUnmarshal(t) {
-			emitUnmarshal(t, f)
-		}
+		emitUnmarshal(t, f)
 	}
 }
 

@@ -261,7 +261,11 @@ func (d templateData) DeprecatedDoc() string {
 }
 
 // Uses says which support code a package needs, so that none goes unused.
-type Uses struct{ URI, Unions, Members, Extra, SortedKeys bool }
+type Uses struct {
+	URI, Unions, Extra, SortedKeys bool
+	// Members: the package has structs, and so their decoding and encoding helpers.
+	Members bool
+}
 
 func uses(m *Model) Uses {
 	var u Uses
@@ -272,7 +276,7 @@ func uses(m *Model) Uses {
 		case KindMap:
 			u.SortedKeys = u.SortedKeys || hasValidate(t)
 		case KindStruct:
-			u.Members = u.Members || needsUnmarshal(t)
+			u.Members = true
 			u.Extra = u.Extra || t.Extra != nil
 			for _, f := range t.Fields {
 				u.URI = u.URI || f.Format == "uri" && f.Type.Prim == String
