@@ -13,6 +13,7 @@ import (
 	"go/printer"
 	"go/token"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -133,7 +134,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
 	rendered := 0
 	for _, name := range templateFiles {
-		if name == "roots.go" && !data.Handlers() {
+		if name == "roots.go" && !data.Handlers() || name == "rootset.go" && !data.HasRootSet() {
 			continue
 		}
 		rendered++
@@ -191,7 +192,7 @@ func numbered(src []byte) string {
 }
 
 // templateFiles are the files rendered from templates/, in output order.
-var templateFiles = []string{"doc.go", "support.go", "roots.go", "example_test.go"}
+var templateFiles = []string{"doc.go", "support.go", "roots.go", "rootset.go", "example_test.go"}
 
 type templateData struct {
 	Header  string
@@ -237,6 +238,24 @@ func (d templateData) Handlers() bool {
 		ok = ok && d.NotificationParamsType() != ""
 	}
 	return ok
+}
+
+// HasRootSet reports whether the schema defines what rootset.go is
+// written in terms of: a Root whose URI is a file URI, and a
+// ListRootsResult that holds Roots. Every MCP revision does.
+func (d templateData) HasRootSet() bool {
+	root, result := d.typeNamed("Root"), d.typeNamed("ListRootsResult")
+	if root == nil || result == nil || !d.Uses.URI {
+		return false
+	}
+	hasURI, hasRoots := false, false
+	for _, f := range root.Fields {
+		hasURI = hasURI || f.Name == "URI" && f.Type.Prim == String && slices.Equal(f.URISchemes, []string{"file"})
+	}
+	for _, f := range result.Fields {
+		hasRoots = hasRoots || f.Name == "Roots" && f.Type.Slice != nil && f.Type.Slice.Named == root
+	}
+	return hasURI && hasRoots
 }
 
 // ParamsType is the Go type of a roots/list request's params.

@@ -175,7 +175,7 @@ func TestDeprecationNotices(t *testing.T) {
 // isRootsSymbol names the declarations that belong to the roots feature
 // proper, as opposed to the protocol machinery the package also carries.
 func isRootsSymbol(name string) bool {
-	for _, n := range []string{"Client", "Server", "ListRootsHandler", "ListRootsHandlerFunc", "UnimplementedListRootsHandler", "AskForRoots", "RootsFromInputResponses", "RequireRoots", "Root", "RootsCapability", "ListRootsRequest", "ListRootsRequestParams", "ListRootsResult", "MethodListRoots", "InputRequestFromListRootsRequest", "AsListRootsRequest", "InputResponseFromListRootsResult", "AsListRootsResult"} {
+	for _, n := range []string{"Client", "Server", "ListRootsHandler", "ListRootsHandlerFunc", "UnimplementedListRootsHandler", "AskForRoots", "RootsFromInputResponses", "RequireRoots", "Root", "RootsCapability", "ListRootsRequest", "ListRootsRequestParams", "ListRootsResult", "MethodListRoots", "InputRequestFromListRootsRequest", "AsListRootsRequest", "InputResponseFromListRootsResult", "AsListRootsResult", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"} {
 		if name == n {
 			return true
 		}

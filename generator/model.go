@@ -170,7 +170,7 @@ var rootsFeatureProperties = []string{"ClientCapabilities.roots"}
 const methodTypeName = "Method"
 
 // reservedNames are package-level identifiers of the support code.
-var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ProtocolVersion"}
+var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ProtocolVersion", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"}
 
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
