@@ -29,6 +29,35 @@ func Example_decodeListRootsResult() {
 	// ListRootsResult: roots[1].uri: scheme "https" is not allowed here (want file)
 }
 
+// A server checks the paths a tool was given against the client's roots.
+func ExampleRootSet() {
+	roots := []Root{
+		{URI: "file:///home/user/project", Name: "Project"},
+		{URI: "file:///home/user/project/vendor/lib", Name: "Library"},
+		{URI: "file://fileserver/share", Name: "Elsewhere"},
+	}
+	set, err := NewRootSet(roots, WindowsPaths(false))
+	fmt.Println(err)
+	for _, p := range []string{
+		"/home/user/project/main.go",
+		"/home/user/project/vendor/lib/lib.go",
+		"/home/user/project/../project-old/main.go",
+		"/home/user/projectx",
+	} {
+		if r, ok := set.Which(p); ok {
+			fmt.Println(p, "is in", r.Name)
+		} else {
+			fmt.Println(p, "is outside")
+		}
+	}
+	// Output:
+	// RootSet: roots[2].uri: host "fileserver": a root must be on this machine (file:///path or file://localhost/path)
+	// /home/user/project/main.go is in Project
+	// /home/user/project/vendor/lib/lib.go is in Library
+	// /home/user/project/../project-old/main.go is outside
+	// /home/user/projectx is outside
+}
+
 // A server's roots/list request, as it arrives on the wire.
 func Example_decodeListRootsRequest() {
 	data := []byte(`{"method":"roots/list","params":{}}`)

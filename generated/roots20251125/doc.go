@@ -22,4 +22,5 @@
 // [*ValidationError] listing every problem with its JSON path.
 // [ListRootsResult.ValidRoots] keeps the valid roots of a result and
 // reports each invalid one by index.
+// A [RootSet] tells whether a path lies inside one of the roots, and which.
 package roots20251125

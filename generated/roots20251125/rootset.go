@@ -393,13 +393,13 @@ func windowsNames(p string) bool {
 }
 
 // isDeviceName reports whether Windows reads name as a device: CON, PRN,
-// AUX, NUL, COM0-9 and LPT0-9 (also with ¹²³), with or without an
-// extension, in any case.
+// AUX, NUL, CONIN$, CONOUT$, COM0-9 and LPT0-9 (also with ¹²³), with or
+// without an extension, in any case.
 func isDeviceName(name string) bool {
 	base, _, _ := strings.Cut(name, ".")
 	base = strings.TrimRight(base, " ")
 	switch strings.ToUpper(base) {
-	case "CON", "PRN", "AUX", "NUL":
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
 		return true
 	}
 	if len(base) < 4 {

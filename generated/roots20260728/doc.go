@@ -23,6 +23,7 @@
 // [*ValidationError] listing every problem with its JSON path.
 // [ListRootsResult.ValidRoots] keeps the valid roots of a result and
 // reports each invalid one by index.
+// A [RootSet] tells whether a path lies inside one of the roots, and which.
 //
 // MCP 2026-07-28 deprecates roots (SEP-2577); a revision released on or
 // after 2027-07-28 may remove them. Every roots declaration here
