@@ -566,7 +566,8 @@ func TestRootSetDenyUnreadable(t *testing.T) {
 }
 
 // FuzzRootSet checks the invariants of the POSIX check for any root URI and
-// path, and that Windows paths never panic or let NUL in:
+// path, and, for Windows paths, that NUL never gets in, that "/" and "\"
+// mean the same and that the drive letter's case does not matter:
 //   - a path inside is, cleaned, the root's path (as net/url reads the URI)
 //     or under it on a separator boundary;
 //   - a path with NUL is inside nothing (even where Clean would drop the
@@ -616,9 +617,17 @@ func FuzzRootSet(f *testing.F) {
 			}
 		}
 		w, _ := roots20250618.NewRootSet(roots, roots20250618.WindowsPaths(true))
-		if w.Contains(p) {
-			if strings.IndexByte(p, 0) >= 0 || len(p) < 3 || p[1] != ':' || p[2] != '\\' && p[2] != '/' {
-				t.Fatalf("Windows root %q contains %q", rootURI, p)
+		win := w.Contains(p)
+		if win && (strings.IndexByte(p, 0) >= 0 || len(p) < 3 || p[1] != ':' || p[2] != '\\' && p[2] != '/') {
+			t.Fatalf("Windows root %q contains %q", rootURI, p)
+		}
+		// Both separators mean the same, and so do both cases of the drive letter.
+		if other := strings.ReplaceAll(p, "/", `\`); w.Contains(other) != win {
+			t.Fatalf("Windows root %q: Contains(%q) = %v, Contains(%q) = %v", rootURI, p, win, other, !win)
+		}
+		if len(p) > 0 && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z') {
+			if other := string(p[0]^0x20) + p[1:]; w.Contains(other) != win {
+				t.Fatalf("Windows root %q: Contains(%q) = %v, Contains(%q) = %v", rootURI, p, win, other, !win)
 			}
 		}
 		w.ContainsURI(p)

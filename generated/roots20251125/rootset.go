@@ -34,7 +34,8 @@ import (
 // A path is inside a root when, cleaned, it is the root's path or starts
 // with the root's path followed by a separator: "/a/bc" is not inside
 // "/a/b", and the root "/" holds every absolute path. Relative paths, empty
-// paths and paths with a NUL byte are inside nothing. The check is
+// paths and paths with a NUL byte are inside nothing. Paths are file
+// system paths, not URIs: "%2e%2e" in a path is a name. The check is
 // lexical: the path need not exist, and a symbolic link inside a root that
 // points out of it is not seen. Use [RootSet.WhichResolved] for that.
 //
@@ -51,7 +52,8 @@ import (
 //
 // A check is not a lock: the file system may change between the check and
 // the use. To open files under a root without following links out of it,
-// open the root's directory with [os.OpenRoot] and the file through it.
+// open the root's directory with [os.OpenRoot] (Go 1.24) and the file
+// through it.
 type RootSet struct {
 	roots   []Root
 	lexical rootIndex // the roots' paths as written, cleaned
@@ -241,11 +243,13 @@ func (x *rootIndex) lookup(p string, windows bool) (int, bool) {
 	if windows {
 		sep, top = '\\', 3 // "C:\"
 	}
+	if len(p) > x.maxLen {
+		// Jump to the longest ancestor that is no longer than every root.
+		p = p[:max(top, strings.LastIndexByte(p[:x.maxLen+1], sep))]
+	}
 	for {
-		if len(p) <= x.maxLen {
-			if i, ok := x.byPath[p]; ok {
-				return i, true
-			}
+		if i, ok := x.byPath[p]; ok {
+			return i, true
 		}
 		if len(p) <= top {
 			return 0, false
