@@ -108,6 +108,31 @@ func readmeHas(t *testing.T, line string) {
 	t.Errorf("README.md has no line %q", line)
 }
 
+// readmeShows fails the test unless every README.md line that begins
+// (after indentation) with prefix is a line of out: the README's sample
+// output must be what the user sees.
+func readmeShows(t *testing.T, prefix, out string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for l := range strings.Lines(string(b)) {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, prefix) {
+			continue
+		}
+		n++
+		if !slices.ContainsFunc(strings.Split(out, "\n"), func(o string) bool { return strings.TrimSpace(o) == l }) {
+			t.Errorf("README.md shows %q, which is not in the output:\n%s", l, out)
+		}
+	}
+	if n == 0 {
+		t.Errorf("README.md shows no line beginning %q", prefix)
+	}
+}
+
 // untouched fails the test if the checkout's git status changes while the
 // test runs: everything a downstream test writes stays in temp dirs.
 func untouched(t *testing.T) {
@@ -159,6 +184,7 @@ func staticcheckFlags(t *testing.T, m *downstream.Module) {
 	if code := downstream.ExitCode(err); code != 1 {
 		t.Fatalf("staticcheck exited %d (%v), want 1 for its reports:\n%s", code, err, out)
 	}
+	readmeShows(t, "handler.go:", out)
 	report := regexp.MustCompile(`^(\w+\.go):\d+:\d+: example\.com/app/mcproots\.(\w+) is deprecated: MCP 2026-07-28 deprecates roots \(SEP-2577\); .* \(SA1019\)$`)
 	got := map[string][]string{}
 	for l := range strings.Lines(strings.TrimSpace(out)) {
@@ -290,6 +316,7 @@ func checkStaleness(t *testing.T, m *downstream.Module) {
 	roots := m.Read("mcproots/roots.go")
 	m.Write("mcproots/roots.go", strings.Replace(roots, "// Client is", "// Client, edited, is", 1))
 	code, out := rootsgenCheck(t, m, "2025-06-18")
+	readmeShows(t, "update roots.go (", out)
 	want := "rootsgen: ./mcproots is stale for revision 2025-06-18 (1 file(s) differ); regenerate with go generate:\n  update roots.go ("
 	if code != 1 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 2 {
 		t.Errorf("-check after an edit: exit %d, output\n%s\nwant exit 1 and two lines starting\n%s", code, out, want)
@@ -334,6 +361,7 @@ func upgrade(t *testing.T, m *downstream.Module) {
 			t.Errorf("no compile error names %s:\n%s", name, out)
 		}
 	}
+	readmeShows(t, "./main.go:", out)
 	if strings.Contains(out, "handler.go") {
 		t.Errorf("the 2025 handler does not compile against 2026-07-28:\n%s", out)
 	}
