@@ -438,9 +438,9 @@ func emitValidElements(t *Type, fl *Field, f *jen.File) {
 	name := "Valid" + fl.Name
 	f.Line()
 	docComments(f.Group, []string{
-		fmt.Sprintf("%s returns the elements of %s that pass validation, in order, and a", name, fl.Name),
-		"*ValidationError naming each one that does not by its index (nil when all pass).",
-		"One bad element never costs the good ones: use Validate to reject the whole value instead.",
+		fmt.Sprintf("%s returns the elements of %s that pass validation, in order, and a "+
+			"*ValidationError naming each one that does not by its index (nil when all pass). "+
+			"One bad element never costs the good ones: use Validate to reject the whole value instead.", name, fl.Name),
 	}, nil)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id(name).Params().Params(jen.Index().Id(elem), jen.Error()).Block(
 		jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),

@@ -52,6 +52,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		pkg      = fs.String("package", "", "package `name` (default: the package already in -out, else $GOPACKAGE when -out is the current directory, else the base name of -out)")
 		check    = fs.Bool("check", false, "write nothing; exit 1 and list the differences if the files in -out are not what would be generated")
 		list     = fs.Bool("list", false, "list the embedded revisions with their dialect, features and deprecation status")
+		markdown = fs.Bool("markdown", false, "with -list: print an overview of each revision's API as Markdown")
 		version  = fs.Bool("version", false, "print the rootsgen version")
 		verbose  = fs.Bool("v", false, "report the files written")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
@@ -59,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		gate     = fs.String("gate", "", "generate a gate package that serves these revisions with one handler: `REV=IMPORT,...`, each the import path of the package generated for REV")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -gate REV=IMPORT,... -out DIR [-package NAME] [-check]\n       rootsgen -list | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -gate REV=IMPORT,... -out DIR [-package NAME] [-check]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -79,8 +80,12 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	case *version:
 		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
 		return exitOK
+	case *list && *markdown:
+		return listMarkdown(stdout, stderr)
 	case *list:
 		return listRevisions(stdout, stderr)
+	case *markdown:
+		return usage("-markdown goes with -list")
 	case *gate != "" && (*revision != "" || *schemaF != ""):
 		return usage("-gate names its revisions itself; it takes neither -revision nor -schema")
 	case *gate == "" && *revision == "":
@@ -255,5 +260,17 @@ func listRevisions(stdout, stderr io.Writer) int {
 	if err := tw.Flush(); err != nil {
 		return exitFail
 	}
+	return exitOK
+}
+
+// listMarkdown prints the API overview of the embedded revisions, the
+// table README.md shows.
+func listMarkdown(stdout, stderr io.Writer) int {
+	overview, err := generator.Overview(schema.Revisions())
+	if err != nil {
+		fmt.Fprintf(stderr, "rootsgen: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprint(stdout, overview)
 	return exitOK
 }

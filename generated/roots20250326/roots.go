@@ -15,9 +15,12 @@ import (
 // RPCError is a JSON-RPC error object. Handlers return one to answer with
 // a specific error; any other error becomes -32603 without its text.
 type RPCError struct {
-	Code    int64  `json:"code"`
+	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
+	Code int64 `json:"code"`
+	// Message is a short description of the error.
 	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
+	// Data, if not nil, is sent as the error's data member.
+	Data any `json:"data,omitempty"`
 }
 
 // Error returns the code and message.
@@ -38,6 +41,8 @@ func notSupported(reason string) *RPCError {
 // ListRootsHandler answers roots/list: it is what a client that owns roots
 // implements.
 type ListRootsHandler interface {
+	// ListRoots returns the client's roots. Return an *RPCError to answer
+	// with that error; any other error is answered with -32603.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
 }
 
@@ -153,6 +158,8 @@ func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent boo
 // ListChangedHandler reacts to notifications/roots/list_changed: it is what
 // a server implements to learn that a client's roots changed.
 type ListChangedHandler interface {
+	// RootsListChanged is called for each notification, after the cached
+	// roots were dropped. Its error is returned by HandleNotification.
 	RootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error
 }
 
@@ -209,7 +216,9 @@ type Server struct {
 	// Lenient keeps the valid roots of an answer that has invalid ones,
 	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
 	// error.
-	Lenient        bool
+	Lenient bool
+	// OnInvalidRoots, when set and Lenient, receives the *ValidationError
+	// that lists the invalid roots of an answer.
 	OnInvalidRoots func(error)
 	// OnListChanged, when set, is called after the cache is dropped for a
 	// notifications/roots/list_changed.

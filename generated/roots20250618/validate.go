@@ -69,11 +69,9 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 }
 
 // ValidRoots returns the elements of Roots that pass validation, in order, and
-// a
-// *ValidationError naming each one that does not by its index (nil when all
-// pass).
-// One bad element never costs the good ones: use Validate to reject the whole
-// value instead.
+// a *ValidationError naming each one that does not by its index (nil when all
+// pass). One bad element never costs the good ones: use Validate to reject the
+// whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	v := validator{typeName: "ListRootsResult"}
 	valid := make([]Root, 0, len(x.Roots))

@@ -268,9 +268,12 @@ func marshalPrimitive(member string, v any) ([]byte, error) {
 // member at Path (such as "roots[3].uri"; empty for the value itself) of a
 // value of Type.
 type DecodeError struct {
+	// Type is the Go type being decoded, such as "ListRootsResult".
 	Type string
+	// Path is the JSON path of the member that does not fit.
 	Path string
-	Err  error
+	// Err says what is wrong with it.
+	Err error
 }
 
 // Error reads "Type: path: what is wrong".

@@ -14,9 +14,12 @@ import (
 // RPCError is a JSON-RPC error object. Handlers return one to answer with
 // a specific error; any other error becomes -32603 without its text.
 type RPCError struct {
-	Code    int64  `json:"code"`
+	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
+	Code int64 `json:"code"`
+	// Message is a short description of the error.
 	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
+	// Data, if not nil, is sent as the error's data member.
+	Data any `json:"data,omitempty"`
 }
 
 // Error returns the code and message.
@@ -42,6 +45,8 @@ func notSupported(reason string) *RPCError {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 type ListRootsHandler interface {
+	// ListRoots returns the client's roots. Return an *RPCError to answer
+	// with that error; any other error is answered with -32603.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
 }
 

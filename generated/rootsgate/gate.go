@@ -30,7 +30,9 @@ import (
 
 // Root is a root as every revision knows it.
 type Root struct {
-	URI  string
+	// URI is the root's file:// URI.
+	URI string
+	// Name is the root's display name; empty when it has none.
 	Name string
 }
 
@@ -39,6 +41,7 @@ type ListRootsFunc func(ctx context.Context) ([]Root, error)
 
 // Revision says how one protocol revision carries roots.
 type Revision struct {
+	// Version is the protocol version, such as "2025-06-18".
 	Version string
 	// DirectRequest: the server sends roots/list as a request of its own.
 	DirectRequest bool
@@ -46,7 +49,7 @@ type Revision struct {
 	InputRequests bool
 	// ListChanged: the client can send notifications/roots/list_changed.
 	ListChanged bool
-	// Deprecated: the revision deprecates roots.
+	// Deprecated reports whether the revision deprecates roots.
 	Deprecated bool
 }
 
@@ -103,9 +106,12 @@ func wrongPath(version, what string) error {
 
 // RPCError is a JSON-RPC error object to answer a request with.
 type RPCError struct {
-	Code    int64  `json:"code"`
+	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
+	Code int64 `json:"code"`
+	// Message is a short description of the error.
 	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
+	// Data, if not nil, is sent as the error's data member.
+	Data any `json:"data,omitempty"`
 }
 
 // Error returns the code and message.
@@ -316,8 +322,13 @@ func (c *Client) NotifyListChanged(ctx context.Context, version string, send fun
 // InputRequired, an InputRequiredResult holding roots/list under the key
 // given to AskForRoots.
 type Ask struct {
-	Method        string
-	Params        json.RawMessage
+	// Method is the request to send, roots/list; empty when the version
+	// embeds the request in InputRequired instead.
+	Method string
+	// Params are the params of the request to send.
+	Params json.RawMessage
+	// InputRequired is the InputRequiredResult to answer the client's
+	// request with; nil when the version sends Method instead.
 	InputRequired json.RawMessage
 }
 
