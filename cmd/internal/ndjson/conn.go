@@ -237,11 +237,11 @@ func (c *Conn) record(dir string, frame []byte) {
 	if c.Transcript == nil {
 		return
 	}
-	line := make([]byte, 0, len(dir)+len(frame)+1)
-	line = append(append(append(line, dir...), frame...), '\n')
 	c.tmu.Lock()
-	_, _ = c.Transcript.Write(line)
-	c.tmu.Unlock()
+	defer c.tmu.Unlock()
+	_, _ = io.WriteString(c.Transcript, dir)
+	_, _ = c.Transcript.Write(frame)
+	_, _ = io.WriteString(c.Transcript, "\n")
 }
 
 func marshal(v any) (json.RawMessage, error) {

@@ -63,6 +63,8 @@ const Wait = 10 * time.Second
 // Peer is a fake peer written by hand: it sends the exact bytes a test
 // gives it and returns the frames it receives.
 type Peer struct {
+	// Wait bounds each Recv; NewPeer sets it to the package's Wait.
+	Wait   time.Duration
 	t      testing.TB
 	w      io.Writer
 	frames chan frame
@@ -75,7 +77,7 @@ type frame struct {
 
 // NewPeer starts reading from end; the reader stops when end.R ends.
 func NewPeer(t testing.TB, end End) *Peer {
-	p := &Peer{t: t, w: end.W, frames: make(chan frame, 16)}
+	p := &Peer{Wait: Wait, t: t, w: end.W, frames: make(chan frame, 16)}
 	go func() {
 		defer close(p.frames)
 		sc := bufio.NewScanner(end.R)
@@ -111,8 +113,8 @@ func (p *Peer) Recv() (*ndjson.Message, string) {
 			p.t.Fatalf("fake peer: frame %.200s: %v", f.raw, err)
 		}
 		return &m, f.raw
-	case <-time.After(Wait):
-		p.t.Fatalf("fake peer: no frame within %v", Wait)
+	case <-time.After(p.Wait):
+		p.t.Fatalf("fake peer: no frame within %v", p.Wait)
 		return nil, ""
 	}
 }
