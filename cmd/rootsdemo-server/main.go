@@ -185,7 +185,9 @@ func (s *server) handleStateless(method string, params json.RawMessage, tool str
 	case "ping":
 		return map[string]string{"resultType": "complete"}, nil
 	case "tools/list":
-		return map[string]any{"resultType": "complete", "tools": tools["tools"]}, nil
+		// 2026-07-28 requires the cache hints on tools/list, as on
+		// server/discover; the TypeScript client rejects a result without them.
+		return map[string]any{"resultType": "complete", "tools": tools["tools"], "ttlMs": 0, "cacheScope": "public"}, nil
 	case "tools/call":
 	default:
 		return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
