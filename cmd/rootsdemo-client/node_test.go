@@ -259,6 +259,37 @@ func TestNodeFilesystem(t *testing.T) {
 	}
 }
 
+// TestNodeFilesystemModern checks that rootsdemo-client fails its
+// handshake, loudly and with the reason, when asked for 2026-07-28 by
+// server-filesystem, whose SDK (v1) knows no server/discover.
+func TestNodeFilesystemModern(t *testing.T) {
+	node, dir := peertest.NodePeers(t)
+	client := peertest.Build(t, "rootsdemo-client")
+	cmd := exec.Command(client, "-protocol", "2026-07-28", "-root", "file:///work/alpha", "--",
+		node, filepath.Join("node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js"), t.TempDir())
+	cmd.Dir = dir
+	stderr := &peertest.Buffer{}
+	cmd.Stderr = stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatalf("rootsdemo-client exited 0 after a failed handshake\nstderr:\n%s", stderr)
+		}
+	case <-time.After(commandTimeout):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("rootsdemo-client did not give up on the handshake\nstderr:\n%s", stderr)
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "handshake") || !strings.Contains(msg, "-32601") {
+		t.Errorf("stderr does not give the handshake's failure (-32601 for server/discover):\n%s", msg)
+	}
+}
+
 // waitAllowed polls list_allowed_directories until it lists exactly want.
 func waitAllowed(t *testing.T, d *demo, want []string) {
 	t.Helper()
