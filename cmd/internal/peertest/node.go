@@ -1,0 +1,102 @@
+package peertest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// NodePeers returns the path of the node executable and the absolute path
+// of testdata/interop/node, whose node_modules must have been installed
+// with npm ci. Without them the test is skipped, except under CI=true,
+// where it fails. With -short it skips: each run starts several processes.
+func NodePeers(t testing.TB) (node, dir string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the runs against the Node peers")
+	}
+	dir = filepath.Join(repoRoot(t), "testdata", "interop", "node")
+	missing := func(format string, args ...any) {
+		t.Helper()
+		msg := fmt.Sprintf(format, args...)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s; CI must provide it", msg)
+		}
+		t.Skipf("%s; run npm ci in testdata/interop/node", msg)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node not found on PATH: %v", err)
+	}
+	for _, pkg := range []string{"client", "server", "server-filesystem"} {
+		p := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "package.json")
+		if _, err := os.Stat(p); err != nil {
+			missing("the Node MCP packages are not installed (%v)", err)
+		}
+	}
+	return node, dir
+}
+
+// repoRoot is the directory of the module's go.mod, found upwards from the
+// test's working directory.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// Build compiles the program cmd/<name> into a temporary directory and
+// returns the executable's path.
+func Build(t testing.TB, name string) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command("go", "build", "-o", exe, "./cmd/"+name)
+	cmd.Dir = repoRoot(t)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
+	}
+	return exe
+}
+
+// Only keeps the frames of a transcript whose method keep accepts, and the
+// answers to the kept requests; lines it cannot read are kept for
+// Normalize to report.
+func Only(transcript string, keep func(method string) bool) string {
+	kept := map[string]bool{} // sender + id of kept requests
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(transcript, "\n"), "\n") {
+		dir, body, _ := strings.Cut(line, " ")
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		if json.Unmarshal([]byte(body), &m) == nil {
+			if m.Method != nil {
+				if !keep(*m.Method) {
+					continue
+				}
+				kept[dir+string(m.ID)] = true
+			} else if sender := map[string]string{"<-": "->", "->": "<-"}[dir]; !kept[sender+string(m.ID)] {
+				continue
+			}
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.String()
+}

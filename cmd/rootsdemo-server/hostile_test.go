@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
+	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
+)
+
+// fakeClient drives our server with frames written by hand.
+type fakeClient struct {
+	*peertest.Peer
+	t  *testing.T
+	id int
+}
+
+func newFakeClient(t *testing.T, s *started) *fakeClient {
+	return &fakeClient{Peer: peertest.NewPeer(t, s.peer), t: t}
+}
+
+func (c *fakeClient) initialize(version, caps string) {
+	c.t.Helper()
+	c.Send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":` + caps + `,"clientInfo":{"name":"fake","version":"0"}}}`)
+	if m, raw := c.Recv(); m.Error != nil || !strings.Contains(raw, `"protocolVersion":"`+version+`"`) {
+		c.t.Fatalf("initialize answered %s", raw)
+	}
+	c.Send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// callTool sends tools/call of list_roots with extra params members.
+func (c *fakeClient) callTool(extra string) {
+	c.t.Helper()
+	c.id++
+	c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"list_roots"%s}}`, c.id, extra))
+}
+
+// answer answers a request from the server with result.
+func (c *fakeClient) answer(req *ndjson.Message, result string) {
+	c.t.Helper()
+	c.Send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":` + result + `}`)
+}
+
+// toolResult reads the answer to the last tools/call.
+func (c *fakeClient) toolResult() (roots []root, toolErr string) {
+	c.t.Helper()
+	m, raw := c.Recv()
+	if string(m.ID) != fmt.Sprint(c.id) || m.Result == nil {
+		c.t.Fatalf("got %.300s, want the result of tools/call %d", raw, c.id)
+	}
+	var res struct {
+		IsError           bool `json:"isError"`
+		Content           []struct{ Text string }
+		StructuredContent *toolRoots `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(m.Result, &res); err != nil {
+		c.t.Fatal(err)
+	}
+	if res.IsError {
+		return nil, res.Content[0].Text
+	}
+	return res.StructuredContent.Roots, ""
+}
+
+const legacy = "2025-06-18"
+
+var raceEnabled bool
+
+// roots/list goes out with "params":{}, and list_changed drops the cache
+// whether its params are absent, null or {}.
+func TestHostileListChangedParams(t *testing.T) {
+	s := start(t, options{Timeout: peertest.Wait})
+	c := newFakeClient(t, s)
+	c.initialize(legacy, `{"roots":{"listChanged":true}}`)
+	for i, params := range []string{"", `,"params":null`, `,"params":{}`, ``} {
+		c.callTool("")
+		req := c.Expect("roots/list")
+		if string(req.Params) != "{}" {
+			t.Errorf("roots/list params = %s, want {}", req.Params)
+		}
+		c.answer(req, fmt.Sprintf(`{"roots":[{"uri":"file:///r%d"}]}`, i))
+		if roots, _ := c.toolResult(); !slices.Equal(roots, []root{{URI: fmt.Sprintf("file:///r%d", i)}}) {
+			t.Errorf("round %d: roots %v", i, roots)
+		}
+		c.callTool("") // served from the cache: no roots/list
+		if roots, _ := c.toolResult(); len(roots) != 1 {
+			t.Errorf("round %d: cached roots %v", i, roots)
+		}
+		c.Send(`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"` + params + `}`)
+	}
+	s.stop(t)
+	if log := s.log.String(); log != "" {
+		t.Errorf("log: %s", log)
+	}
+}
+
+// A client without the roots capability is never asked.
+func TestHostileNoCapability(t *testing.T) {
+	s := start(t, options{Timeout: peertest.Wait})
+	c := newFakeClient(t, s)
+	c.initialize(legacy, `{}`)
+	c.callTool("")
+	if _, toolErr := c.toolResult(); !strings.Contains(toolErr, "did not declare the roots capability") {
+		t.Errorf("tool error %q", toolErr)
+	}
+	s.stop(t)
+	if strings.Contains(s.transcript.String(), `"method":"roots/list"`) {
+		t.Errorf("roots/list sent to a client without roots:\n%s", s.transcript)
+	}
+
+	// On 2026-07-28 the capability rides in _meta; without it: -32021.
+	s = start(t, options{Timeout: peertest.Wait})
+	c = newFakeClient(t, s)
+	c.callTool(`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)
+	if m, raw := c.Recv(); m.Error == nil || m.Error.Code != -32021 || !strings.Contains(string(m.Error.Data), `"requiredCapabilities":{"roots":{}}`) {
+		t.Errorf("got %s, want error -32021 requiring roots", raw)
+	}
+	s.stop(t)
+}
+
+const mixed = `{"roots":[{"uri":"file:///ok","name":"ok"},{"uri":"https://example.com/x"},{"uri":"file:///also"}]}`
+
+// One non-file:// root among good ones: lenient keeps the good ones and
+// logs the bad index; strict refuses the answer. Both paths: roots/list on
+// a legacy session, inputResponses on 2026-07-28.
+func TestHostileInvalidRoot(t *testing.T) {
+	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`
+	for _, strict := range []bool{false, true} {
+		for _, stateless := range []bool{false, true} {
+			t.Run(fmt.Sprintf("strict=%t,2026=%t", strict, stateless), func(t *testing.T) {
+				s := start(t, options{Timeout: peertest.Wait, Strict: strict})
+				c := newFakeClient(t, s)
+				if stateless {
+					c.callTool(meta + `,"inputResponses":{"roots":` + mixed + `},"requestState":"x"`)
+				} else {
+					c.initialize(legacy, `{"roots":{}}`)
+					c.callTool("")
+					c.answer(c.Expect("roots/list"), mixed)
+				}
+				roots, toolErr := c.toolResult()
+				s.stop(t)
+				if strict {
+					if roots != nil || !strings.Contains(toolErr, "roots[1].uri") {
+						t.Errorf("strict: roots %v, error %q; want no roots and an error naming roots[1].uri", roots, toolErr)
+					}
+					return
+				}
+				if want := []root{{URI: "file:///ok", Name: "ok"}, {URI: "file:///also"}}; !slices.Equal(roots, want) || toolErr != "" {
+					t.Errorf("lenient: roots %v, error %q; want %v", roots, toolErr, want)
+				}
+				if log := s.log.String(); !strings.Contains(log, "roots[1]") || strings.Contains(log, "roots[0]") || strings.Contains(log, "roots[2]") {
+					t.Errorf("log %q, want a report of roots[1] only", log)
+				}
+			})
+		}
+	}
+}
+
+// 100,000 roots in one answer work, and cost memory in proportion.
+func TestHostileManyRoots(t *testing.T) {
+	const n = 100_000
+	var answer strings.Builder
+	answer.WriteString(`{"roots":[`)
+	for i := range n {
+		if i > 0 {
+			answer.WriteByte(',')
+		}
+		fmt.Fprintf(&answer, `{"uri":"file:///data/%06d","name":"r%d"}`, i, i)
+	}
+	answer.WriteString(`]}`)
+
+	s := start(t, options{Timeout: time.Minute, Transcript: io.Discard})
+	c := newFakeClient(t, s)
+	c.Wait = time.Minute // the race detector makes this slow
+	c.initialize(legacy, `{"roots":{}}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c.callTool("")
+	c.answer(c.Expect("roots/list"), answer.String())
+	roots, toolErr := c.toolResult()
+	runtime.ReadMemStats(&after)
+	s.stop(t)
+	if len(roots) != n || toolErr != "" || roots[n-1] != (root{URI: fmt.Sprintf("file:///data/%06d", n-1), Name: fmt.Sprintf("r%d", n-1)}) {
+		t.Fatalf("got %d roots (error %q), want %d", len(roots), toolErr, n)
+	}
+	// Everything allocated on both sides of the wire, the test's decoding
+	// included, stays within a fixed multiple of the answer's size.
+	alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(64*answer.Len())
+	if alloc > limit && !raceEnabled {
+		t.Errorf("allocated %d bytes for a %d-byte answer, more than %d", alloc, answer.Len(), limit)
+	}
+	t.Logf("%d roots: %d-byte answer, %d bytes allocated (%.1fx)", n, answer.Len(), alloc, float64(alloc)/float64(answer.Len()))
+}
+
+// A line longer than the limit ends the connection instead of being buffered.
+func TestHostileLongLine(t *testing.T) {
+	s := start(t, options{Timeout: peertest.Wait, MaxLine: 1 << 20})
+	// The server stops reading partway, so this write fails; that is the point.
+	go io.WriteString(s.peer.W, `{"jsonrpc":"2.0","method":"x","params":"`+strings.Repeat("a", 2<<20)+`"}`+"\n")
+	select {
+	case err := <-s.done:
+		if err == nil || !strings.Contains(err.Error(), "too long") {
+			t.Errorf("serve returned %v, want a line-too-long error", err)
+		}
+	case <-time.After(peertest.Wait):
+		t.Fatal("serve still reads a line over the limit")
+	}
+	s.peer.Close()
+}
+
+// A client that never answers roots/list: the timeout fires, the tool
+// reports it, and nothing is left running. synctest runs the 100ms on a
+// fake clock and fails the test if any goroutine of the bubble is still
+// blocked at its end.
+func TestHostileNoAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := start(t, options{Timeout: 100 * time.Millisecond})
+		c := newFakeClient(t, s)
+		c.initialize(legacy, `{"roots":{"listChanged":true}}`)
+		began := time.Now()
+		c.callTool("")
+		req := c.Expect("roots/list")
+		_, toolErr := c.toolResult()
+		if !strings.Contains(toolErr, "no answer from the client within 100ms") {
+			t.Errorf("tool error %q, want the timeout", toolErr)
+		}
+		if waited := time.Since(began); waited != 100*time.Millisecond {
+			t.Errorf("waited %v on the bubble's clock, want 100ms", waited)
+		}
+		// A late answer is dropped, and the next call asks again.
+		c.answer(req, `{"roots":[{"uri":"file:///late"}]}`)
+		c.callTool("")
+		c.answer(c.Expect("roots/list"), `{"roots":[{"uri":"file:///now"}]}`)
+		if roots, _ := c.toolResult(); !slices.Equal(roots, []root{{URI: "file:///now"}}) {
+			t.Errorf("roots %v after the late answer", roots)
+		}
+		s.stop(t)
+		c.Closed()
+	})
+}
