@@ -27,8 +27,11 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
+	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
@@ -39,8 +42,9 @@ func main() {
 	o := options{Protocol: latestLegacy}
 	flag.StringVar(&o.Protocol, "protocol", o.Protocol, "protocol `REV`ision to speak")
 	flag.Func("root", "share `URI[=NAME]` (repeatable)", func(s string) error {
-		o.Roots = append(o.Roots, parseRoot(s))
-		return nil
+		r, err := parseRoot(s)
+		o.Roots = append(o.Roots, r)
+		return err
 	})
 	flag.BoolVar(&o.NoListChanged, "no-list-changed", false, "declare roots without listChanged")
 	transcript := flag.String("transcript", "", "append every frame to `FILE`")
@@ -70,7 +74,7 @@ func main() {
 		err = c.run(ctx, os.Stdin, os.Stdout)
 	}
 	toServer.Close()
-	if werr := cmd.Wait(); err == nil && werr != nil {
+	if werr := stop(cmd, stopGrace); err == nil && werr != nil {
 		err = fmt.Errorf("server: %w", werr)
 	}
 	if err != nil {
@@ -85,9 +89,37 @@ type options struct {
 	Transcript    io.Writer
 }
 
-func parseRoot(s string) rootsgate.Root {
+// stopGrace is how long a server may take to exit after its stdin closes
+// before it gets SIGTERM, and again before SIGKILL.
+const stopGrace = 5 * time.Second
+
+// stop waits for the server to exit after its stdin was closed, the way the
+// lifecycle asks of stdio clients: a server that lingers gets SIGTERM, then
+// SIGKILL.
+func stop(cmd *exec.Cmd, grace time.Duration) error {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Kill} {
+		select {
+		case err := <-exited:
+			return err
+		case <-time.After(grace):
+			cmd.Process.Signal(sig)
+		}
+	}
+	return <-exited
+}
+
+// parseRoot reads URI[=NAME]. The URI must be one the protocol allows for
+// a root (file://): a client that shares a bad root makes strict servers
+// drop the whole list, so it is refused here, where the user typed it.
+func parseRoot(s string) (rootsgate.Root, error) {
 	uri, name, _ := strings.Cut(s, "=")
-	return rootsgate.Root{URI: uri, Name: name}
+	check := roots20251125.Root{URI: uri}
+	if err := check.Validate(); err != nil {
+		return rootsgate.Root{}, fmt.Errorf("root %q: %w", uri, err)
+	}
+	return rootsgate.Root{URI: uri, Name: name}, nil
 }
 
 // client is one session with a server.
@@ -252,7 +284,11 @@ func (c *client) command(ctx context.Context, line string) any {
 	case "roots":
 		var roots []rootsgate.Root
 		for _, f := range strings.Fields(rest) {
-			roots = append(roots, parseRoot(f))
+			r, err := parseRoot(f)
+			if err != nil {
+				return errorOutput(&ndjson.Error{Code: -32602, Message: err.Error()})
+			}
+			roots = append(roots, r)
 		}
 		c.mu.Lock()
 		c.roots = roots
