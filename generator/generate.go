@@ -94,7 +94,12 @@ func BuildModel(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, &UsageError{err}
 	}
-	return Build(opts.Revision, doc, sel)
+	m, err := Build(opts.Revision, doc, sel)
+	if err != nil {
+		// The schema has a shape the model cannot take.
+		return nil, &UsageError{err}
+	}
+	return m, nil
 }
 
 // Generate produces the files of one revision's package, formatted, in a

@@ -197,7 +197,7 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 	// Now that every type has its kind, settle what depends on the kinds of
 	// the types fields refer to.
 	for _, t := range m.Types {
-		if t.Kind == KindAlias && resolve(t).Kind == KindAlias {
+		if refCycle(t, t, map[*Type]bool{}) {
 			return nil, fmt.Errorf("%s: definitions that only reference each other in a cycle", t.Path)
 		}
 	}
@@ -248,6 +248,8 @@ type builder struct {
 	nested map[*Type][]*Type
 	consts map[string]*Const // by name
 	err    error
+	// mergedCache holds the result of merged for each schema with allOf.
+	mergedCache map[*jsonschema.Schema]*jsonschema.Schema
 }
 
 // order appends t and, after it, the types nested in it.
@@ -352,6 +354,32 @@ func containsByValue(t, target *Type, seen map[*Type]bool) bool {
 	for _, f := range t.Fields {
 		if f.Type.Named != nil && !f.Pointer && containsByValue(resolve(f.Type.Named), target, seen) {
 			return true
+		}
+	}
+	return false
+}
+
+// refCycle reports whether target can be reached from t by following only
+// aliases and the arms of unions of references: a cycle that never reaches
+// a value of its own, which has no Go type (an alias of itself) or whose
+// union can never hold anything.
+func refCycle(t, target *Type, seen map[*Type]bool) bool {
+	var next []*Type
+	switch t.Kind {
+	case KindAlias:
+		next = []*Type{t.Elem.Named}
+	case KindRawUnion:
+		next = t.Arms
+	}
+	for _, n := range next {
+		if n == target {
+			return true
+		}
+		if !seen[n] {
+			seen[n] = true
+			if refCycle(n, target, seen) {
+				return true
+			}
 		}
 	}
 	return false
@@ -500,9 +528,24 @@ func sameIgnoringDocs(a, b *jsonschema.Schema) bool {
 // are joined, and where two arms describe the same property the more
 // specific description wins. References inside allOf are followed.
 func (b *builder) merged(s *jsonschema.Schema, path string) *jsonschema.Schema {
+	return b.mergedOnce(s, path, map[*jsonschema.Schema]bool{})
+}
+
+// mergedOnce is merged with the allOf arms being merged, so that an arm
+// that includes itself is an error, not endless recursion.
+func (b *builder) mergedOnce(s *jsonschema.Schema, path string, open map[*jsonschema.Schema]bool) *jsonschema.Schema {
 	if len(s.AllOf) == 0 {
 		return s
 	}
+	if m := b.mergedCache[s]; m != nil {
+		return m // shared arms are merged once, however often they are included
+	}
+	if open[s] {
+		b.fail(path, "allOf includes itself through references")
+		return &jsonschema.Schema{}
+	}
+	open[s] = true
+	defer delete(open, s)
 	out := *s
 	out.AllOf = nil
 	for _, arm := range s.AllOf {
@@ -513,9 +556,13 @@ func (b *builder) merged(s *jsonschema.Schema, path string) *jsonschema.Schema {
 			}
 			arm = b.sel.Defs[RefName(arm.Ref)]
 		}
-		arm = b.merged(arm, path)
+		arm = b.mergedOnce(arm, path, open)
 		mergeInto(&out, arm)
 	}
+	if b.mergedCache == nil {
+		b.mergedCache = map[*jsonschema.Schema]*jsonschema.Schema{}
+	}
+	b.mergedCache[s] = &out
 	return &out
 }
 
