@@ -22,6 +22,7 @@ import (
 	"github.com/rootsgen/rootsgen/generated/roots20250618"
 	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/roots20260728"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // payloadSeeds are wire values of the shapes the generated types decode.
@@ -213,7 +214,10 @@ func rpcCode(err error) int64 {
 	var e3 *roots20250618.RPCError
 	var e4 *roots20251125.RPCError
 	var e5 *roots20260728.RPCError
+	var eg *rootsgate.RPCError
 	switch {
+	case errors.As(err, &eg):
+		return eg.Code
 	case errors.As(err, &e1):
 		return e1.Code
 	case errors.As(err, &e2):
@@ -231,7 +235,7 @@ func rpcCode(err error) int64 {
 // legacyDispatch builds the entry points of a revision with direct
 // roots/list requests: a client with roots, one without, and a server's
 // notification handler and cache (the params are the client's answer).
-func legacyDispatch[Root any, Client any, Server any](pkg string,
+func legacyDispatch[Client any, Server any](pkg string,
 	handle func(c *Client, ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error),
 	withRoots, withoutRoots func() *Client,
 	newServer func(answer json.RawMessage) *Server,
@@ -288,10 +292,8 @@ func rpcOrNil[E interface {
 }
 
 func dispatchers() []dispatcher {
-	fixed := func(ctx context.Context) []string { return []string{"file:///home/me/repo", "file:///tmp"} }
-	_ = fixed
 	return []dispatcher{
-		legacyDispatch[roots20241105.Root]("roots20241105",
+		legacyDispatch("roots20241105",
 			func(c *roots20241105.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
 				out, e := c.HandleRequest(ctx, m, p)
 				return out, rpcOrNil(e)
@@ -310,7 +312,7 @@ func dispatchers() []dispatcher {
 			(*roots20241105.Server).HandleNotification,
 			func(s *roots20241105.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
 		),
-		legacyDispatch[roots20250326.Root]("roots20250326",
+		legacyDispatch("roots20250326",
 			func(c *roots20250326.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
 				out, e := c.HandleRequest(ctx, m, p)
 				return out, rpcOrNil(e)
@@ -329,7 +331,7 @@ func dispatchers() []dispatcher {
 			(*roots20250326.Server).HandleNotification,
 			func(s *roots20250326.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
 		),
-		legacyDispatch[roots20250618.Root]("roots20250618",
+		legacyDispatch("roots20250618",
 			func(c *roots20250618.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
 				out, e := c.HandleRequest(ctx, m, p)
 				return out, rpcOrNil(e)
@@ -348,7 +350,7 @@ func dispatchers() []dispatcher {
 			(*roots20250618.Server).HandleNotification,
 			func(s *roots20250618.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
 		),
-		legacyDispatch[roots20251125.Root]("roots20251125",
+		legacyDispatch("roots20251125",
 			func(c *roots20251125.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
 				out, e := c.HandleRequest(ctx, m, p)
 				return out, rpcOrNil(e)
@@ -416,6 +418,39 @@ func dispatchers() []dispatcher {
 	}
 }
 
+// gateDispatch is the gate's entry points, on every revision it serves
+// and on the method string taken as a version.
+func gateDispatch() dispatcher {
+	client := &rootsgate.Client{ListChanged: true, ListRoots: func(context.Context) ([]rootsgate.Root, error) {
+		return []rootsgate.Root{{URI: "file:///home/me/repo"}}, nil
+	}}
+	versions := []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	return dispatcher{pkg: "rootsgate", runs: []func(context.Context, string, []byte) (int64, error){
+		func(ctx context.Context, method string, params []byte) (int64, error) {
+			for _, v := range append(versions, method) {
+				out, err := client.HandleRequest(ctx, v, method, params)
+				if err == nil && !json.Valid(out) {
+					return 0, errors.New("HandleRequest answered with invalid JSON")
+				}
+				if code := rpcCode(err); code != 0 {
+					if err := nilIfRPC(err); err != nil {
+						return 0, err
+					}
+				}
+				out, _, err = client.AnswerInputRequests(ctx, v, params)
+				if err == nil && !json.Valid(out) {
+					return 0, errors.New("AnswerInputRequests answered with invalid JSON")
+				}
+				for _, lenient := range []bool{false, true} {
+					_, _ = rootsgate.RootsFromAnswer(v, params, method, lenient)
+				}
+				_, _ = rootsgate.AskForRoots(v, len(params)%2 == 0, method, string(params))
+			}
+			return 0, nil
+		},
+	}}
+}
+
 // FuzzDispatch feeds arbitrary methods and params to the entry points that
 // take a peer's messages: none may panic, and every error answered on the
 // wire is an *RPCError with a JSON-RPC code.
@@ -425,7 +460,7 @@ func FuzzDispatch(f *testing.F) {
 			f.Add(m, []byte(p))
 		}
 	}
-	ds := dispatchers()
+	ds := append(dispatchers(), gateDispatch())
 	f.Fuzz(func(t *testing.T, method string, params []byte) {
 		ctx := context.Background()
 		for _, d := range ds {

@@ -111,6 +111,8 @@ func TestBadInputCatalogue(t *testing.T) {
 		{name: "50 MB schema, -max-bytes raised", schema: big, args: []string{"-max-bytes", "67108864"}, code: exitOK, compiles: true},
 		{name: "10000 levels of nesting", schema: nested(10000), code: exitUsage, want: []string{"nesting deeper than 256 levels", "-max-depth"}},
 		{name: "10000 levels, -max-depth 20", schema: nested(10000), args: []string{"-max-depth", "20"}, code: exitUsage, want: []string{"nesting deeper than 20 levels", "-max-depth"}},
+		{name: "-max-bytes 0", schema: []byte("{}"), args: []string{"-max-bytes", "0"}, code: exitUsage, want: []string{"-max-bytes and -max-depth must be at least 1"}},
+		{name: "negative -max-depth", schema: []byte("{}"), args: []string{"-max-depth", "-5"}, code: exitUsage, want: []string{"must be at least 1 (got 16777216 and -5)"}},
 		{name: "Go keywords as property names", schema: rootsSchema(t, func(d map[string]any) {
 			p := rootProps(d)
 			p["type"] = map[string]any{"type": "string"}
