@@ -305,10 +305,14 @@ func (b *builder) fill(t *Type, s *jsonschema.Schema) {
 func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
 	t.Kind = KindStruct
 	fieldNames := newNamer("Validate", "MarshalJSON", "UnmarshalJSON")
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
 	for key, p := range s.Properties.FromOldest() {
 		path := t.Path + "." + key
 		p = b.merged(p, path)
-		required := slices.Contains(s.Required, key)
+		required := required[key]
 		if p.Const != nil {
 			c := b.constant(path, t, key, p)
 			t.Consts = append(t.Consts, &ConstField{JSONName: key, Required: required, Const: c})
@@ -588,9 +592,18 @@ func mergeInto(dst, src *jsonschema.Schema) {
 	if len(dst.AnyOf) == 0 {
 		dst.AnyOf = src.AnyOf
 	}
-	for _, r := range src.Required {
-		if !slices.Contains(dst.Required, r) {
-			dst.Required = append(dst.Required, r)
+	if len(src.Required) > 0 {
+		have := map[string]bool{}
+		for _, r := range dst.Required {
+			have[r] = true
+		}
+		// dst may share its array with the schema it was copied from.
+		dst.Required = slices.Clip(dst.Required)
+		for _, r := range src.Required {
+			if !have[r] {
+				have[r] = true
+				dst.Required = append(dst.Required, r)
+			}
 		}
 	}
 	if src.Properties == nil {

@@ -7,6 +7,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,17 @@ func TestBadInputCatalogue(t *testing.T) {
 		{name: "10000 levels, -max-depth 20", schema: nested(10000), args: []string{"-max-depth", "20"}, code: exitUsage, want: []string{"nesting deeper than 20 levels", "-max-depth"}},
 		{name: "-max-bytes 0", schema: []byte("{}"), args: []string{"-max-bytes", "0"}, code: exitUsage, want: []string{"-max-bytes and -max-depth must be at least 1"}},
 		{name: "negative -max-depth", schema: []byte("{}"), args: []string{"-max-depth", "-5"}, code: exitUsage, want: []string{"must be at least 1 (got 16777216 and -5)"}},
+		// Loading is linear in the number of members (duplicates are
+		// found through an index), so this takes a moment, not hours.
+		{name: "object with 100000 members", schema: rootsSchema(t, func(d map[string]any) {
+			props := map[string]any{}
+			var required []any
+			for i := range 100000 {
+				props[fmt.Sprintf("p%d", i)] = map[string]any{"type": "string"}
+				required = append(required, fmt.Sprintf("p%d", i))
+			}
+			d["Wide"] = map[string]any{"type": "object", "properties": props, "required": required}
+		}), code: exitOK, compiles: true},
 		{name: "Go keywords as property names", schema: rootsSchema(t, func(d map[string]any) {
 			p := rootProps(d)
 			p["type"] = map[string]any{"type": "string"}
