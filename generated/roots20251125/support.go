@@ -200,8 +200,11 @@ func (p primitive) is(member string) bool {
 }
 
 func (p primitive) describe() string {
-	if p.kind == "number" && p.isInt {
+	switch {
+	case p.kind == "number" && p.isInt:
 		return "integer"
+	case p.kind == "number" && p.f == math.Trunc(p.f):
+		return "integer outside the int64 range"
 	}
 	return p.kind
 }
