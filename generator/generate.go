@@ -138,7 +138,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
 	rendered := 0
 	for _, name := range templateFiles {
-		if name == "roots.go" && !data.Handlers() {
+		if name == "roots.go" && !data.Handlers() || name == "example_test.go" && !data.Examples() {
 			continue
 		}
 		rendered++
@@ -242,6 +242,18 @@ func (d templateData) Handlers() bool {
 		ok = ok && d.NotificationParamsType() != ""
 	}
 	return ok
+}
+
+// Examples reports whether the package has what example_test.go shows:
+// the handlers and a root's name besides its URI. The examples are written
+// for the MCP schemas; a cut-down schema may lack them.
+func (d templateData) Examples() bool {
+	root := d.typeNamed("Root")
+	if root == nil || !d.Handlers() {
+		return false
+	}
+	name := fieldOf(resolve(root), "name")
+	return name != nil && name.Name == "Name" && name.Type.Prim == String
 }
 
 // ParamsType is the Go type of a roots/list request's params.

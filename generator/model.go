@@ -216,6 +216,9 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 			}
 		}
 	}
+	if err := checkRootsContract(b.defs); err != nil {
+		return nil, err
+	}
 	slices.SortStableFunc(m.Consts, func(a, c *Const) int {
 		return cmpBool(a.Type != methodTypeName, c.Type != methodTypeName)
 	})
@@ -361,6 +364,41 @@ func containsByValue(t, target *Type, seen map[*Type]bool) bool {
 		}
 	}
 	return false
+}
+
+// checkRootsContract checks the members every roots binding is written in
+// terms of: ListRootsResult.roots, an array of Root, and Root.uri, a string.
+// A schema without them is not one of the roots feature.
+func checkRootsContract(defs map[string]*Type) error {
+	root, result := resolve(defs["Root"]), resolve(defs["ListRootsResult"])
+	if f := fieldOf(root, "uri"); f == nil || f.Name != "URI" || f.Type.Prim != String {
+		return fmt.Errorf("Root: the roots feature needs a string member \"uri\" with Go field URI%s", tookName(f, "URI"))
+	}
+	if f := fieldOf(result, "roots"); f == nil || f.Name != "Roots" || f.Type.Slice == nil || f.Type.Slice.Named == nil || resolve(f.Type.Slice.Named) != root {
+		return fmt.Errorf("ListRootsResult: the roots feature needs a member \"roots\" that is an array of Root with Go field Roots%s", tookName(f, "Roots"))
+	}
+	return nil
+}
+
+// tookName explains a contract member whose Go name another member took.
+func tookName(f *Field, want string) string {
+	if f == nil || f.Name == want {
+		return ""
+	}
+	return fmt.Sprintf(" (it is %s: a member listed before it has the Go name %s)", f.Name, want)
+}
+
+// fieldOf returns the field of struct t for JSON member name, or nil.
+func fieldOf(t *Type, name string) *Field {
+	if t.Kind != KindStruct {
+		return nil
+	}
+	for _, f := range t.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // refCycle reports whether target can be reached from t by following only

@@ -11,7 +11,6 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -23,17 +22,15 @@ var (
 	imp  = importer.ForCompiler(fset, "source", nil)
 )
 
-// Package parses the files (name to content) of one package, leaving out
-// _test.go files, and type-checks them. It returns the parse error, or
+// Package parses the files (name to content) of one package, its
+// in-package tests included, and type-checks them. It returns the parse error, or
 // up to ten type errors joined.
 func Package(path string, files map[string][]byte) error {
 	mu.Lock()
 	defer mu.Unlock()
 	names := make([]string, 0, len(files))
 	for name := range files {
-		if !strings.HasSuffix(name, "_test.go") {
-			names = append(names, name)
-		}
+		names = append(names, name)
 	}
 	sort.Strings(names)
 	var parsed []*ast.File
