@@ -107,7 +107,13 @@ func jsonDepth(t *testing.T, data []byte) int {
 func FuzzGenerate(f *testing.F) {
 	addSchemaSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		files, _, err := Generate(Options{Revision: "2025-06-18", Schema: data, Package: "fuzzed", Version: goldenVersion, Load: fuzzLimits})
+		// Half the inputs get a revision the registry deprecates roots in,
+		// so that the deprecation paragraphs are generated too.
+		revision := "2025-06-18"
+		if len(data)%2 == 1 {
+			revision = "2026-07-28"
+		}
+		files, _, err := Generate(Options{Revision: revision, Schema: data, Package: "fuzzed", Version: goldenVersion, Load: fuzzLimits})
 		if err != nil {
 			return
 		}
