@@ -217,14 +217,16 @@ func (d templateData) typeNamed(name string) *Type {
 	return nil
 }
 
-// paramsOf is the Go type of the "params" member of definition def.
+// paramsOf is the Go type of the "params" member of definition def, when
+// it is a struct (with the decoding and validation methods the handlers
+// call); otherwise "".
 func (d templateData) paramsOf(def string) string {
 	for _, t := range d.Types {
 		if t.Path != def {
 			continue
 		}
 		for _, f := range t.Fields {
-			if f.JSONName == "params" && f.Type.Named != nil {
+			if f.JSONName == "params" && f.Type.Named != nil && resolve(f.Type.Named).Kind == KindStruct {
 				return f.Type.Named.Name
 			}
 		}
