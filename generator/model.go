@@ -223,6 +223,15 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 		return cmpBool(a.Type != methodTypeName, c.Type != methodTypeName)
 	})
 	m.Features = features(sel)
+	if m.Features.CapabilityListChanged {
+		// The flag is only usable as a Go bool named ListChanged.
+		for _, t := range m.Types {
+			if t.Path == "ClientCapabilities.roots" {
+				f := fieldOf(resolve(t), "listChanged")
+				m.Features.CapabilityListChanged = f != nil && f.Name == "ListChanged" && f.Type.Prim == Boolean
+			}
+		}
+	}
 	return m, nil
 }
 
