@@ -95,7 +95,12 @@ func BuildModel(opts Options) (*Model, error) {
 	if err != nil {
 		return nil, &UsageError{err}
 	}
-	return Build(opts.Revision, doc, sel)
+	m, err := Build(opts.Revision, doc, sel)
+	if err != nil {
+		// The schema has a shape the model cannot take.
+		return nil, &UsageError{err}
+	}
+	return m, nil
 }
 
 // Generate produces the files of one revision's package, formatted, in a
@@ -134,7 +139,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
 	rendered := 0
 	for _, name := range templateFiles {
-		if name == "roots.go" && !data.Handlers() || name == "rootset.go" && !data.HasRootSet() {
+		if name == "roots.go" && !data.Handlers() || name == "rootset.go" && !data.HasRootSet() || name == "example_test.go" && !data.Examples() {
 			continue
 		}
 		rendered++
@@ -213,14 +218,16 @@ func (d templateData) typeNamed(name string) *Type {
 	return nil
 }
 
-// paramsOf is the Go type of the "params" member of definition def.
+// paramsOf is the Go type of the "params" member of definition def, when
+// it is a struct (with the decoding and validation methods the handlers
+// call); otherwise "".
 func (d templateData) paramsOf(def string) string {
 	for _, t := range d.Types {
 		if t.Path != def {
 			continue
 		}
 		for _, f := range t.Fields {
-			if f.JSONName == "params" && f.Type.Named != nil {
+			if f.JSONName == "params" && f.Type.Named != nil && resolve(f.Type.Named).Kind == KindStruct {
 				return f.Type.Named.Name
 			}
 		}
@@ -233,7 +240,8 @@ func (d templateData) paramsOf(def string) string {
 // and the roots capability. Every MCP revision does; a cut-down schema
 // may not, and then gets the types alone.
 func (d templateData) Handlers() bool {
-	ok := d.ParamsType() != "" && d.Has("ClientCapabilities") && d.Has("RootsCapability")
+	ok := d.ParamsType() != "" && d.Fields("ClientCapabilities.Roots=*RootsCapability", "ListRootsRequest.Params=*"+d.ParamsType()) &&
+		d.HasConst("MethodListRoots")
 	if d.Features.ListChangedNotification {
 		ok = ok && d.NotificationParamsType() != ""
 	}
@@ -256,6 +264,99 @@ func (d templateData) HasRootSet() bool {
 		hasRoots = hasRoots || f.Name == "Roots" && f.Type.Slice != nil && f.Type.Slice.Named == root
 	}
 	return hasURI && hasRoots
+}
+
+// Notifications reports whether the list-changed notification can be
+// handled: the schema has it, with its method name and params.
+func (d templateData) Notifications() bool {
+	return d.Features.ListChangedNotification && d.HasConst("MethodRootsListChanged")
+}
+
+// Fields reports whether each spec, "Type.Field=GoType" in Go names, holds:
+// the package declares the type with that field, of exactly that Go type
+// (a leading * for a pointer). Templates check what they write in terms of.
+func (d templateData) Fields(specs ...string) bool {
+	for _, spec := range specs {
+		typeField, want, _ := strings.Cut(spec, "=")
+		typeName, fieldName, _ := strings.Cut(typeField, ".")
+		t := d.typeNamed(typeName)
+		if t == nil {
+			return false
+		}
+		t = resolve(t)
+		found := false
+		for _, f := range t.Fields {
+			if f.Name == fieldName {
+				found = goTypeString(f) == want
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// HasConst reports whether the package declares the constant name.
+func (d templateData) HasConst(name string) bool {
+	return slices.ContainsFunc(d.Consts, func(c *Const) bool { return c.Name == name })
+}
+
+// HasArm reports whether union type name has an arm of type arm.
+func (d templateData) HasArm(name, arm string) bool {
+	t := d.typeNamed(name)
+	return t != nil && t.Kind == KindRawUnion && slices.ContainsFunc(t.Arms, func(a *Type) bool { return a.Name == arm })
+}
+
+// goTypeString is the Go type of a field as emitted.
+func goTypeString(f *Field) string {
+	s := typeString(f.Type)
+	if f.Pointer {
+		s = "*" + s
+	}
+	return s
+}
+
+// InputRequestsReady reports whether roots/list can be answered inside
+// inputRequests: the maps of requests and responses, and their unions'
+// roots arms.
+func (d templateData) InputRequestsReady() bool {
+	return d.Features.InputRequests && d.Handlers() && d.Has("InputRequests") && d.Has("InputResponses") &&
+		d.HasArm("InputRequest", "ListRootsRequest") && d.HasArm("InputResponse", "ListRootsResult")
+}
+
+// AskReady reports whether a server can ask for roots with an
+// InputRequiredResult and read the answers of the retried request.
+func (d templateData) AskReady() bool {
+	return d.InputRequestsReady() && d.Fields(
+		"InputRequiredResult.ResultType=string", "InputRequiredResult.InputRequests=InputRequests",
+		"InputRequiredResult.RequestState=string", "InputResponseRequestParams.InputResponses=InputResponses")
+}
+
+// RequireReady reports whether the -32021 error for a missing roots
+// capability can be built.
+func (d templateData) RequireReady() bool {
+	return d.Fields(
+		"MissingRequiredClientCapabilityError.ID=*RequestID",
+		"MissingRequiredClientCapabilityError.Error=MissingRequiredClientCapabilityErrorObject",
+		"MissingRequiredClientCapabilityErrorObject.Message=string",
+		"MissingRequiredClientCapabilityErrorObject.Data=MissingRequiredClientCapabilityErrorData",
+		"MissingRequiredClientCapabilityErrorData.RequiredCapabilities=ClientCapabilities",
+		"RequestMetaObject.ClientCapabilities=ClientCapabilities",
+		"ClientCapabilities.Roots=*RootsCapability")
+}
+
+// Examples reports whether the package has what example_test.go shows:
+// the handlers and a root's name besides its URI. The examples are written
+// for the MCP schemas; a cut-down schema may lack them.
+func (d templateData) Examples() bool {
+	root := d.typeNamed("Root")
+	if root == nil || !d.Handlers() {
+		return false
+	}
+	name := fieldOf(resolve(root), "name")
+	return name != nil && name.Name == "Name" && name.Type.Prim == String
 }
 
 // ParamsType is the Go type of a roots/list request's params.

@@ -354,6 +354,28 @@ type node struct {
 	vals   []*node
 	elems  []*node
 	scalar json.RawMessage
+	// index maps keys to their position once an object has many, so that
+	// a schema with a wide object loads in linear time.
+	index map[string]int
+}
+
+// indexFrom is the number of keys from which an object keeps an index.
+const indexFrom = 16
+
+func (v *node) find(key string) int {
+	if v.index == nil && len(v.keys) >= indexFrom {
+		v.index = make(map[string]int, len(v.keys))
+		for i, k := range v.keys {
+			v.index[k] = i
+		}
+	}
+	if v.index != nil {
+		if i, ok := v.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	return slices.Index(v.keys, key)
 }
 
 func stringNode(s string) *node {
@@ -362,10 +384,8 @@ func stringNode(s string) *node {
 }
 
 func (v *node) get(key string) *node {
-	for i, k := range v.keys {
-		if k == key {
-			return v.vals[i]
-		}
+	if i := v.find(key); i >= 0 {
+		return v.vals[i]
 	}
 	return nil
 }
@@ -373,23 +393,22 @@ func (v *node) get(key string) *node {
 // set adds key, or replaces its value where it is already present (JSON's
 // last-one-wins rule for duplicate keys).
 func (v *node) set(key string, val *node) {
-	for i, k := range v.keys {
-		if k == key {
-			v.vals[i] = val
-			return
-		}
+	if i := v.find(key); i >= 0 {
+		v.vals[i] = val
+		return
+	}
+	if v.index != nil {
+		v.index[key] = len(v.keys)
 	}
 	v.keys = append(v.keys, key)
 	v.vals = append(v.vals, val)
 }
 
 func (v *node) del(key string) {
-	for i, k := range v.keys {
-		if k == key {
-			v.keys = append(v.keys[:i], v.keys[i+1:]...)
-			v.vals = append(v.vals[:i], v.vals[i+1:]...)
-			return
-		}
+	if i := v.find(key); i >= 0 {
+		v.keys = slices.Delete(v.keys, i, i+1)
+		v.vals = slices.Delete(v.vals, i, i+1)
+		v.index = nil // positions moved; rebuilt on the next lookup
 	}
 }
 

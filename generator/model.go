@@ -197,7 +197,7 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 	// Now that every type has its kind, settle what depends on the kinds of
 	// the types fields refer to.
 	for _, t := range m.Types {
-		if t.Kind == KindAlias && resolve(t).Kind == KindAlias {
+		if refCycle(t, t, map[*Type]bool{}) {
 			return nil, fmt.Errorf("%s: definitions that only reference each other in a cycle", t.Path)
 		}
 	}
@@ -216,10 +216,22 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 			}
 		}
 	}
+	if err := checkRootsContract(b.defs); err != nil {
+		return nil, err
+	}
 	slices.SortStableFunc(m.Consts, func(a, c *Const) int {
 		return cmpBool(a.Type != methodTypeName, c.Type != methodTypeName)
 	})
 	m.Features = features(sel)
+	if m.Features.CapabilityListChanged {
+		// The flag is only usable as a Go bool named ListChanged.
+		for _, t := range m.Types {
+			if t.Path == "ClientCapabilities.roots" {
+				f := fieldOf(resolve(t), "listChanged")
+				m.Features.CapabilityListChanged = f != nil && f.Name == "ListChanged" && f.Type.Prim == Boolean
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -248,6 +260,8 @@ type builder struct {
 	nested map[*Type][]*Type
 	consts map[string]*Const // by name
 	err    error
+	// mergedCache holds the result of merged for each schema with allOf.
+	mergedCache map[*jsonschema.Schema]*jsonschema.Schema
 }
 
 // order appends t and, after it, the types nested in it.
@@ -303,10 +317,14 @@ func (b *builder) fill(t *Type, s *jsonschema.Schema) {
 func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
 	t.Kind = KindStruct
 	fieldNames := newNamer("Validate", "MarshalJSON", "UnmarshalJSON")
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
 	for key, p := range s.Properties.FromOldest() {
 		path := t.Path + "." + key
 		p = b.merged(p, path)
-		required := slices.Contains(s.Required, key)
+		required := required[key]
 		if p.Const != nil {
 			c := b.constant(path, t, key, p)
 			t.Consts = append(t.Consts, &ConstField{JSONName: key, Required: required, Const: c})
@@ -352,6 +370,67 @@ func containsByValue(t, target *Type, seen map[*Type]bool) bool {
 	for _, f := range t.Fields {
 		if f.Type.Named != nil && !f.Pointer && containsByValue(resolve(f.Type.Named), target, seen) {
 			return true
+		}
+	}
+	return false
+}
+
+// checkRootsContract checks the members every roots binding is written in
+// terms of: ListRootsResult.roots, an array of Root, and Root.uri, a string.
+// A schema without them is not one of the roots feature.
+func checkRootsContract(defs map[string]*Type) error {
+	root, result := resolve(defs["Root"]), resolve(defs["ListRootsResult"])
+	if f := fieldOf(root, "uri"); f == nil || f.Name != "URI" || f.Type.Prim != String {
+		return fmt.Errorf("Root: the roots feature needs a string member \"uri\" with Go field URI%s", tookName(f, "URI"))
+	}
+	if f := fieldOf(result, "roots"); f == nil || f.Name != "Roots" || f.Type.Slice == nil || f.Type.Slice.Named == nil || resolve(f.Type.Slice.Named) != root {
+		return fmt.Errorf("ListRootsResult: the roots feature needs a member \"roots\" that is an array of Root with Go field Roots%s", tookName(f, "Roots"))
+	}
+	return nil
+}
+
+// tookName explains a contract member whose Go name another member took.
+func tookName(f *Field, want string) string {
+	if f == nil || f.Name == want {
+		return ""
+	}
+	return fmt.Sprintf(" (it is %s: a member listed before it has the Go name %s)", f.Name, want)
+}
+
+// fieldOf returns the field of struct t for JSON member name, or nil.
+func fieldOf(t *Type, name string) *Field {
+	if t.Kind != KindStruct {
+		return nil
+	}
+	for _, f := range t.Fields {
+		if f.JSONName == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// refCycle reports whether target can be reached from t by following only
+// aliases and the arms of unions of references: a cycle that never reaches
+// a value of its own, which has no Go type (an alias of itself) or whose
+// union can never hold anything.
+func refCycle(t, target *Type, seen map[*Type]bool) bool {
+	var next []*Type
+	switch t.Kind {
+	case KindAlias:
+		next = []*Type{t.Elem.Named}
+	case KindRawUnion:
+		next = t.Arms
+	}
+	for _, n := range next {
+		if n == target {
+			return true
+		}
+		if !seen[n] {
+			seen[n] = true
+			if refCycle(n, target, seen) {
+				return true
+			}
 		}
 	}
 	return false
@@ -500,9 +579,24 @@ func sameIgnoringDocs(a, b *jsonschema.Schema) bool {
 // are joined, and where two arms describe the same property the more
 // specific description wins. References inside allOf are followed.
 func (b *builder) merged(s *jsonschema.Schema, path string) *jsonschema.Schema {
+	return b.mergedOnce(s, path, map[*jsonschema.Schema]bool{})
+}
+
+// mergedOnce is merged with the allOf arms being merged, so that an arm
+// that includes itself is an error, not endless recursion.
+func (b *builder) mergedOnce(s *jsonschema.Schema, path string, open map[*jsonschema.Schema]bool) *jsonschema.Schema {
 	if len(s.AllOf) == 0 {
 		return s
 	}
+	if m := b.mergedCache[s]; m != nil {
+		return m // shared arms are merged once, however often they are included
+	}
+	if open[s] {
+		b.fail(path, "allOf includes itself through references")
+		return &jsonschema.Schema{}
+	}
+	open[s] = true
+	defer delete(open, s)
 	out := *s
 	out.AllOf = nil
 	for _, arm := range s.AllOf {
@@ -513,9 +607,13 @@ func (b *builder) merged(s *jsonschema.Schema, path string) *jsonschema.Schema {
 			}
 			arm = b.sel.Defs[RefName(arm.Ref)]
 		}
-		arm = b.merged(arm, path)
+		arm = b.mergedOnce(arm, path, open)
 		mergeInto(&out, arm)
 	}
+	if b.mergedCache == nil {
+		b.mergedCache = map[*jsonschema.Schema]*jsonschema.Schema{}
+	}
+	b.mergedCache[s] = &out
 	return &out
 }
 
@@ -541,9 +639,18 @@ func mergeInto(dst, src *jsonschema.Schema) {
 	if len(dst.AnyOf) == 0 {
 		dst.AnyOf = src.AnyOf
 	}
-	for _, r := range src.Required {
-		if !slices.Contains(dst.Required, r) {
-			dst.Required = append(dst.Required, r)
+	if len(src.Required) > 0 {
+		have := map[string]bool{}
+		for _, r := range dst.Required {
+			have[r] = true
+		}
+		// dst may share its array with the schema it was copied from.
+		dst.Required = slices.Clip(dst.Required)
+		for _, r := range src.Required {
+			if !have[r] {
+				have[r] = true
+				dst.Required = append(dst.Required, r)
+			}
 		}
 	}
 	if src.Properties == nil {

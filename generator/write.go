@@ -37,6 +37,9 @@ func (c Change) String() string {
 // Diff compares files with the contents of dir without changing anything.
 // A missing dir means every file is to be created.
 func Diff(dir string, files []File) ([]Change, error) {
+	if err := refuseSymlink(dir); err != nil {
+		return nil, err
+	}
 	root, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		var changes []Change
@@ -75,6 +78,19 @@ func diffIn(root *os.Root, files []File) ([]Change, error) {
 		changes = append(changes, Change{Name: name, Kind: "remove"})
 	}
 	return changes, nil
+}
+
+// refuseSymlink refuses an output directory that is itself a symbolic
+// link: it may point anywhere, such as out of the module, and rootsgen
+// writes only where it was told. Links among the directory's parents are
+// followed as usual.
+func refuseSymlink(dir string) error {
+	info, err := os.Lstat(dir)
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(dir)
+		return fmt.Errorf("%s is a symbolic link (to %s); refusing to write through it: give the directory it points to", dir, target)
+	}
+	return nil
 }
 
 // readRegular reads a file of the output directory, refusing anything that
@@ -130,8 +146,12 @@ func lineDiff(old, new []byte) string {
 // so a reader never sees half a file; if any step fails, the files already
 // replaced are put back and the error is returned. All access goes through
 // an os.Root for dir, so nothing outside dir can be written, whatever
-// symlinks it holds. It returns what changed.
+// symlinks it holds; a dir that is itself a symlink is refused, and so is a
+// symlink where a generated file goes. It returns what changed.
 func Write(dir string, files []File) ([]Change, error) {
+	if err := refuseSymlink(dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

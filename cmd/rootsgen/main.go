@@ -92,6 +92,8 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
 	case *out == "":
 		return usage("-out is required: the directory to write the package into")
+	case *maxBytes < 1 || *maxDepth < 1:
+		return usage("-max-bytes and -max-depth must be at least 1 (got %d and %d)", *maxBytes, *maxDepth)
 	}
 	name, err := packageName(*pkg, *out, getenv)
 	if err != nil {

@@ -200,8 +200,11 @@ func (p primitive) is(member string) bool {
 }
 
 func (p primitive) describe() string {
-	if p.kind == "number" && p.isInt {
+	switch {
+	case p.kind == "number" && p.isInt:
 		return "integer"
+	case p.kind == "number" && p.f == math.Trunc(p.f):
+		return "integer outside the int64 range"
 	}
 	return p.kind
 }
@@ -367,7 +370,9 @@ func (m *members) next() bool {
 		return false
 	}
 	m.key = m.data[i+1 : end-1]
-	if bytes.IndexByte(m.key, '\\') >= 0 {
+	if bytes.IndexByte(m.key, '\\') >= 0 || !utf8.Valid(m.key) {
+		// Decode escapes, and replace invalid UTF-8 with U+FFFD as
+		// encoding/json does, so that the name survives a round trip.
 		var k string
 		if err := json.Unmarshal(m.data[i:end], &k); err != nil {
 			m.err = fmt.Errorf("malformed member name: %w", err)
@@ -708,7 +713,9 @@ func keepMember[E any](extra map[string]E, key, value []byte) (map[string]E, err
 	var e E
 	if raw, ok := any(&e).(*json.RawMessage); ok {
 		if !json.Valid(value) {
-			return extra, errors.New("malformed JSON")
+			// Only now ask encoding/json what is wrong (such as nesting
+			// deeper than it allows).
+			return extra, fmt.Errorf("malformed JSON: %w", json.Unmarshal(value, new(json.RawMessage)))
 		}
 		*raw = append(json.RawMessage(nil), value...)
 	} else if err := decodeJSON(value, &e); err != nil {
