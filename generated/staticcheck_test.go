@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootsgen/rootsgen/internal/downstream"
+	"github.com/rootsgen/rootsgen/testdata/gotest/downstream"
 )
 
 // staticcheckProgram writes a main package at dir/main.go that uses each

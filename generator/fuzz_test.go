@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/internal/gocheck"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 	"github.com/rootsgen/rootsgen/schema"
 )
 

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/internal/gocheck"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 	"github.com/rootsgen/rootsgen/schema"
 )
 

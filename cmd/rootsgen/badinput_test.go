@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/internal/gocheck"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 	"github.com/rootsgen/rootsgen/schema"
 )
 

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/internal/downstream"
+	"github.com/rootsgen/rootsgen/testdata/gotest/downstream"
 )
 
 // The tests in this file take the path a user takes: a fresh module
