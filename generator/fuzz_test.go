@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 )
 
 // Fuzz targets for the generator, which runs in users' builds on schema

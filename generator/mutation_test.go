@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 )
 
 // TestEveryKeyRenamed is a systematic version of FuzzGenerate's most

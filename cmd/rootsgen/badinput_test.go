@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gocheck"
 )
 
 // rootsSchema is the embedded 2025-06-18 schema with edit applied to its
