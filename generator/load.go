@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -170,6 +172,27 @@ var (
 	stringValueKeywords = []string{"$ref", "format", "description", "title", "$comment", "$schema", "$id"}
 )
 
+// modelKeywords are the keywords the schema model decodes.
+var modelKeywords = sync.OnceValue(func() []string {
+	var out []string
+	t := reflect.TypeFor[jsonschema.Schema]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+})
+
+// isKeywordMisspelled reports whether key is a keyword of the schema model
+// spelled in another case ("AllOf", or "propertieſ" with a long s), which
+// JSON Schema does not recognise but encoding/json, folding case the way
+// strings.EqualFold does, would decode as that keyword.
+func isKeywordMisspelled(key string) bool {
+	return slices.ContainsFunc(modelKeywords(), func(k string) bool { return k != key && strings.EqualFold(k, key) })
+}
+
 type normalizer struct {
 	defsKey string
 	defs    *node // the document's definitions, to resolve references
@@ -249,6 +272,10 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 				continue
 			}
 			out.set(key, val)
+		case isKeywordMisspelled(key):
+			// An unknown keyword is an annotation with no effect, but the
+			// schema model decodes "AllOf" as "allOf" (encoding/json
+			// matches names without case): drop it so it stays without one.
 		default:
 			out.set(key, val)
 		}

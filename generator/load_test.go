@@ -168,6 +168,28 @@ func isNormalizedFalse(s *jsonschema.Schema) bool {
 }
 
 func TestLoadNormalizes(t *testing.T) {
+	t.Run("keywords in another case are annotations", func(t *testing.T) {
+		// encoding/json would read each of these as the keyword it folds to.
+		doc := mustLoad(t, `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "A": {
+      "type": "object",
+      "AllOf": [{"$ref": "#/$defs/Nowhere"}],
+      "propertieſ": {"x": {"type": "string"}},
+      "REQUIRED": ["x"],
+      "properties": {"y": {"type": "integer"}}
+    }
+  }
+}`)
+		a := doc.Defs["A"]
+		if a == nil {
+			t.Fatal("definition A was lost")
+		}
+		if len(a.AllOf) != 0 || len(a.Required) != 0 || a.Properties.Len() != 1 || property(t, a, "y").Type != "integer" {
+			t.Errorf("A = allOf %v, required %v, %d properties; want only the property y", a.AllOf, a.Required, a.Properties.Len())
+		}
+	})
 	t.Run("draft-07 definitions and refs", func(t *testing.T) {
 		doc := mustLoad(t, `{
   "$schema": "http://json-schema.org/draft-07/schema#",

@@ -82,6 +82,11 @@ func Select(doc *Document) (*Selection, error) {
 		if sel.Defs[name] != nil {
 			continue
 		}
+		if doc.Defs[name] == nil {
+			// The loader refuses dangling references; this guards the
+			// selection against any it might miss.
+			return nil, fmt.Errorf("reference to %q, which the schema does not define", name)
+		}
 		def := prune(name, doc.Defs[name])
 		sel.Names = append(sel.Names, name)
 		sel.Defs[name] = def
