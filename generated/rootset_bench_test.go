@@ -12,7 +12,18 @@ import (
 // depth 2, 8 and 32: clean ones (no allocation), unclean ones (cleaned
 // first) and, the longest walk, a path in no root.
 func BenchmarkRootSet(b *testing.B) {
-	const n = 10000
+	benchmarkRootSet(b, 10000, []int{2, 8, 32})
+}
+
+// BenchmarkRootSetSize holds the path's depth and changes the number of
+// roots: the time per check should not grow with it.
+func BenchmarkRootSetSize(b *testing.B) {
+	for _, n := range []int{10, 1000, 100000} {
+		b.Run(fmt.Sprintf("roots=%d", n), func(b *testing.B) { benchmarkRootSet(b, n, []int{8}) })
+	}
+}
+
+func benchmarkRootSet(b *testing.B, n int, depths []int) {
 	rs := make([]roots.Root, n)
 	for i := range rs {
 		rs[i] = roots.Root{URI: fmt.Sprintf("file:///home/user%d/project", i)}
@@ -21,11 +32,11 @@ func BenchmarkRootSet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, depth := range []int{2, 8, 32} {
+	for _, depth := range depths {
 		// depth 2 is the root itself; deeper paths add names below it.
-		clean := "/home/user7777/project" + strings.Repeat("/src", depth-2)
-		unclean := "/home//user7777/./project/" + strings.Repeat("x/../src/", depth-2)
-		miss := "/srv/user7777/project" + strings.Repeat("/src", depth-2)
+		clean := "/home/user7/project" + strings.Repeat("/src", depth-2)
+		unclean := "/home//user7/./project/" + strings.Repeat("x/../src/", depth-2)
+		miss := "/srv/user7/project" + strings.Repeat("/src", depth-2)
 		for _, c := range []struct {
 			name, p string
 			in      bool
