@@ -27,26 +27,11 @@ import (
 	"github.com/rootsgen/rootsgen/generated/roots20250618"
 	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/roots20260728"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // revisions lists every revision that has a generated package, oldest first.
 var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
-
-// sharedDir returns the upstream spec checkout (../shared/mcp-spec seen from
-// the repository root). Without it the test is skipped, except in CI where
-// its absence is a failure.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "mcp-spec")
-	if fi, err := os.Stat(filepath.Join(dir, "schema")); err != nil || !fi.IsDir() {
-		msg := fmt.Sprintf("upstream MCP spec not found at %s (want the modelcontextprotocol spec checkout with schema/<revision>/schema.json): %v", dir, err)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return dir
-}
 
 type validatable interface{ Validate() error }
 
@@ -122,7 +107,7 @@ func rootsRelated(dir string, files map[string][]byte) bool {
 }
 
 func TestUpstreamExamplesRoundTrip(t *testing.T) {
-	examples := filepath.Join(sharedDir(t), "schema", "2026-07-28", "examples")
+	examples := filepath.Join(prereq.SpecDir(t), "schema", "2026-07-28", "examples")
 	entries, err := os.ReadDir(examples)
 	if err != nil {
 		t.Fatalf("reading upstream examples: %v", err)
@@ -235,7 +220,7 @@ func compact(b []byte) string {
 // schema.json, with format assertions on (so "format": "uri" is checked).
 func upstreamSchemas(t *testing.T, rev string, defs []string) map[string]*jsonschema.Schema {
 	t.Helper()
-	file, err := filepath.Abs(filepath.Join(sharedDir(t), "schema", rev, "schema.json"))
+	file, err := filepath.Abs(filepath.Join(prereq.SpecDir(t), "schema", rev, "schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +319,7 @@ var suites = map[string]revisionSuite{
 const randomValuesPerType = 500
 
 func TestMarshalledValuesValidateUpstream(t *testing.T) {
-	sharedDir(t)
+	prereq.SpecDir(t)
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			suite, ok := suites[rev]

@@ -69,17 +69,13 @@ func TestStaticcheckFlagsDeprecatedRoots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go mod tidy and staticcheck in a downstream module")
 	}
-	repoRoot, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A dotted module path (example.com/app), as a real user's would be.
 	// staticcheck takes a package path without a dot for the standard
 	// library and reports no deprecations of it; what counts is the path
 	// of the deprecated package (here github.com/rootsgen/..., dotted
 	// either way), which for a user who generates the package into a
 	// dotless module ("app/mcproots") is dotless.
-	m := downstream.New(t, repoRoot)
+	m := downstream.New(t)
 
 	newUses := append(append([]staticcheckUse{}, staticcheckCommonUses...),
 		staticcheckUse{"AskForRoots", `fmt.Println(roots.AskForRoots("roots", ""))`})

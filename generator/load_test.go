@@ -17,6 +17,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // loadTestRevisions are the upstream revisions and the dialect each is written in.
@@ -28,28 +29,9 @@ var loadTestRevisions = []struct{ rev, dialect string }{
 	{"2026-07-28", "2020-12"},
 }
 
-// sharedSchemaDir returns the directory of the upstream MCP schemas
-// (../shared/mcp-spec/schema next to the repository). Without it the test is
-// skipped, except on CI, where a missing checkout is a failure.
-func sharedSchemaDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "mcp-spec", "schema")
-	fi, err := os.Stat(dir)
-	if err == nil && fi.IsDir() {
-		return dir
-	}
-	abs, _ := filepath.Abs(dir)
-	msg := fmt.Sprintf("upstream MCP schemas not found at %s (the shared spec checkout beside the repository): %v", abs, err)
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s; CI must provide them", msg)
-	}
-	t.Skip(msg + "; skipping the tests on upstream schemas")
-	return ""
-}
-
 func readUpstreamSchema(t testing.TB, rev string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedSchemaDir(t), rev, "schema.json"))
+	data, err := os.ReadFile(filepath.Join(prereq.SpecDir(t), "schema", rev, "schema.json"))
 	if err != nil {
 		t.Fatalf("upstream schema of %s: %v", rev, err)
 	}
@@ -98,7 +80,7 @@ func rawDefinitionNames(t *testing.T, data []byte) []string {
 }
 
 func TestLoadUpstreamDefinitionCounts(t *testing.T) {
-	sharedSchemaDir(t)
+	prereq.SpecDir(t) // fail or skip before the subtests
 	for _, tc := range loadTestRevisions {
 		t.Run(tc.rev, func(t *testing.T) {
 			data := readUpstreamSchema(t, tc.rev)

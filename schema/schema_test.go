@@ -15,6 +15,7 @@ import (
 
 	"github.com/rootsgen/rootsgen/generator"
 	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // wantRevisions are the protocol revisions rootsgen ships a schema for, oldest first.
@@ -24,25 +25,6 @@ var wantRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-
 // part of the upstream one. It is spelled out here rather than taken from
 // generator.SubsetMarker so that a change on either side shows up.
 const subsetMarker = "rootsgen: roots part only"
-
-// sharedSchemaDir returns the directory of the upstream MCP schemas
-// (../shared/mcp-spec/schema next to the repository). Without it the test is
-// skipped, except on CI, where a missing checkout is a failure.
-func sharedSchemaDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "mcp-spec", "schema")
-	fi, err := os.Stat(dir)
-	if err == nil && fi.IsDir() {
-		return dir
-	}
-	abs, _ := filepath.Abs(dir)
-	msg := fmt.Sprintf("upstream MCP schemas not found at %s (the shared spec checkout beside the repository): %v", abs, err)
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s; CI must provide them", msg)
-	}
-	t.Skip(msg + "; skipping the comparison with upstream")
-	return ""
-}
 
 // readUpstream returns the raw upstream schema of a revision.
 func readUpstream(t *testing.T, dir, rev string) []byte {
@@ -456,7 +438,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func TestStructureMatchesUpstream(t *testing.T) {
-	dir := sharedSchemaDir(t)
+	dir := filepath.Join(prereq.SpecDir(t), "schema")
 	for _, rev := range schema.Revisions() {
 		t.Run(rev, func(t *testing.T) {
 			upData := readUpstream(t, dir, rev)
@@ -564,7 +546,7 @@ func walkSchemas(s any, path string, isProperty bool, fn func(path string, s map
 }
 
 func TestDescriptions(t *testing.T) {
-	dir := sharedSchemaDir(t)
+	dir := filepath.Join(prereq.SpecDir(t), "schema")
 	for _, rev := range schema.Revisions() {
 		t.Run(rev, func(t *testing.T) {
 			ours := openEmbedded(t, rev)

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/testdata/gotest/downstream"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // The tests in this file take the path a user takes: a fresh module
@@ -64,22 +65,13 @@ var goneIn2026 = []string{
 	"SendFunc", "Server",
 }
 
-func repoRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
-}
-
 // newApp makes the downstream module with the test program's handler.
 func newApp(t *testing.T) *downstream.Module {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds downstream modules with the go command")
 	}
-	m := downstream.New(t, repoRoot(t))
+	m := downstream.New(t)
 	m.Write("handler.go", readTestdata(t, "handler.go"))
 	return m
 }
@@ -97,7 +89,7 @@ func readTestdata(t *testing.T, name string) string {
 // tests run is what the README tells users to run.
 func readmeHas(t *testing.T, line string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	b, err := os.ReadFile(filepath.Join(prereq.RepoRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +106,7 @@ func readmeHas(t *testing.T, line string) {
 // output must be what the user sees.
 func readmeShows(t *testing.T, prefix, out string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	b, err := os.ReadFile(filepath.Join(prereq.RepoRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +132,7 @@ func readmeShows(t *testing.T, prefix, out string) {
 // working in the checkout, not the go command.)
 func untouched(t *testing.T) {
 	t.Helper()
-	root := repoRoot(t)
+	root := prereq.RepoRoot(t)
 	status := func() string {
 		out, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=all").Output()
 		if err != nil {
@@ -376,8 +368,8 @@ func upgrade(t *testing.T, m *downstream.Module) {
 	}
 	// The names are what go doc shows in one committed package and not
 	// in the other.
-	old := exported(t, filepath.Join(repoRoot(t), "generated", "roots20250618"))
-	cur := exported(t, filepath.Join(repoRoot(t), "generated", "roots20260728"))
+	old := exported(t, filepath.Join(prereq.RepoRoot(t), "generated", "roots20250618"))
+	cur := exported(t, filepath.Join(prereq.RepoRoot(t), "generated", "roots20260728"))
 	for _, name := range goneIn2026 {
 		if !old[name] || cur[name] {
 			t.Errorf("%s: in roots20250618 %t, in roots20260728 %t; want only the former", name, old[name], cur[name])

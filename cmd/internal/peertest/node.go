@@ -2,12 +2,13 @@ package peertest
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // NodePeers returns the path of the node executable and the absolute path
@@ -19,46 +20,14 @@ func NodePeers(t testing.TB) (node, dir string) {
 	if testing.Short() {
 		t.Skip("-short: skipping the runs against the Node peers")
 	}
-	dir = filepath.Join(repoRoot(t), "testdata", "interop", "node")
-	missing := func(format string, args ...any) {
-		t.Helper()
-		msg := fmt.Sprintf(format, args...)
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s; CI must provide it", msg)
-		}
-		t.Skipf("%s; run npm ci in testdata/interop/node", msg)
-	}
+	dir = filepath.Join(prereq.RepoRoot(t), "testdata", "interop", "node")
 	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node not found on PATH: %v", err)
-	}
+	prereq.Need(t, err, "node on PATH")
 	for _, pkg := range []string{"client", "server", "server-filesystem"} {
-		p := filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "package.json")
-		if _, err := os.Stat(p); err != nil {
-			missing("the Node MCP packages are not installed (%v)", err)
-		}
+		_, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "package.json"))
+		prereq.Need(t, err, "the Node MCP packages (run npm ci in testdata/interop/node)")
 	}
 	return node, dir
-}
-
-// repoRoot is the directory of the module's go.mod, found upwards from the
-// test's working directory.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test's directory")
-		}
-		dir = parent
-	}
 }
 
 // Build compiles the program cmd/<name> into a temporary directory and
@@ -67,7 +36,7 @@ func Build(t testing.TB, name string) string {
 	t.Helper()
 	exe := filepath.Join(t.TempDir(), name)
 	cmd := exec.Command("go", "build", "-o", exe, "./cmd/"+name)
-	cmd.Dir = repoRoot(t)
+	cmd.Dir = prereq.RepoRoot(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
 	}

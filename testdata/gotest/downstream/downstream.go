@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 const (
@@ -33,19 +35,6 @@ const (
 	bound = 5 * time.Minute
 )
 
-// Need stops the test when a prerequisite is missing: under CI=true it
-// fails, elsewhere it skips with the reason.
-func Need(t testing.TB, err error, what string) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s: %v", what, err)
-	}
-	t.Skipf("skipped: %s: %v (under CI=true this fails)", what, err)
-}
-
 // Module is a downstream module example.com/app in a temporary directory.
 type Module struct {
 	t   testing.TB
@@ -58,16 +47,14 @@ type Module struct {
 }
 
 // New makes the module. Its go.mod requires rootsgen and replaces it with
-// the checkout at repoRoot. The go command and the module proxy must be
-// reachable (see Need); GOMODCACHE and GOCACHE are the environment's, so
+// the checkout the test runs in. The go command and the module proxy must
+// be reachable (see prereq.Need); GOMODCACHE and GOCACHE are the environment's, so
 // the modules and builds are shared with the rest of the test run.
-func New(t testing.TB, repoRoot string) *Module {
+func New(t testing.TB) *Module {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
-	Need(t, err, "the downstream tests run the go command")
-	if _, err := os.Stat(filepath.Join(repoRoot, "go.mod")); err != nil {
-		t.Fatalf("repository root %s has no go.mod: %v", repoRoot, err)
-	}
+	prereq.Need(t, err, "the downstream tests run the go command")
+	repoRoot := prereq.RepoRoot(t)
 	tmp := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), bound)
 	t.Cleanup(cancel)
@@ -83,10 +70,10 @@ func New(t testing.TB, repoRoot string) *Module {
 	// module cache or come from the proxy.
 	root := &Module{t: t, ctx: ctx, Dir: repoRoot, Env: m.Env, goCmd: goCmd}
 	if out, err := root.Go("mod", "download"); err != nil {
-		Need(t, fmt.Errorf("%v\n%s", err, out), "downloading rootsgen's modules (module cache or proxy)")
+		prereq.Need(t, fmt.Errorf("%v\n%s", err, out), "downloading rootsgen's modules (module cache or proxy)")
 	}
 	if out, err := root.Go("mod", "download", "honnef.co/go/tools@"+StaticcheckVersion); err != nil {
-		Need(t, fmt.Errorf("%v\n%s", err, out), "downloading staticcheck (module cache or proxy)")
+		prereq.Need(t, fmt.Errorf("%v\n%s", err, out), "downloading staticcheck (module cache or proxy)")
 	}
 	m.Write("go.mod", fmt.Sprintf("module %s\n\ngo 1.26\n\nrequire %s %s\n\nreplace %s => %s\n",
 		AppPath, ModulePath, unpublished, ModulePath, repoRoot))
