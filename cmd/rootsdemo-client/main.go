@@ -35,8 +35,17 @@ import (
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
-// latestLegacy is the newest revision that begins with initialize.
-const latestLegacy = "2025-11-25"
+// latestLegacy is the newest revision that begins with initialize (the
+// server then asks roots/list itself), read from the gate's table.
+var latestLegacy = func() string {
+	v := ""
+	for _, r := range rootsgate.Revisions {
+		if r.DirectRequest {
+			v = r.Version
+		}
+	}
+	return v
+}()
 
 func main() {
 	o := options{Protocol: latestLegacy}
