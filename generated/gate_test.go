@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -134,7 +135,7 @@ func TestGateServer(t *testing.T) {
 				t.Errorf("strict: %v, %v; want an error naming roots[1].uri and no roots", roots, err)
 			}
 			roots, err := rootsgate.RootsFromAnswer(v, answer, "roots", true)
-			if !slices.Equal(roots, []rootsgate.Root{{URI: "file:///x"}}) || err == nil || !strings.Contains(err.Error(), "roots[1]") {
+			if !reflect.DeepEqual(roots, []rootsgate.Root{{URI: "file:///x"}}) || err == nil || !strings.Contains(err.Error(), "roots[1]") {
 				t.Errorf("lenient: %v, %v; want the valid root and an error naming roots[1]", roots, err)
 			}
 			if _, err := rootsgate.RootsFromAnswer(v, json.RawMessage("null"), "roots", true); err == nil {

@@ -32,7 +32,18 @@ type gateRevision struct {
 	Alias      string
 	Features   Features
 	ParamsType string
-	Deprecated bool
+	// NotificationParamsType is the Go type of list_changed's params,
+	// where the revision has the notification.
+	NotificationParamsType string
+	Deprecated             bool
+	// What the revision's package declares, which the gate's paths are
+	// written in terms of (see the templateData methods of the same names).
+	Notifications, AskReady, RequireReady, HasRootSet bool
+	// MissingCode: the package declares CodeMissingRequiredClientCapability.
+	MissingCode bool
+	// VersionKey is the _meta member naming the protocol version of each
+	// request, where requests carry it; otherwise "".
+	VersionKey string
 }
 
 // ParseGateFlag reads "REV=IMPORT,REV=IMPORT", the value of -gate.
@@ -82,6 +93,15 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 			Features:   m.Features,
 			ParamsType: d.ParamsType(),
 			Deprecated: m.Deprecation != nil,
+
+			NotificationParamsType: d.NotificationParamsType(),
+
+			Notifications: d.Notifications(),
+			AskReady:      d.AskReady(),
+			RequireReady:  d.RequireReady(),
+			HasRootSet:    d.HasRootSet(),
+			MissingCode:   d.HasConst("CodeMissingRequiredClientCapability"),
+			VersionKey:    d.versionKey(),
 		})
 		sums = append(sums, fmt.Sprintf("%s (sha256 %s)", r.Revision, m.InputSHA))
 	}
@@ -95,10 +115,17 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		return nil, err
 	}
 	var buf bytes.Buffer
+	var keys []string
+	for _, r := range data {
+		if r.VersionKey != "" && !slices.Contains(keys, r.VersionKey) {
+			keys = append(keys, r.VersionKey)
+		}
+	}
 	err = tmpl.ExecuteTemplate(&buf, "gate.go.tmpl", struct {
 		Header, Package string
 		Revisions       []gateRevision
-	}{header, opts.Package, data})
+		VersionKeys     []string
+	}{header, opts.Package, data, keys})
 	if err != nil {
 		return nil, fmt.Errorf("template gate.go: %w", err)
 	}
@@ -109,4 +136,19 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 	}
 	f.Content = out
 	return []File{f}, nil
+}
+
+// versionKey is the JSON name of the member of a request's _meta that
+// names its protocol version, in a revision whose requests carry their
+// capabilities (and so their version) in _meta; otherwise "".
+func (d templateData) versionKey() string {
+	if !d.Features.CapabilitiesInMeta || !d.Fields("RequestMetaObject.ProtocolVersion=string") {
+		return ""
+	}
+	for _, f := range resolve(d.typeNamed("RequestMetaObject")).Fields {
+		if f.Name == "ProtocolVersion" {
+			return f.JSONName
+		}
+	}
+	return ""
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"slices"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -88,7 +88,7 @@ func TestGoSDKServer(t *testing.T) {
 				for _, r := range res.Roots {
 					got = append(got, rootsgate.Root{URI: r.URI, Name: r.Name})
 				}
-				if want := []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}; !slices.Equal(got, want) {
+				if want := []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}; !reflect.DeepEqual(got, want) {
 					t.Errorf("ListRoots = %v, want %v", got, want)
 				}
 			}

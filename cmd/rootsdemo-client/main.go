@@ -39,7 +39,7 @@ import (
 // server then asks roots/list itself), read from the gate's table.
 var latestLegacy = func() string {
 	v := ""
-	for _, r := range rootsgate.Revisions {
+	for _, r := range rootsgate.Revisions() {
 		if r.DirectRequest {
 			v = r.Version
 		}

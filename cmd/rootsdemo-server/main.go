@@ -170,8 +170,8 @@ func (s *server) notified(ctx context.Context, method string, params json.RawMes
 func (s *server) handleStateless(method string, params json.RawMessage, tool string) (any, error) {
 	switch method {
 	case "server/discover":
-		versions := make([]string, len(rootsgate.Revisions))
-		for i, r := range rootsgate.Revisions {
+		versions := make([]string, len(rootsgate.Revisions()))
+		for i, r := range rootsgate.Revisions() {
 			versions[i] = r.Version
 		}
 		return map[string]any{

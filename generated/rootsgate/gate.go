@@ -3,7 +3,7 @@
 //lint:file-ignore SA1019 the gate serves every revision it was generated for, deprecated ones included
 
 // Package rootsgate serves the roots feature across several MCP revisions
-// with one handler: it takes the protocol version negotiated for a
+// with one code path: it takes the protocol version negotiated for a
 // connection (or carried by a request) and takes the path that revision
 // uses, through the package rootsgen generated for it:
 //
@@ -12,6 +12,10 @@
 //   - 2025-06-18: github.com/rootsgen/rootsgen/generated/roots20250618; roots/list is a request of its own; list_changed exists
 //   - 2025-11-25: github.com/rootsgen/rootsgen/generated/roots20251125; roots/list is a request of its own; list_changed exists
 //   - 2026-07-28: github.com/rootsgen/rootsgen/generated/roots20260728; roots/list travels in inputRequests
+//
+// A client answers with a [Client]. A server asks with a [Session], one
+// per connection, whose Roots method is called the same way whatever the
+// revision, and checks paths with the [RootSet] of the answer.
 package rootsgate
 
 import (
@@ -19,7 +23,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	r20241105 "github.com/rootsgen/rootsgen/generated/roots20241105"
 	r20250326 "github.com/rootsgen/rootsgen/generated/roots20250326"
@@ -28,12 +36,217 @@ import (
 	r20260728 "github.com/rootsgen/rootsgen/generated/roots20260728"
 )
 
-// Root is a root as every revision knows it.
+// Root is a root as every revision knows it. Converting to and from a
+// revision's Root keeps every member: a revision whose Root has no _meta
+// keeps it among the members it does not know.
 type Root struct {
 	// URI is the root's file:// URI.
-	URI string
+	URI string `json:"uri"`
 	// Name is the root's display name; empty when it has none.
-	Name string
+	Name string `json:"name,omitempty"`
+	// Meta is the root's _meta; nil when it has none.
+	Meta map[string]any `json:"_meta,omitempty"`
+	// Extra holds the members of the root that no field above stands for,
+	// as the client sent them. encoding/json does not write them.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// metaFromExtra moves a _meta member that a revision without Root._meta
+// kept among the unknown members into Meta.
+func metaFromExtra(r Root) Root {
+	raw, ok := r.Extra["_meta"]
+	if !ok {
+		return r
+	}
+	var meta map[string]any
+	if json.Unmarshal(raw, &meta) != nil || meta == nil {
+		return r // not an object: it stays where it was
+	}
+	r.Meta = meta
+	r.Extra = maps.Clone(r.Extra)
+	delete(r.Extra, "_meta")
+	if len(r.Extra) == 0 {
+		r.Extra = nil
+	}
+	return r
+}
+
+// metaToExtra returns the unknown members of r with its Meta added as
+// _meta, for a revision whose Root has no _meta field.
+func metaToExtra(r Root) (map[string]json.RawMessage, error) {
+	if r.Meta == nil {
+		return r.Extra, nil
+	}
+	raw, err := json.Marshal(r.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: _meta: %w", r.URI, err)
+	}
+	extra := make(map[string]json.RawMessage, len(r.Extra)+1)
+	maps.Copy(extra, r.Extra)
+	extra["_meta"] = raw
+	return extra, nil
+}
+
+// fromr20241105 is the gate's view of a 2024-11-05 root; the maps are shared.
+func fromr20241105(r r20241105.Root) Root {
+	return metaFromExtra(Root{URI: r.URI, Name: r.Name, Extra: r.Extra})
+}
+
+// tor20241105 is r as a 2024-11-05 root.
+func tor20241105(r Root) (r20241105.Root, error) {
+	extra, err := metaToExtra(r)
+	return r20241105.Root{URI: r.URI, Name: r.Name, Extra: extra}, err
+}
+
+func fromr20241105s(in []r20241105.Root) []Root {
+	if in == nil {
+		return nil
+	}
+	out := make([]Root, len(in))
+	for i, r := range in {
+		out[i] = fromr20241105(r)
+	}
+	return out
+}
+
+func tor20241105s(in []Root) ([]r20241105.Root, error) {
+	out := make([]r20241105.Root, len(in))
+	for i, r := range in {
+		var err error
+		if out[i], err = tor20241105(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fromr20250326 is the gate's view of a 2025-03-26 root; the maps are shared.
+func fromr20250326(r r20250326.Root) Root {
+	return metaFromExtra(Root{URI: r.URI, Name: r.Name, Extra: r.Extra})
+}
+
+// tor20250326 is r as a 2025-03-26 root.
+func tor20250326(r Root) (r20250326.Root, error) {
+	extra, err := metaToExtra(r)
+	return r20250326.Root{URI: r.URI, Name: r.Name, Extra: extra}, err
+}
+
+func fromr20250326s(in []r20250326.Root) []Root {
+	if in == nil {
+		return nil
+	}
+	out := make([]Root, len(in))
+	for i, r := range in {
+		out[i] = fromr20250326(r)
+	}
+	return out
+}
+
+func tor20250326s(in []Root) ([]r20250326.Root, error) {
+	out := make([]r20250326.Root, len(in))
+	for i, r := range in {
+		var err error
+		if out[i], err = tor20250326(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fromr20250618 is the gate's view of a 2025-06-18 root; the maps are shared.
+func fromr20250618(r r20250618.Root) Root {
+	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+}
+
+// tor20250618 is r as a 2025-06-18 root.
+func tor20250618(r Root) (r20250618.Root, error) {
+	return r20250618.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
+}
+
+func fromr20250618s(in []r20250618.Root) []Root {
+	if in == nil {
+		return nil
+	}
+	out := make([]Root, len(in))
+	for i, r := range in {
+		out[i] = fromr20250618(r)
+	}
+	return out
+}
+
+func tor20250618s(in []Root) ([]r20250618.Root, error) {
+	out := make([]r20250618.Root, len(in))
+	for i, r := range in {
+		var err error
+		if out[i], err = tor20250618(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fromr20251125 is the gate's view of a 2025-11-25 root; the maps are shared.
+func fromr20251125(r r20251125.Root) Root {
+	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+}
+
+// tor20251125 is r as a 2025-11-25 root.
+func tor20251125(r Root) (r20251125.Root, error) {
+	return r20251125.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
+}
+
+func fromr20251125s(in []r20251125.Root) []Root {
+	if in == nil {
+		return nil
+	}
+	out := make([]Root, len(in))
+	for i, r := range in {
+		out[i] = fromr20251125(r)
+	}
+	return out
+}
+
+func tor20251125s(in []Root) ([]r20251125.Root, error) {
+	out := make([]r20251125.Root, len(in))
+	for i, r := range in {
+		var err error
+		if out[i], err = tor20251125(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fromr20260728 is the gate's view of a 2026-07-28 root; the maps are shared.
+func fromr20260728(r r20260728.Root) Root {
+	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+}
+
+// tor20260728 is r as a 2026-07-28 root.
+func tor20260728(r Root) (r20260728.Root, error) {
+	return r20260728.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
+}
+
+func fromr20260728s(in []r20260728.Root) []Root {
+	if in == nil {
+		return nil
+	}
+	out := make([]Root, len(in))
+	for i, r := range in {
+		out[i] = fromr20260728(r)
+	}
+	return out
+}
+
+func tor20260728s(in []Root) ([]r20260728.Root, error) {
+	out := make([]r20260728.Root, len(in))
+	for i, r := range in {
+		var err error
+		if out[i], err = tor20260728(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // ListRootsFunc lists the client's roots: the one handler for every revision.
@@ -53,8 +266,8 @@ type Revision struct {
 	Deprecated bool
 }
 
-// Revisions lists the revisions this gate was generated for, oldest first.
-var Revisions = []Revision{
+// revisions lists the revisions this gate was generated for, oldest first.
+var revisions = [...]Revision{
 	{Version: "2024-11-05", DirectRequest: true, InputRequests: false, ListChanged: true, Deprecated: false},
 	{Version: "2025-03-26", DirectRequest: true, InputRequests: false, ListChanged: true, Deprecated: false},
 	{Version: "2025-06-18", DirectRequest: true, InputRequests: false, ListChanged: true, Deprecated: false},
@@ -62,26 +275,49 @@ var Revisions = []Revision{
 	{Version: "2026-07-28", DirectRequest: false, InputRequests: true, ListChanged: false, Deprecated: true},
 }
 
-// ErrWrongPath is wrapped by the error of a call that the revision does
-// not support, such as a direct roots/list on 2026-07-28.
-var ErrWrongPath = errors.New("the protocol version does not carry roots this way")
+// Revisions returns the revisions this gate was generated for, oldest
+// first. The slice is the caller's own: changing it changes nothing here.
+func Revisions() []Revision { return slices.Clone(revisions[:]) }
+
+// The errors of this package, for errors.Is. Each error returned says more
+// (the protocol version, what was refused) and wraps one of these.
+var (
+	// ErrNoRootsCapability: the client did not declare the roots
+	// capability, so nothing was asked.
+	ErrNoRootsCapability = errors.New("the client did not declare the roots capability")
+	// ErrNoAnswer: the client did not answer roots/list in time.
+	ErrNoAnswer = errors.New("roots/list: no answer from the client")
+	// ErrWrongPath: the revision does not carry roots the way the call
+	// does, such as a direct roots/list on a revision that embeds it in
+	// inputRequests.
+	ErrWrongPath = errors.New("the protocol version does not carry roots this way")
+	// ErrUnknownVersion: the protocol version is a date but not one this
+	// gate serves, or no version is known for a request.
+	ErrUnknownVersion = errors.New("unknown protocol version")
+	// ErrMalformedVersion: the protocol version is not a date (YYYY-MM-DD).
+	ErrMalformedVersion = errors.New("malformed protocol version")
+	// ErrInputRequired: the request must be answered with an
+	// input_required result asking for roots; see [InputRequiredError].
+	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
+)
 
 // Lookup returns how version carries roots. A version that is not a date
-// (YYYY-MM-DD), or not one of Revisions, is an error that says which.
+// (YYYY-MM-DD) is an error wrapping ErrMalformedVersion; a date that is not
+// one of Revisions is an error wrapping ErrUnknownVersion that lists them.
 func Lookup(version string) (Revision, error) {
 	if !isDate(version) {
-		return Revision{}, fmt.Errorf("malformed protocol version %q: want a date such as %s", version, Revisions[len(Revisions)-1].Version)
+		return Revision{}, fmt.Errorf("%w %q: want a date such as %s", ErrMalformedVersion, version, revisions[len(revisions)-1].Version)
 	}
-	for _, r := range Revisions {
+	for _, r := range revisions {
 		if r.Version == version {
 			return r, nil
 		}
 	}
-	known := make([]string, len(Revisions))
-	for i, r := range Revisions {
+	known := make([]string, len(revisions))
+	for i, r := range revisions {
 		known[i] = r.Version
 	}
-	return Revision{}, fmt.Errorf("protocol version %s is not one this gate serves (%s)", version, strings.Join(known, ", "))
+	return Revision{}, fmt.Errorf("%w: %s is not one this gate serves (%s)", ErrUnknownVersion, version, strings.Join(known, ", "))
 }
 
 func isDate(s string) bool {
@@ -104,7 +340,19 @@ func wrongPath(version, what string) error {
 	return fmt.Errorf("%s: %w: %s", version, ErrWrongPath, what)
 }
 
-// RPCError is a JSON-RPC error object to answer a request with.
+// sentinelError is an error of a revision's package that also matches the
+// gate's sentinel of the same meaning.
+type sentinelError struct {
+	version  string
+	sentinel error
+	err      error
+}
+
+func (e *sentinelError) Error() string   { return e.version + ": " + e.err.Error() }
+func (e *sentinelError) Unwrap() []error { return []error{e.sentinel, e.err} }
+
+// RPCError is a JSON-RPC error object: marshalled, it is the error member
+// of a response.
 type RPCError struct {
 	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
 	Code int64 `json:"code"`
@@ -138,11 +386,11 @@ func (c *Client) clientr20241105() *r20241105.Client {
 			if err != nil {
 				return nil, err
 			}
-			out := &r20241105.ListRootsResult{Roots: make([]r20241105.Root, len(roots))}
-			for i, r := range roots {
-				out.Roots[i] = r20241105.Root{URI: r.URI, Name: r.Name}
+			out, err := tor20241105s(roots)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			return &r20241105.ListRootsResult{Roots: out}, nil
 		}),
 	}
 }
@@ -158,11 +406,11 @@ func (c *Client) clientr20250326() *r20250326.Client {
 			if err != nil {
 				return nil, err
 			}
-			out := &r20250326.ListRootsResult{Roots: make([]r20250326.Root, len(roots))}
-			for i, r := range roots {
-				out.Roots[i] = r20250326.Root{URI: r.URI, Name: r.Name}
+			out, err := tor20250326s(roots)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			return &r20250326.ListRootsResult{Roots: out}, nil
 		}),
 	}
 }
@@ -178,11 +426,11 @@ func (c *Client) clientr20250618() *r20250618.Client {
 			if err != nil {
 				return nil, err
 			}
-			out := &r20250618.ListRootsResult{Roots: make([]r20250618.Root, len(roots))}
-			for i, r := range roots {
-				out.Roots[i] = r20250618.Root{URI: r.URI, Name: r.Name}
+			out, err := tor20250618s(roots)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			return &r20250618.ListRootsResult{Roots: out}, nil
 		}),
 	}
 }
@@ -198,11 +446,11 @@ func (c *Client) clientr20251125() *r20251125.Client {
 			if err != nil {
 				return nil, err
 			}
-			out := &r20251125.ListRootsResult{Roots: make([]r20251125.Root, len(roots))}
-			for i, r := range roots {
-				out.Roots[i] = r20251125.Root{URI: r.URI, Name: r.Name}
+			out, err := tor20251125s(roots)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			return &r20251125.ListRootsResult{Roots: out}, nil
 		}),
 	}
 }
@@ -218,11 +466,11 @@ func (c *Client) clientr20260728() *r20260728.Client {
 			if err != nil {
 				return nil, err
 			}
-			out := &r20260728.ListRootsResult{Roots: make([]r20260728.Root, len(roots))}
-			for i, r := range roots {
-				out.Roots[i] = r20260728.Root{URI: r.URI, Name: r.Name}
+			out, err := tor20260728s(roots)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			return &r20260728.ListRootsResult{Roots: out}, nil
 		}),
 	}
 }
@@ -335,14 +583,15 @@ type Ask struct {
 // AskForRoots returns how to ask a client for its roots under version.
 // clientHasRoots is whether the client declared the roots capability
 // (at initialization, or in the request's _meta); without it nothing may
-// be asked and the error says so. key and requestState are used where the
-// version embeds the request in an InputRequiredResult.
+// be asked and the error wraps ErrNoRootsCapability. key and requestState
+// are used where the version embeds the request in an InputRequiredResult.
+// A [Session] does all of this, and keeps the answer.
 func AskForRoots(version string, clientHasRoots bool, key, requestState string) (Ask, error) {
 	if _, err := Lookup(version); err != nil {
 		return Ask{}, err
 	}
 	if !clientHasRoots {
-		return Ask{}, fmt.Errorf("%s: the client did not declare the roots capability", version)
+		return Ask{}, fmt.Errorf("%s: %w", version, ErrNoRootsCapability)
 	}
 	switch version {
 	case "2024-11-05":
@@ -380,7 +629,7 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	if _, err := Lookup(version); err != nil {
 		return nil, err
 	}
-	if t := strings.TrimSpace(string(answer)); t == "" || t == "null" {
+	if isNull(answer) {
 		return nil, fmt.Errorf("%s: the answer is empty or null", version)
 	}
 	switch version {
@@ -396,7 +645,7 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 		} else if err = result.Validate(); err == nil {
 			roots = result.Roots
 		}
-		return convertr20241105(roots), err
+		return fromr20241105s(roots), err
 	case "2025-03-26":
 		var result r20250326.ListRootsResult
 		if err := result.UnmarshalJSON(answer); err != nil {
@@ -409,7 +658,7 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 		} else if err = result.Validate(); err == nil {
 			roots = result.Roots
 		}
-		return convertr20250326(roots), err
+		return fromr20250326s(roots), err
 	case "2025-06-18":
 		var result r20250618.ListRootsResult
 		if err := result.UnmarshalJSON(answer); err != nil {
@@ -422,7 +671,7 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 		} else if err = result.Validate(); err == nil {
 			roots = result.Roots
 		}
-		return convertr20250618(roots), err
+		return fromr20250618s(roots), err
 	case "2025-11-25":
 		var result r20251125.ListRootsResult
 		if err := result.UnmarshalJSON(answer); err != nil {
@@ -435,69 +684,622 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 		} else if err = result.Validate(); err == nil {
 			roots = result.Roots
 		}
-		return convertr20251125(roots), err
+		return fromr20251125s(roots), err
 	case "2026-07-28":
 		var params r20260728.InputResponseRequestParams
 		if err := params.UnmarshalJSON(answer); err != nil {
 			return nil, err
 		}
 		roots, err := r20260728.RootsFromInputResponses(&params, key, lenient)
-		return convertr20260728(roots), err
+		return fromr20260728s(roots), err
 	}
 	return nil, wrongPath(version, "no way to read roots")
 }
 
-func convertr20241105(in []r20241105.Root) []Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]Root, len(in))
-	for i, r := range in {
-		out[i] = Root{URI: r.URI, Name: r.Name}
-	}
-	return out
+// isNull reports whether raw is empty, only white space, or null.
+func isNull(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t == "" || t == "null"
 }
 
-func convertr20250326(in []r20250326.Root) []Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]Root, len(in))
-	for i, r := range in {
-		out[i] = Root{URI: r.URI, Name: r.Name}
-	}
-	return out
+// DefaultInputKey is the key of the roots/list entry in inputRequests when
+// Session.InputKey is empty.
+const DefaultInputKey = "roots"
+
+// A Session is the server side of the roots feature on one connection,
+// for every revision the gate serves. A tool handler asks for the client's
+// roots the same way whatever the revision:
+//
+//	roots, err := sess.Roots(ctx, params) // params: the JSON params of the request being served
+//
+// On a revision where roots/list is a request of its own, the session
+// asks the client with Request and keeps the answer until the client says
+// its roots changed: it is the revision's generated Server, with its
+// guarantees (one request shared by concurrent callers, a timeout, no
+// request at all when the client did not declare roots, and no stale list
+// once a list_changed notification has been handled). Call Initialize when
+// the connection negotiates its version, and HandleNotification for every
+// notification.
+//
+// On a revision where roots/list travels inside an InputRequiredResult,
+// each request stands alone: its _meta names its version and declares the
+// client's capabilities, and nothing is kept between requests. Roots
+// returns an [*InputRequiredError] for a request that does not carry the
+// answer yet (send its Result as the request's result), and the roots for
+// the retried request that carries them in inputResponses. A client that
+// did not declare roots gets a [*MissingCapabilityError] instead.
+//
+// Set the fields before the first call and do not change them after; a
+// Session is safe for concurrent use.
+type Session struct {
+	// Request sends roots/list to the client on this connection and
+	// returns its result's JSON, or the error the client answered with (an
+	// *RPCError) or the transport's. It must return when ctx is done.
+	// Revisions where roots/list is a request of its own need it.
+	Request func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	// Timeout bounds each roots/list request; zero means the revision's
+	// DefaultTimeout.
+	Timeout time.Duration
+	// Lenient keeps the valid roots of an answer that has invalid ones,
+	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
+	// error.
+	Lenient bool
+	// OnInvalidRoots, when set and Lenient, receives the error that lists
+	// the invalid roots of an answer.
+	OnInvalidRoots func(error)
+	// OnListChanged, when set, is called after the cached roots were
+	// dropped for a notifications/roots/list_changed.
+	OnListChanged func(ctx context.Context) error
+	// InputKey names the roots/list entry in inputRequests and
+	// inputResponses; empty means DefaultInputKey.
+	InputKey string
+	// RequestState, when set, returns the requestState of the
+	// input_required result that asks for roots while serving the request
+	// with these params. The client sends it back unchanged; treat what
+	// comes back as the client's word, not yours.
+	RequestState func(params json.RawMessage) string
+
+	mu     sync.Mutex
+	legacy legacySession // nil until Initialize
 }
 
-func convertr20250618(in []r20250618.Root) []Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]Root, len(in))
-	for i, r := range in {
-		out[i] = Root{URI: r.URI, Name: r.Name}
-	}
-	return out
+// legacySession is a session on a revision where roots/list is a request
+// of its own: the revision's Server.
+type legacySession interface {
+	version() string
+	roots(ctx context.Context) ([]Root, error)
+	handleNotification(ctx context.Context, method string, params json.RawMessage) error
+	invalidate()
 }
 
-func convertr20251125(in []r20251125.Root) []Root {
-	if in == nil {
+// Initialize sets the session up for the protocol version the connection
+// negotiated and the client capabilities (JSON, as the client declared
+// them at initialize; empty or null means none). Until it is called, only
+// requests whose _meta names their version are served. A version that
+// has no initialize, where each request declares its capabilities, is an
+// error wrapping ErrWrongPath.
+func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
+	if _, err := Lookup(version); err != nil {
+		return err
+	}
+	if isNull(capabilities) {
+		capabilities = json.RawMessage("{}")
+	}
+	request := s.Request
+	switch version {
+	case "2024-11-05":
+		var caps r20241105.ClientCapabilities
+		if err := caps.UnmarshalJSON(capabilities); err != nil {
+			return fmt.Errorf("%s: client capabilities: %w", version, err)
+		}
+		if request == nil {
+			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
+		}
+		srv := &r20241105.Server{
+			ClientRoots: caps.Roots,
+			Request: func(ctx context.Context, m r20241105.Method, p json.RawMessage) (json.RawMessage, error) {
+				return request(ctx, string(m), p)
+			},
+			Timeout:        s.Timeout,
+			Lenient:        s.Lenient,
+			OnInvalidRoots: s.OnInvalidRoots,
+		}
+		if s.OnListChanged != nil {
+			onListChanged := s.OnListChanged
+			srv.OnListChanged = r20241105.ListChangedHandlerFunc(func(ctx context.Context, _ *r20241105.RootsListChangedNotificationParams) error {
+				return onListChanged(ctx)
+			})
+		}
+		s.mu.Lock()
+		s.legacy = legacyr20241105{srv}
+		s.mu.Unlock()
+		return nil
+	case "2025-03-26":
+		var caps r20250326.ClientCapabilities
+		if err := caps.UnmarshalJSON(capabilities); err != nil {
+			return fmt.Errorf("%s: client capabilities: %w", version, err)
+		}
+		if request == nil {
+			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
+		}
+		srv := &r20250326.Server{
+			ClientRoots: caps.Roots,
+			Request: func(ctx context.Context, m r20250326.Method, p json.RawMessage) (json.RawMessage, error) {
+				return request(ctx, string(m), p)
+			},
+			Timeout:        s.Timeout,
+			Lenient:        s.Lenient,
+			OnInvalidRoots: s.OnInvalidRoots,
+		}
+		if s.OnListChanged != nil {
+			onListChanged := s.OnListChanged
+			srv.OnListChanged = r20250326.ListChangedHandlerFunc(func(ctx context.Context, _ *r20250326.RootsListChangedNotificationParams) error {
+				return onListChanged(ctx)
+			})
+		}
+		s.mu.Lock()
+		s.legacy = legacyr20250326{srv}
+		s.mu.Unlock()
+		return nil
+	case "2025-06-18":
+		var caps r20250618.ClientCapabilities
+		if err := caps.UnmarshalJSON(capabilities); err != nil {
+			return fmt.Errorf("%s: client capabilities: %w", version, err)
+		}
+		if request == nil {
+			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
+		}
+		srv := &r20250618.Server{
+			ClientRoots: caps.Roots,
+			Request: func(ctx context.Context, m r20250618.Method, p json.RawMessage) (json.RawMessage, error) {
+				return request(ctx, string(m), p)
+			},
+			Timeout:        s.Timeout,
+			Lenient:        s.Lenient,
+			OnInvalidRoots: s.OnInvalidRoots,
+		}
+		if s.OnListChanged != nil {
+			onListChanged := s.OnListChanged
+			srv.OnListChanged = r20250618.ListChangedHandlerFunc(func(ctx context.Context, _ *r20250618.RootsListChangedNotificationParams) error {
+				return onListChanged(ctx)
+			})
+		}
+		s.mu.Lock()
+		s.legacy = legacyr20250618{srv}
+		s.mu.Unlock()
+		return nil
+	case "2025-11-25":
+		var caps r20251125.ClientCapabilities
+		if err := caps.UnmarshalJSON(capabilities); err != nil {
+			return fmt.Errorf("%s: client capabilities: %w", version, err)
+		}
+		if request == nil {
+			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
+		}
+		srv := &r20251125.Server{
+			ClientRoots: caps.Roots,
+			Request: func(ctx context.Context, m r20251125.Method, p json.RawMessage) (json.RawMessage, error) {
+				return request(ctx, string(m), p)
+			},
+			Timeout:        s.Timeout,
+			Lenient:        s.Lenient,
+			OnInvalidRoots: s.OnInvalidRoots,
+		}
+		if s.OnListChanged != nil {
+			onListChanged := s.OnListChanged
+			srv.OnListChanged = r20251125.ListChangedHandlerFunc(func(ctx context.Context, _ *r20251125.NotificationParams) error {
+				return onListChanged(ctx)
+			})
+		}
+		s.mu.Lock()
+		s.legacy = legacyr20251125{srv}
+		s.mu.Unlock()
 		return nil
 	}
-	out := make([]Root, len(in))
-	for i, r := range in {
-		out[i] = Root{URI: r.URI, Name: r.Name}
-	}
-	return out
+	return wrongPath(version, "there is no initialize: each request declares the client's capabilities; pass its params to Roots")
 }
 
-func convertr20260728(in []r20260728.Root) []Root {
-	if in == nil {
+// HandleNotification handles a notification from the client. On a session
+// initialized for a revision with notifications/roots/list_changed, that
+// notification drops the cached roots (the next Roots asks again) and then
+// calls OnListChanged; its params may be absent, null or {}. Every other
+// notification, and any notification before Initialize, is ignored.
+func (s *Session) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	if l == nil {
 		return nil
 	}
-	out := make([]Root, len(in))
-	for i, r := range in {
-		out[i] = Root{URI: r.URI, Name: r.Name}
-	}
-	return out
+	return l.handleNotification(ctx, method, params)
 }
+
+// Invalidate drops the cached roots, if any: the next Roots asks again.
+func (s *Session) Invalidate() {
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	if l != nil {
+		l.invalidate()
+	}
+}
+
+// Version returns the protocol version the session was initialized for,
+// or "" before Initialize.
+func (s *Session) Version() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.legacy == nil {
+		return ""
+	}
+	return s.legacy.version()
+}
+
+// Roots returns the client's roots for the request being served, whose
+// JSON params are params (empty or null when it has none):
+//
+//   - On a session initialized for a revision where roots/list is a
+//     request of its own, the cached roots, asking the client first if
+//     needed. Errors wrap ErrNoRootsCapability (nothing was sent) or
+//     ErrNoAnswer (the client did not answer within Timeout).
+//   - On a request whose _meta names a revision where roots/list travels
+//     in inputRequests, the roots in the request's inputResponses; if it
+//     has none, an [*InputRequiredError] whose Result to send asks for
+//     them; if the request's _meta declares no roots capability, a
+//     [*MissingCapabilityError], which wraps ErrNoRootsCapability.
+//
+// A request whose version is not a date wraps ErrMalformedVersion; one
+// this gate does not serve, or with no version on a session that was not
+// initialized, ErrUnknownVersion; a revision that would need what the
+// session lacks, ErrWrongPath. The roots are the caller's to keep; their
+// Meta and Extra maps are shared, so do not modify them.
+func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, error) {
+	_, roots, err := s.roots(ctx, params)
+	return roots, err
+}
+
+// RootSet is Roots made into a [RootSet] of the revision the roots came
+// from; see [NewRootSet].
+func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
+	version, roots, err := s.roots(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	return NewRootSet(version, roots, opts...)
+}
+
+func (s *Session) roots(ctx context.Context, params json.RawMessage) (string, []Root, error) {
+	version, err := s.versionOf(params)
+	if err != nil {
+		return "", nil, err
+	}
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	if l != nil && l.version() == version {
+		roots, err := l.roots(ctx)
+		return version, roots, err
+	}
+	switch version {
+	case "2024-11-05":
+		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+	case "2025-03-26":
+		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+	case "2025-06-18":
+		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+	case "2025-11-25":
+		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+	case "2026-07-28":
+		roots, err := s.askr20260728(params)
+		return version, roots, err
+	}
+	return version, nil, wrongPath(version, "no way to ask for roots")
+}
+
+// versionOf returns the protocol version a request is served under: the
+// one its _meta names, else the one the session was initialized for.
+func (s *Session) versionOf(params json.RawMessage) (string, error) {
+	if !isNull(params) {
+		var probe struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		}
+		if err := json.Unmarshal(params, &probe); err != nil {
+			return "", fmt.Errorf("request params: %w", err)
+		}
+		for _, key := range [...]string{"io.modelcontextprotocol/protocolVersion"} {
+			raw, ok := probe.Meta[key]
+			if !ok {
+				continue
+			}
+			var version string
+			if err := json.Unmarshal(raw, &version); err != nil {
+				return "", fmt.Errorf("%w: _meta[%q] is %s, not a string", ErrMalformedVersion, key, raw)
+			}
+			if _, err := Lookup(version); err != nil {
+				return "", err
+			}
+			return version, nil
+		}
+	}
+	if v := s.Version(); v != "" {
+		return v, nil
+	}
+	return "", fmt.Errorf("%w: the session was not initialized and the request names no protocol version", ErrUnknownVersion)
+}
+
+// legacyr20241105 is a 2024-11-05 session: the revision's Server, with its cache.
+type legacyr20241105 struct{ s *r20241105.Server }
+
+func (l legacyr20241105) version() string { return "2024-11-05" }
+
+func (l legacyr20241105) roots(ctx context.Context) ([]Root, error) {
+	roots, err := l.s.Roots(ctx)
+	switch {
+	case errors.Is(err, r20241105.ErrNoRootsCapability):
+		err = &sentinelError{l.version(), ErrNoRootsCapability, err}
+	case errors.Is(err, r20241105.ErrNoAnswer):
+		err = &sentinelError{l.version(), ErrNoAnswer, err}
+	case err != nil:
+		err = fmt.Errorf("%s: %w", l.version(), err)
+	}
+	return fromr20241105s(roots), err
+}
+
+func (l legacyr20241105) handleNotification(ctx context.Context, method string, params json.RawMessage) error {
+	return l.s.HandleNotification(ctx, method, params)
+}
+
+func (l legacyr20241105) invalidate() { l.s.Invalidate() }
+
+// legacyr20250326 is a 2025-03-26 session: the revision's Server, with its cache.
+type legacyr20250326 struct{ s *r20250326.Server }
+
+func (l legacyr20250326) version() string { return "2025-03-26" }
+
+func (l legacyr20250326) roots(ctx context.Context) ([]Root, error) {
+	roots, err := l.s.Roots(ctx)
+	switch {
+	case errors.Is(err, r20250326.ErrNoRootsCapability):
+		err = &sentinelError{l.version(), ErrNoRootsCapability, err}
+	case errors.Is(err, r20250326.ErrNoAnswer):
+		err = &sentinelError{l.version(), ErrNoAnswer, err}
+	case err != nil:
+		err = fmt.Errorf("%s: %w", l.version(), err)
+	}
+	return fromr20250326s(roots), err
+}
+
+func (l legacyr20250326) handleNotification(ctx context.Context, method string, params json.RawMessage) error {
+	return l.s.HandleNotification(ctx, method, params)
+}
+
+func (l legacyr20250326) invalidate() { l.s.Invalidate() }
+
+// legacyr20250618 is a 2025-06-18 session: the revision's Server, with its cache.
+type legacyr20250618 struct{ s *r20250618.Server }
+
+func (l legacyr20250618) version() string { return "2025-06-18" }
+
+func (l legacyr20250618) roots(ctx context.Context) ([]Root, error) {
+	roots, err := l.s.Roots(ctx)
+	switch {
+	case errors.Is(err, r20250618.ErrNoRootsCapability):
+		err = &sentinelError{l.version(), ErrNoRootsCapability, err}
+	case errors.Is(err, r20250618.ErrNoAnswer):
+		err = &sentinelError{l.version(), ErrNoAnswer, err}
+	case err != nil:
+		err = fmt.Errorf("%s: %w", l.version(), err)
+	}
+	return fromr20250618s(roots), err
+}
+
+func (l legacyr20250618) handleNotification(ctx context.Context, method string, params json.RawMessage) error {
+	return l.s.HandleNotification(ctx, method, params)
+}
+
+func (l legacyr20250618) invalidate() { l.s.Invalidate() }
+
+// legacyr20251125 is a 2025-11-25 session: the revision's Server, with its cache.
+type legacyr20251125 struct{ s *r20251125.Server }
+
+func (l legacyr20251125) version() string { return "2025-11-25" }
+
+func (l legacyr20251125) roots(ctx context.Context) ([]Root, error) {
+	roots, err := l.s.Roots(ctx)
+	switch {
+	case errors.Is(err, r20251125.ErrNoRootsCapability):
+		err = &sentinelError{l.version(), ErrNoRootsCapability, err}
+	case errors.Is(err, r20251125.ErrNoAnswer):
+		err = &sentinelError{l.version(), ErrNoAnswer, err}
+	case err != nil:
+		err = fmt.Errorf("%s: %w", l.version(), err)
+	}
+	return fromr20251125s(roots), err
+}
+
+func (l legacyr20251125) handleNotification(ctx context.Context, method string, params json.RawMessage) error {
+	return l.s.HandleNotification(ctx, method, params)
+}
+
+func (l legacyr20251125) invalidate() { l.s.Invalidate() }
+
+// askr20260728 serves a 2026-07-28 request: the roots it carries in
+// inputResponses, or the input_required result that asks for them.
+func (s *Session) askr20260728(params json.RawMessage) ([]Root, error) {
+	const version = "2026-07-28"
+	var p r20260728.InputResponseRequestParams
+	if err := p.UnmarshalJSON(params); err != nil {
+		return nil, fmt.Errorf("%s: request params: %w", version, err)
+	}
+	if missing := r20260728.RequireRoots(nil, &p.Meta); missing != nil {
+		data, err := json.Marshal(missing.Error.Data)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &MissingCapabilityError{Version: version, Object: &RPCError{
+			Code:    r20260728.CodeMissingRequiredClientCapability,
+			Message: missing.Error.Message,
+			Data:    json.RawMessage(data),
+		}}
+	}
+	key := s.InputKey
+	if key == "" {
+		key = DefaultInputKey
+	}
+	if _, answered := p.InputResponses[key]; !answered {
+		var state string
+		if s.RequestState != nil {
+			state = s.RequestState(params)
+		}
+		res, err := r20260728.AskForRoots(key, state)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &InputRequiredError{Version: version, Key: key, Result: raw}
+	}
+	roots, err := r20260728.RootsFromInputResponses(&p, key, s.Lenient)
+	var invalid *r20260728.ValidationError
+	if s.Lenient && errors.As(err, &invalid) {
+		// The valid roots are kept; the invalid ones are reported.
+		if s.OnInvalidRoots != nil {
+			s.OnInvalidRoots(err)
+		}
+		err = nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", version, err)
+	}
+	return fromr20260728s(roots), nil
+}
+
+// InputRequiredError is the error of [Session.Roots] for a request that
+// must be answered with an input_required result asking for roots: its
+// revision carries roots/list inside an InputRequiredResult, and the
+// request does not carry the answer yet. Send Result as the request's
+// result; the client retries the request with its roots in
+// inputResponses[Key], and Roots on that request returns them. It wraps
+// ErrInputRequired.
+type InputRequiredError struct {
+	// Version is the protocol version of the request.
+	Version string
+	// Key is the key of the roots/list entry in inputRequests.
+	Key string
+	// Result is the InputRequiredResult to send, as JSON.
+	Result json.RawMessage
+}
+
+// Error says that the request must be answered with Result.
+func (e *InputRequiredError) Error() string {
+	return fmt.Sprintf("%s: %v: answer the request with the result that asks for inputRequests[%q]", e.Version, ErrInputRequired, e.Key)
+}
+
+// Unwrap returns ErrInputRequired.
+func (e *InputRequiredError) Unwrap() error { return ErrInputRequired }
+
+// MissingCapabilityError is the error of [Session.Roots] for a request
+// whose _meta does not declare the roots capability, on a revision where
+// each request declares the client's capabilities and the server answers
+// such a request with error -32021 (MissingRequiredClientCapability).
+// Nothing was asked. Answer the request with Object as the JSON-RPC
+// response's error member, and over HTTP with status HTTPStatus(). It
+// wraps ErrNoRootsCapability.
+type MissingCapabilityError struct {
+	// Version is the protocol version of the request.
+	Version string
+	// Object is the error member to send: code -32021, a message, and
+	// data.requiredCapabilities naming the roots capability ({"roots":{}}).
+	Object *RPCError
+}
+
+// Error returns the version, code and message.
+func (e *MissingCapabilityError) Error() string {
+	return fmt.Sprintf("%s: %v: JSON-RPC error %d: %s", e.Version, ErrNoRootsCapability, e.Object.Code, e.Object.Message)
+}
+
+// Unwrap returns ErrNoRootsCapability.
+func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
+
+// HTTPStatus is the status of an HTTP response that carries the error:
+// the Streamable HTTP transport of the revisions with error -32021 requires
+// 400 Bad Request for it.
+func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
+
+// A RootSetOption changes how [NewRootSet] reads roots and paths.
+type RootSetOption func(*rootSetConfig)
+
+type rootSetConfig struct {
+	resolve bool
+	windows *bool
+}
+
+// ResolveSymlinks resolves the symbolic links in each root's path when the
+// set is built, so that WhichResolved finds a path reached through a root
+// that is itself a link. A root that cannot be resolved is left out and
+// reported.
+func ResolveSymlinks() RootSetOption {
+	return func(c *rootSetConfig) { c.resolve = true }
+}
+
+// WindowsPaths says whether paths are Windows paths (true) or POSIX paths
+// (false). The default is the system the program runs on.
+func WindowsPaths(on bool) RootSetOption {
+	return func(c *rootSetConfig) { c.windows = &on }
+}
+
+// A RootSet answers whether a path lies inside one of the client's roots,
+// and in which, by the rules of the RootSet of the revision the roots came
+// from (see that package's documentation). It is safe for concurrent use.
+type RootSet struct {
+	version string
+	set     revisionRootSet
+}
+
+// revisionRootSet is the RootSet of one revision's package, seen with the
+// gate's Root.
+type revisionRootSet interface {
+	Contains(p string) bool
+	ContainsURI(uri string) bool
+	which(p string) (Root, bool)
+	whichResolved(p string) (Root, bool, error)
+}
+
+// NewRootSet builds the set of roots under version with the RootSet of
+// that revision's package. Roots that break its rules are left out, and
+// the error names each by its index (roots[3].uri); the valid ones are
+// kept, so one bad root never costs the good ones. Check the error to
+// refuse the list instead.
+func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, error) {
+	if _, err := Lookup(version); err != nil {
+		return nil, err
+	}
+	var c rootSetConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	switch version {
+	}
+	return nil, wrongPath(version, "its package has no RootSet")
+}
+
+// Version returns the protocol version whose rules the set follows.
+func (s *RootSet) Version() string { return s.version }
+
+// Contains reports whether the path p is inside one of the roots, by
+// lexical rules: no file system access.
+func (s *RootSet) Contains(p string) bool { return s.set.Contains(p) }
+
+// ContainsURI reports whether the file URI is inside one of the roots.
+func (s *RootSet) ContainsURI(uri string) bool { return s.set.ContainsURI(uri) }
+
+// Which returns the root that holds the path p, the most specific one when
+// roots are nested.
+func (s *RootSet) Which(p string) (Root, bool) { return s.set.which(p) }
+
+// WhichResolved is Which for the file p really is, after resolving the
+// symbolic links in p: a link inside a root that points out of every root
+// is refused.
+func (s *RootSet) WhichResolved(p string) (Root, bool, error) { return s.set.whichResolved(p) }
