@@ -82,7 +82,7 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := templateData{Model: m}
+		d := templateData{Model: m, Uses: uses(m)}
 		if !d.Handlers() {
 			return nil, &UsageError{fmt.Errorf("revision %s has no roots handlers to dispatch to", r.Revision)}
 		}

@@ -1281,6 +1281,76 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		o(&c)
 	}
 	switch version {
+	case "2024-11-05":
+		in, err := tor20241105s(roots)
+		if err != nil {
+			return nil, err
+		}
+		var o []r20241105.RootSetOption
+		if c.resolve {
+			o = append(o, r20241105.ResolveSymlinks())
+		}
+		if c.windows != nil {
+			o = append(o, r20241105.WindowsPaths(*c.windows))
+		}
+		set, err := r20241105.NewRootSet(in, o...)
+		return &RootSet{version, rootSetr20241105{set}}, err
+	case "2025-03-26":
+		in, err := tor20250326s(roots)
+		if err != nil {
+			return nil, err
+		}
+		var o []r20250326.RootSetOption
+		if c.resolve {
+			o = append(o, r20250326.ResolveSymlinks())
+		}
+		if c.windows != nil {
+			o = append(o, r20250326.WindowsPaths(*c.windows))
+		}
+		set, err := r20250326.NewRootSet(in, o...)
+		return &RootSet{version, rootSetr20250326{set}}, err
+	case "2025-06-18":
+		in, err := tor20250618s(roots)
+		if err != nil {
+			return nil, err
+		}
+		var o []r20250618.RootSetOption
+		if c.resolve {
+			o = append(o, r20250618.ResolveSymlinks())
+		}
+		if c.windows != nil {
+			o = append(o, r20250618.WindowsPaths(*c.windows))
+		}
+		set, err := r20250618.NewRootSet(in, o...)
+		return &RootSet{version, rootSetr20250618{set}}, err
+	case "2025-11-25":
+		in, err := tor20251125s(roots)
+		if err != nil {
+			return nil, err
+		}
+		var o []r20251125.RootSetOption
+		if c.resolve {
+			o = append(o, r20251125.ResolveSymlinks())
+		}
+		if c.windows != nil {
+			o = append(o, r20251125.WindowsPaths(*c.windows))
+		}
+		set, err := r20251125.NewRootSet(in, o...)
+		return &RootSet{version, rootSetr20251125{set}}, err
+	case "2026-07-28":
+		in, err := tor20260728s(roots)
+		if err != nil {
+			return nil, err
+		}
+		var o []r20260728.RootSetOption
+		if c.resolve {
+			o = append(o, r20260728.ResolveSymlinks())
+		}
+		if c.windows != nil {
+			o = append(o, r20260728.WindowsPaths(*c.windows))
+		}
+		set, err := r20260728.NewRootSet(in, o...)
+		return &RootSet{version, rootSetr20260728{set}}, err
 	}
 	return nil, wrongPath(version, "its package has no RootSet")
 }
@@ -1303,3 +1373,68 @@ func (s *RootSet) Which(p string) (Root, bool) { return s.set.which(p) }
 // symbolic links in p: a link inside a root that points out of every root
 // is refused.
 func (s *RootSet) WhichResolved(p string) (Root, bool, error) { return s.set.whichResolved(p) }
+
+// rootSetr20241105 is a 2024-11-05 RootSet seen with the gate's Root.
+type rootSetr20241105 struct{ *r20241105.RootSet }
+
+func (s rootSetr20241105) which(p string) (Root, bool) {
+	r, ok := s.Which(p)
+	return fromr20241105(r), ok
+}
+
+func (s rootSetr20241105) whichResolved(p string) (Root, bool, error) {
+	r, ok, err := s.WhichResolved(p)
+	return fromr20241105(r), ok, err
+}
+
+// rootSetr20250326 is a 2025-03-26 RootSet seen with the gate's Root.
+type rootSetr20250326 struct{ *r20250326.RootSet }
+
+func (s rootSetr20250326) which(p string) (Root, bool) {
+	r, ok := s.Which(p)
+	return fromr20250326(r), ok
+}
+
+func (s rootSetr20250326) whichResolved(p string) (Root, bool, error) {
+	r, ok, err := s.WhichResolved(p)
+	return fromr20250326(r), ok, err
+}
+
+// rootSetr20250618 is a 2025-06-18 RootSet seen with the gate's Root.
+type rootSetr20250618 struct{ *r20250618.RootSet }
+
+func (s rootSetr20250618) which(p string) (Root, bool) {
+	r, ok := s.Which(p)
+	return fromr20250618(r), ok
+}
+
+func (s rootSetr20250618) whichResolved(p string) (Root, bool, error) {
+	r, ok, err := s.WhichResolved(p)
+	return fromr20250618(r), ok, err
+}
+
+// rootSetr20251125 is a 2025-11-25 RootSet seen with the gate's Root.
+type rootSetr20251125 struct{ *r20251125.RootSet }
+
+func (s rootSetr20251125) which(p string) (Root, bool) {
+	r, ok := s.Which(p)
+	return fromr20251125(r), ok
+}
+
+func (s rootSetr20251125) whichResolved(p string) (Root, bool, error) {
+	r, ok, err := s.WhichResolved(p)
+	return fromr20251125(r), ok, err
+}
+
+// rootSetr20260728 is a 2026-07-28 RootSet seen with the gate's Root.
+type rootSetr20260728 struct{ *r20260728.RootSet }
+
+func (s rootSetr20260728) which(p string) (Root, bool) {
+	r, ok := s.Which(p)
+	return fromr20260728(r), ok
+}
+
+func (s rootSetr20260728) whichResolved(p string) (Root, bool, error) {
+	r, ok, err := s.WhichResolved(p)
+	return fromr20260728(r), ok, err
+}

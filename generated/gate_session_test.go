@@ -1,0 +1,605 @@
+package generated_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
+)
+
+// These tests run the gate's server side, Session, against the gate's
+// own client side on every revision the gate serves, the way a server
+// uses it: one call, sess.Roots(ctx, params), whatever the revision.
+
+const versionKey = "io.modelcontextprotocol/protocolVersion"
+
+// gatePeer is the client at the other end of a Session: a rootsgate.Client
+// whose roots the test changes.
+type gatePeer struct {
+	mu     sync.Mutex
+	roots  []rootsgate.Root
+	asks   atomic.Int32 // roots/list requests received
+	client rootsgate.Client
+}
+
+func newGatePeer(roots ...rootsgate.Root) *gatePeer {
+	p := &gatePeer{roots: roots}
+	p.client = rootsgate.Client{ListChanged: true, ListRoots: func(context.Context) ([]rootsgate.Root, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.roots, nil
+	}}
+	return p
+}
+
+func (p *gatePeer) set(roots ...rootsgate.Root) {
+	p.mu.Lock()
+	p.roots = roots
+	p.mu.Unlock()
+}
+
+// request is the Session's Request: the peer answers roots/list.
+func (p *gatePeer) request(version string) func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		p.asks.Add(1)
+		return p.client.HandleRequest(ctx, version, method, params)
+	}
+}
+
+// gateCaps is the client capabilities object declaring roots under rev.
+func gateCaps(rev rootsgate.Revision) string {
+	if rev.ListChanged {
+		return `{"roots":{"listChanged":true}}`
+	}
+	return `{"roots":{}}`
+}
+
+// gateParams are the params of a tools/call under rev: where requests
+// carry their version and capabilities, with _meta and, when responses is
+// not nil, inputResponses.
+func gateParams(rev rootsgate.Revision, caps string, responses json.RawMessage) json.RawMessage {
+	if rev.DirectRequest {
+		return json.RawMessage(`{"name":"read_file","arguments":{}}`)
+	}
+	p := `{"name":"read_file","arguments":{},"_meta":{"` + versionKey + `":"` + rev.Version + `","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
+	if responses != nil {
+		p += `,"inputResponses":` + string(responses)
+	}
+	return json.RawMessage(p + "}")
+}
+
+// gateSession is a session for rev whose client is peer and declared caps.
+func gateSession(t *testing.T, rev rootsgate.Revision, peer *gatePeer, caps string) *rootsgate.Session {
+	t.Helper()
+	sess := &rootsgate.Session{Request: peer.request(rev.Version)}
+	if rev.DirectRequest {
+		if err := sess.Initialize(rev.Version, json.RawMessage(caps)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sess
+}
+
+// gateAsk asks for roots as a server does on every revision, and plays the
+// client's part when the answer is an input_required result: it answers
+// the inputRequests with the peer and retries. rounds counts the
+// input_required results.
+func gateAsk(t *testing.T, ctx context.Context, sess *rootsgate.Session, peer *gatePeer, rev rootsgate.Revision, caps string) (roots []rootsgate.Root, rounds int, err error) {
+	t.Helper()
+	roots, err = sess.Roots(ctx, gateParams(rev, caps, nil))
+	var ir *rootsgate.InputRequiredError
+	if !errors.As(err, &ir) {
+		return roots, 0, err
+	}
+	if !errors.Is(err, rootsgate.ErrInputRequired) || ir.Version != rev.Version || ir.Key != rootsgate.DefaultInputKey {
+		t.Errorf("input required: %v (%+v)", err, ir)
+	}
+	want := `{"inputRequests":{"roots":{"method":"roots/list","params":{}}},"resultType":"input_required"}`
+	if string(ir.Result) != want {
+		t.Errorf("input_required result %s, want %s", ir.Result, want)
+	}
+	var res struct {
+		InputRequests json.RawMessage `json:"inputRequests"`
+	}
+	if err := json.Unmarshal(ir.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	responses, others, err := peer.client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
+	if err != nil || others != nil {
+		t.Fatalf("AnswerInputRequests: %v, others %q", err, others)
+	}
+	roots, err = sess.Roots(ctx, gateParams(rev, caps, responses))
+	return roots, 1, err
+}
+
+var (
+	// gateRootsA has a root with _meta and a member no revision defines:
+	// both must come through every conversion.
+	gateRootsA = []rootsgate.Root{
+		{URI: "file:///work/a", Name: "a", Meta: map[string]any{"k": "v"}, Extra: map[string]json.RawMessage{"x-color": json.RawMessage(`"blue"`)}},
+		{URI: "file:///work/b"},
+	}
+	gateRootsB = []rootsgate.Root{{URI: "file:///work/c", Name: "c"}}
+)
+
+// The same call gets the roots on every revision: asked once and cached
+// until list_changed where roots/list is a request, asked through
+// input_required on each request where it is embedded; a change of roots
+// is seen on the next call after the notification, or on the next request.
+func TestGateSessionRoots(t *testing.T) {
+	ctx := context.Background()
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			peer := newGatePeer(gateRootsA...)
+			caps := gateCaps(rev)
+			sess := gateSession(t, rev, peer, caps)
+			var changed atomic.Int32
+			sess.OnListChanged = func(context.Context) error { changed.Add(1); return nil }
+			if rev.DirectRequest {
+				// OnListChanged is read at Initialize.
+				if err := sess.Initialize(rev.Version, json.RawMessage(caps)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := range 2 {
+				roots, rounds, err := gateAsk(t, ctx, sess, peer, rev, caps)
+				if err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+					t.Fatalf("call %d: Roots = %+v, %v; want %+v", i, roots, err, gateRootsA)
+				}
+				if rev.InputRequests && rounds != 1 {
+					t.Errorf("call %d: %d input_required rounds, want 1 on each request", i, rounds)
+				}
+				if rev.DirectRequest && (rounds != 0 || peer.asks.Load() != 1) {
+					t.Errorf("call %d: %d rounds, %d roots/list requests; want 0 and 1 (the cache serves the second call)", i, rounds, peer.asks.Load())
+				}
+			}
+			peer.set(gateRootsB...)
+			if rev.ListChanged {
+				if err := sess.HandleNotification(ctx, "notifications/roots/list_changed", nil); err != nil {
+					t.Fatal(err)
+				}
+				if changed.Load() != 1 {
+					t.Errorf("OnListChanged called %d times, want 1", changed.Load())
+				}
+			}
+			roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps)
+			if err != nil || !reflect.DeepEqual(roots, gateRootsB) {
+				t.Errorf("after the change: Roots = %+v, %v; want %+v", roots, err, gateRootsB)
+			}
+			if rev.DirectRequest && peer.asks.Load() != 2 {
+				t.Errorf("%d roots/list requests, want 2", peer.asks.Load())
+			}
+			if rev.InputRequests && peer.asks.Load() != 0 {
+				t.Errorf("%d roots/list requests sent where roots/list is embedded", peer.asks.Load())
+			}
+			// Invalidate drops the cache too.
+			sess.Invalidate()
+			peer.set(gateRootsA...)
+			if roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Errorf("after Invalidate: Roots = %+v, %v", roots, err)
+			}
+		})
+	}
+}
+
+// A client that did not declare roots is asked nothing: ErrNoRootsCapability
+// on every revision, and where the revision has it, the -32021 error to
+// send, with its HTTP status.
+func TestGateSessionNoCapability(t *testing.T) {
+	ctx := context.Background()
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			peer := newGatePeer(gateRootsA...)
+			sess := gateSession(t, rev, peer, `{}`)
+			for _, responses := range []json.RawMessage{nil, json.RawMessage(`{"roots":{"roots":[]}}`)} {
+				roots, err := sess.Roots(ctx, gateParams(rev, `{}`, responses))
+				if !errors.Is(err, rootsgate.ErrNoRootsCapability) || roots != nil {
+					t.Fatalf("Roots = %v, %v; want ErrNoRootsCapability", roots, err)
+				}
+				var missing *rootsgate.MissingCapabilityError
+				if rev.DirectRequest {
+					if errors.As(err, &missing) {
+						t.Errorf("-32021 on %s, which has no such error: %v", rev.Version, err)
+					}
+					continue
+				}
+				if !errors.As(err, &missing) {
+					t.Fatalf("%v is not a *MissingCapabilityError", err)
+				}
+				got, _ := json.Marshal(missing.Object)
+				const want = `{"code":-32021,"message":"Server requires the roots capability for this request","data":{"requiredCapabilities":{"roots":{}}}}`
+				if string(got) != want || missing.HTTPStatus() != 400 || missing.Version != rev.Version {
+					t.Errorf("error member %s, HTTP %d, version %s; want %s, 400, %s", got, missing.HTTPStatus(), missing.Version, want, rev.Version)
+				}
+			}
+			if n := peer.asks.Load(); n != 0 {
+				t.Errorf("%d roots/list requests sent to a client without roots", n)
+			}
+		})
+	}
+}
+
+// Versions: what a request or Initialize names decides the path, and
+// every refusal matches its sentinel.
+func TestGateSessionVersions(t *testing.T) {
+	ctx := context.Background()
+	meta := func(v string) json.RawMessage {
+		return json.RawMessage(`{"_meta":{"` + versionKey + `":` + v + `,"io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}`)
+	}
+	fresh := &rootsgate.Session{Request: newGatePeer().request("")}
+	for _, c := range []struct {
+		params json.RawMessage
+		want   error
+	}{
+		{nil, rootsgate.ErrUnknownVersion},
+		{json.RawMessage(`null`), rootsgate.ErrUnknownVersion},
+		{json.RawMessage(`{"name":"x"}`), rootsgate.ErrUnknownVersion},
+		{meta(`"2026-7-28"`), rootsgate.ErrMalformedVersion},
+		{meta(`"latest"`), rootsgate.ErrMalformedVersion},
+		{meta(`20260728`), rootsgate.ErrMalformedVersion},
+		{meta(`"2030-01-01"`), rootsgate.ErrUnknownVersion},
+	} {
+		if _, err := fresh.Roots(ctx, c.params); !errors.Is(err, c.want) {
+			t.Errorf("Roots(%s) = %v, want %v", c.params, err, c.want)
+		}
+	}
+	for _, rev := range rootsgate.Revisions() {
+		err := (&rootsgate.Session{Request: newGatePeer().request(rev.Version)}).Initialize(rev.Version, nil)
+		if rev.DirectRequest != (err == nil) || (err != nil && !errors.Is(err, rootsgate.ErrWrongPath)) {
+			t.Errorf("Initialize(%s) = %v", rev.Version, err)
+		}
+		if !rev.DirectRequest {
+			continue
+		}
+		// A legacy version named by a request, on a session never initialized.
+		if _, err := fresh.Roots(ctx, meta(`"`+rev.Version+`"`)); !errors.Is(err, rootsgate.ErrWrongPath) {
+			t.Errorf("uninitialized %s: %v, want ErrWrongPath", rev.Version, err)
+		}
+		if err := (&rootsgate.Session{}).Initialize(rev.Version, json.RawMessage(`{"roots":{}}`)); err == nil {
+			t.Errorf("Initialize(%s) without Request succeeded", rev.Version)
+		}
+		if err := (&rootsgate.Session{Request: newGatePeer().request(rev.Version)}).Initialize(rev.Version, json.RawMessage(`{"roots":[]}`)); err == nil {
+			t.Errorf("Initialize(%s) accepted malformed capabilities", rev.Version)
+		}
+	}
+	for v, want := range map[string]error{"2025-6-18": rootsgate.ErrMalformedVersion, "": rootsgate.ErrMalformedVersion, "2099-01-01": rootsgate.ErrUnknownVersion} {
+		if _, err := rootsgate.Lookup(v); !errors.Is(err, want) {
+			t.Errorf("Lookup(%q) = %v, want %v", v, err, want)
+		}
+		if err := fresh.Initialize(v, nil); !errors.Is(err, want) {
+			t.Errorf("Initialize(%q) = %v, want %v", v, err, want)
+		}
+		if _, err := rootsgate.NewRootSet(v, nil); !errors.Is(err, want) {
+			t.Errorf("NewRootSet(%q) = %v, want %v", v, err, want)
+		}
+	}
+	if _, err := rootsgate.AskForRoots("2025-06-18", false, "roots", ""); !errors.Is(err, rootsgate.ErrNoRootsCapability) {
+		t.Errorf("AskForRoots without the capability: %v", err)
+	}
+	// A session initialized for a legacy revision still serves a request
+	// that names a revision whose requests stand alone.
+	revs := rootsgate.Revisions()
+	var legacy, standalone *rootsgate.Revision
+	for i := range revs {
+		if revs[i].DirectRequest {
+			legacy = &revs[i]
+		} else if revs[i].InputRequests {
+			standalone = &revs[i]
+		}
+	}
+	if legacy == nil || standalone == nil {
+		t.Skip("the gate does not serve both kinds of revision")
+	}
+	peer := newGatePeer(gateRootsB...)
+	sess := gateSession(t, *legacy, peer, gateCaps(*legacy))
+	if sess.Version() != legacy.Version {
+		t.Errorf("Version() = %q, want %q", sess.Version(), legacy.Version)
+	}
+	roots, rounds, err := gateAsk(t, ctx, sess, peer, *standalone, gateCaps(*standalone))
+	if err != nil || rounds != 1 || !reflect.DeepEqual(roots, gateRootsB) || peer.asks.Load() != 0 {
+		t.Errorf("%s request on a %s session: %v, %d rounds, %v, %d requests", standalone.Version, legacy.Version, roots, rounds, err, peer.asks.Load())
+	}
+}
+
+// Revisions hands out a copy: changing it changes nothing in the gate.
+func TestGateRevisionsIsACopy(t *testing.T) {
+	revs := rootsgate.Revisions()
+	want := revs[0].Version
+	revs[0].Version, revs[0].DirectRequest = "1999-01-01", !revs[0].DirectRequest
+	revs = append(revs[:0], revs[1:]...)
+	if got := rootsgate.Revisions(); got[0].Version != want || len(got) != len(gateVersions) {
+		t.Errorf("Revisions() = %+v after the caller changed its copy", got)
+	}
+	if _, err := rootsgate.Lookup(want); err != nil {
+		t.Error(err)
+	}
+}
+
+// gateBlockingPeer answers roots/list only when the test says so: each
+// request waits for its own answer, in the order the requests came.
+type gateBlockingPeer struct {
+	mu      sync.Mutex
+	answers []chan json.RawMessage
+}
+
+func (p *gateBlockingPeer) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	ch := make(chan json.RawMessage, 1)
+	p.mu.Lock()
+	p.answers = append(p.answers, ch)
+	p.mu.Unlock()
+	select {
+	case raw := <-ch:
+		return raw, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *gateBlockingPeer) asked() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.answers)
+}
+
+func (p *gateBlockingPeer) answer(i int, roots ...rootsgate.Root) {
+	raw, _ := json.Marshal(map[string]any{"roots": roots})
+	p.mu.Lock()
+	ch := p.answers[i]
+	p.mu.Unlock()
+	ch <- raw
+}
+
+// gateLegacy returns the revisions where roots/list is a request.
+func gateLegacy() []rootsgate.Revision {
+	var out []rootsgate.Revision
+	for _, r := range rootsgate.Revisions() {
+		if r.DirectRequest {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Concurrent callers share one roots/list; a client that never answers
+// costs each caller the timeout (by default the revision's), and the
+// error says so.
+func TestGateSessionSingleFlightAndTimeout(t *testing.T) {
+	for _, rev := range gateLegacy() {
+		t.Run(rev.Version, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				peer := new(gateBlockingPeer)
+				sess := &rootsgate.Session{Request: peer.request}
+				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				const n = 8
+				results := make(chan error, n)
+				for range n {
+					go func() {
+						roots, err := sess.Roots(context.Background(), nil)
+						if err == nil && !reflect.DeepEqual(roots, gateRootsB) {
+							err = fmt.Errorf("roots %+v", roots)
+						}
+						results <- err
+					}()
+				}
+				synctest.Wait() // every caller waits on the one request
+				if got := peer.asked(); got != 1 {
+					t.Fatalf("%d concurrent callers sent %d requests, want 1", n, got)
+				}
+				peer.answer(0, gateRootsB...)
+				for range n {
+					if err := <-results; err != nil {
+						t.Error(err)
+					}
+				}
+
+				// No answer: the default timeout, 30 s, in the bubble's clock.
+				silent := &rootsgate.Session{Request: new(gateBlockingPeer).request}
+				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				_, err := silent.Roots(context.Background(), nil)
+				if !errors.Is(err, rootsgate.ErrNoAnswer) || !strings.HasPrefix(err.Error(), rev.Version+": ") {
+					t.Errorf("no answer: %v, want ErrNoAnswer naming %s", err, rev.Version)
+				}
+				if waited := time.Since(start); waited != 30*time.Second {
+					t.Errorf("waited %v, want the default 30s", waited)
+				}
+				silent = &rootsgate.Session{Request: new(gateBlockingPeer).request, Timeout: time.Second}
+				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				start = time.Now()
+				if _, err := silent.Roots(context.Background(), nil); !errors.Is(err, rootsgate.ErrNoAnswer) || time.Since(start) != time.Second {
+					t.Errorf("Timeout 1s: %v after %v", err, time.Since(start))
+				}
+			})
+		})
+	}
+}
+
+// A list_changed handled before a call means the call never gets a list
+// the client sent before the change, even when that list arrives later.
+func TestGateSessionNoStaleAfterNotification(t *testing.T) {
+	for _, rev := range gateLegacy() {
+		if !rev.ListChanged {
+			continue
+		}
+		t.Run(rev.Version, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				peer := new(gateBlockingPeer)
+				sess := &rootsgate.Session{Request: peer.request}
+				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				first, second := make(chan []rootsgate.Root, 1), make(chan []rootsgate.Root, 1)
+				go func() { roots, _ := sess.Roots(ctx, nil); first <- roots }()
+				synctest.Wait() // the first request is in flight
+				if err := sess.HandleNotification(ctx, "notifications/roots/list_changed", json.RawMessage(`{}`)); err != nil {
+					t.Fatal(err)
+				}
+				go func() { roots, _ := sess.Roots(ctx, nil); second <- roots }()
+				synctest.Wait()
+				if got := peer.asked(); got != 2 {
+					t.Fatalf("%d requests, want 2: a call after list_changed must ask again", got)
+				}
+				peer.answer(1, gateRootsB...) // the new list
+				peer.answer(0, gateRootsA...) // the old one, late
+				if got := <-second; !reflect.DeepEqual(got, gateRootsB) {
+					t.Errorf("call after list_changed got %+v, want %+v", got, gateRootsB)
+				}
+				<-first
+				roots, err := sess.Roots(ctx, nil)
+				if err != nil || !reflect.DeepEqual(roots, gateRootsB) || peer.asked() != 2 {
+					t.Errorf("cached roots %+v, %v after %d requests; want the new list from the cache", roots, err, peer.asked())
+				}
+			})
+		})
+	}
+}
+
+// Calls, notifications and invalidations at once, for the race detector;
+// once they stop, the next call sees the peer's last roots.
+func TestGateSessionConcurrent(t *testing.T) {
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			ctx := context.Background()
+			peer := newGatePeer(gateRootsA...)
+			caps := gateCaps(rev)
+			sess := gateSession(t, rev, peer, caps)
+			var wg sync.WaitGroup
+			for i := range 8 {
+				wg.Go(func() {
+					for range 20 {
+						if _, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil {
+							t.Error(err)
+							return
+						}
+						if i == 0 {
+							peer.set(gateRootsB...)
+							_ = sess.HandleNotification(ctx, "notifications/roots/list_changed", nil)
+						}
+						if i == 1 {
+							sess.Invalidate()
+						}
+					}
+				})
+			}
+			wg.Wait()
+			peer.set(gateRootsA...)
+			_ = sess.HandleNotification(ctx, "notifications/roots/list_changed", nil)
+			sess.Invalidate() // revisions without the notification
+			if roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Errorf("after the storm: %+v, %v", roots, err)
+			}
+		})
+	}
+}
+
+// A root's _meta and unknown members survive every conversion: answered by
+// the gate's Client, read by RootsFromAnswer, and found by a RootSet.
+func TestGateRootFidelity(t *testing.T) {
+	ctx := context.Background()
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			c := newGatePeer(gateRootsA...).client
+			var answer json.RawMessage
+			if rev.DirectRequest {
+				out, err := c.HandleRequest(ctx, rev.Version, "roots/list", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				answer = out
+			} else {
+				out, _, err := c.AnswerInputRequests(ctx, rev.Version, json.RawMessage(`{"roots":{"method":"roots/list","params":{}}}`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				answer = gateParams(rev, `{"roots":{}}`, out)
+			}
+			for _, member := range []string{`"_meta":{"k":"v"}`, `"x-color":"blue"`} {
+				if !strings.Contains(string(answer), member) {
+					t.Errorf("answer %s lacks %s", answer, member)
+				}
+			}
+			roots, err := rootsgate.RootsFromAnswer(rev.Version, answer, "roots", false)
+			if err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Errorf("RootsFromAnswer = %+v, %v; want %+v", roots, err, gateRootsA)
+			}
+			set, err := rootsgate.NewRootSet(rev.Version, roots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, ok := set.Which("/work/a/x"); !ok || !reflect.DeepEqual(r, gateRootsA[0]) {
+				t.Errorf("Which = %+v, %t; want %+v", r, ok, gateRootsA[0])
+			}
+		})
+	}
+}
+
+// The gate's RootSet checks paths by the rules of the revision the roots
+// came from, on every revision: lexical checks, and links resolved.
+func TestGateRootSet(t *testing.T) {
+	dir := t.TempDir()
+	root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
+	for _, d := range []string{root, outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "in.txt"), []byte("in"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			set, err := rootsgate.NewRootSet(rev.Version, []rootsgate.Root{{URI: fileURI(root), Name: "r"}, {URI: "https://example.com/"}}, rootsgate.ResolveSymlinks())
+			if err == nil || !strings.Contains(err.Error(), "roots[1].uri") {
+				t.Errorf("NewRootSet error %v, want one naming roots[1].uri", err)
+			}
+			if set == nil {
+				t.Fatal("no set for the valid root")
+			}
+			if set.Version() != rev.Version {
+				t.Errorf("Version() = %s", set.Version())
+			}
+			in := filepath.Join(root, "in.txt")
+			if !set.Contains(in) || set.Contains(filepath.Join(outside, "x")) || set.Contains(root+"/../outside") {
+				t.Error("Contains is wrong about a path inside, outside, or out through ..")
+			}
+			if !set.ContainsURI(fileURI(in)) || set.ContainsURI(fileURI(outside)) {
+				t.Error("ContainsURI is wrong")
+			}
+			if r, ok := set.Which(in); !ok || r.Name != "r" {
+				t.Errorf("Which(%s) = %+v, %t", in, r, ok)
+			}
+			// Lexically inside, really outside.
+			through := filepath.Join(root, "out", "x")
+			if _, ok := set.Which(through); !ok {
+				t.Errorf("Which(%s) refused a lexically inside path", through)
+			}
+			if r, ok, err := set.WhichResolved(through); ok || err != nil {
+				t.Errorf("WhichResolved(%s) = %+v, %t, %v; want refused", through, r, ok, err)
+			}
+			if r, ok, err := set.WhichResolved(in); !ok || err != nil || r.Name != "r" {
+				t.Errorf("WhichResolved(%s) = %+v, %t, %v", in, r, ok, err)
+			}
+		})
+	}
+}
