@@ -7,6 +7,7 @@ package generated_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -33,6 +34,23 @@ type rsView struct {
 	containsURI   func(string) bool
 	which         func(string) (string, bool)
 	whichResolved func(string) (string, bool, error)
+	resolve       func(string) (real, uri string, err error)
+	openRoot      func(string) (dir *os.Root, rel, uri string, err error)
+	files         rsFiles
+	outside       error // the package's ErrOutsideRoots
+}
+
+// rsFiles is the part of a RootSet's file API that names no root type.
+type rsFiles interface {
+	Open(string) (*os.File, error)
+	OpenFile(string, int, fs.FileMode) (*os.File, error)
+	ReadFile(string) ([]byte, error)
+	Stat(string) (fs.FileInfo, error)
+	Lstat(string) (fs.FileInfo, error)
+	Mkdir(string, fs.FileMode) error
+	MkdirAll(string, fs.FileMode) error
+	Remove(string) error
+	Close() error
 }
 
 type rsAPI struct {
@@ -50,7 +68,10 @@ func rsAdapter[R, O any, S interface {
 	ContainsURI(string) bool
 	Which(string) (R, bool)
 	WhichResolved(string) (R, bool, error)
-}](rev string, mk func(string) R, uriOf func(R) string, newSet func([]R, ...O) (S, error), fromResult func([]R, ...O) (S, error), windows func(bool) O, resolve func() O) rsAPI {
+	Resolve(string) (string, R, error)
+	OpenRoot(string) (*os.Root, string, R, error)
+	rsFiles
+}](rev string, mk func(string) R, uriOf func(R) string, newSet func([]R, ...O) (S, error), fromResult func([]R, ...O) (S, error), windows func(bool) O, resolve func() O, outside error) rsAPI {
 	build := func(newSet func([]R, ...O) (S, error)) func([]string, rsOpts) (rsView, []string, error) {
 		return func(uris []string, o rsOpts) (rsView, []string, error) {
 			roots := make([]R, len(uris))
@@ -73,6 +94,16 @@ func rsAdapter[R, O any, S interface {
 					r, ok, err := s.WhichResolved(p)
 					return uriOf(r), ok, err
 				},
+				resolve: func(p string) (string, string, error) {
+					real, r, err := s.Resolve(p)
+					return real, uriOf(r), err
+				},
+				openRoot: func(p string) (*os.Root, string, string, error) {
+					dir, rel, r, err := s.OpenRoot(p)
+					return dir, rel, uriOf(r), err
+				},
+				files:   s,
+				outside: outside,
 			}
 			return v, problemPaths(err), err
 		}
@@ -105,7 +136,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20241105.Root, o ...roots20241105.RootSetOption) (*roots20241105.RootSet, error) {
 			return (&roots20241105.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20241105.WindowsPaths, roots20241105.ResolveSymlinks),
+		roots20241105.WindowsPaths, roots20241105.ResolveSymlinks, roots20241105.ErrOutsideRoots),
 	rsAdapter("2025-03-26",
 		func(u string) roots20250326.Root { return roots20250326.Root{URI: u} },
 		func(r roots20250326.Root) string { return r.URI },
@@ -113,7 +144,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20250326.Root, o ...roots20250326.RootSetOption) (*roots20250326.RootSet, error) {
 			return (&roots20250326.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20250326.WindowsPaths, roots20250326.ResolveSymlinks),
+		roots20250326.WindowsPaths, roots20250326.ResolveSymlinks, roots20250326.ErrOutsideRoots),
 	rsAdapter("2025-06-18",
 		func(u string) roots20250618.Root { return roots20250618.Root{URI: u} },
 		func(r roots20250618.Root) string { return r.URI },
@@ -121,7 +152,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20250618.Root, o ...roots20250618.RootSetOption) (*roots20250618.RootSet, error) {
 			return (&roots20250618.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20250618.WindowsPaths, roots20250618.ResolveSymlinks),
+		roots20250618.WindowsPaths, roots20250618.ResolveSymlinks, roots20250618.ErrOutsideRoots),
 	rsAdapter("2025-11-25",
 		func(u string) roots20251125.Root { return roots20251125.Root{URI: u} },
 		func(r roots20251125.Root) string { return r.URI },
@@ -129,7 +160,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20251125.Root, o ...roots20251125.RootSetOption) (*roots20251125.RootSet, error) {
 			return (&roots20251125.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20251125.WindowsPaths, roots20251125.ResolveSymlinks),
+		roots20251125.WindowsPaths, roots20251125.ResolveSymlinks, roots20251125.ErrOutsideRoots),
 	rsAdapter("2026-07-28",
 		func(u string) roots20260728.Root { return roots20260728.Root{URI: u} },
 		func(r roots20260728.Root) string { return r.URI },
@@ -137,7 +168,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20260728.Root, o ...roots20260728.RootSetOption) (*roots20260728.RootSet, error) {
 			return (&roots20260728.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks),
+		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks, roots20260728.ErrOutsideRoots),
 }
 
 // rsCase is one path and the index (into the table's roots) of the root it
@@ -469,9 +500,11 @@ func TestRootSetSymlinks(t *testing.T) {
 	link("loop2", "root/loop1")                           // loop
 	link("loop1", "root/loop2")                           //
 	link(filepath.Join(base, "nowhere"), "root/dangling") // link to nothing
+	link("sub/made", "root/dangling-in")                  // link to nothing yet, inside
 	link(filepath.Join(base, "realroot"), "linkroot")     // a root that is a link
 	link(filepath.Join(base, "root"), "outside/back-in")  // a link from outside into the root
-	at := func(p string) string { return filepath.Join(base, p) }
+	// at joins as text: filepath.Join would clean the ".." names away.
+	at := func(p string) string { return base + "/" + p }
 
 	type want struct {
 		in  string // "" for none
@@ -510,8 +543,11 @@ func TestRootSetSymlinks(t *testing.T) {
 				{at("outside/back-in/sub"), want{in: lexicalRoot}, want{in: lexicalRoot}},
 				{at("root/loop1"), want{err: true}, want{err: true}},
 				{at("root/loop1/x"), want{err: true}, want{err: true}},
-				{at("root/dangling"), want{err: true}, want{err: true}},
-				{at("root/dangling/x"), want{err: true}, want{err: true}},
+				{at("root/dangling"), want{}, want{}}, // creating it would create base/nowhere
+				{at("root/dangling/x"), want{}, want{}},
+				{at("root/dangling-in"), want{in: lexicalRoot}, want{in: lexicalRoot}}, // creates root/sub/made
+				{at("root/in/../sub"), want{in: lexicalRoot}, want{in: lexicalRoot}},   // .. of root/sub is root
+				{at("root/out/../secret"), want{}, want{}},                             // .. of outside is base
 				{at("root/new-dir/new-file"), want{in: lexicalRoot}, want{in: lexicalRoot}},
 				{at("root/sub/secret\x00"), want{}, want{}},
 				{at("linkroot/d"), want{}, want{in: linkRoot}},

@@ -5,12 +5,16 @@ package roots20250326
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	slashpath "path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -31,13 +35,34 @@ import (
 //     and ".." are removed the way [path.Clean] does: the decoded path names
 //     the directory, however it was spelled. ".." above "/" stays at "/".
 //
-// A path is inside a root when, cleaned, it is the root's path or starts
-// with the root's path followed by a separator: "/a/bc" is not inside
-// "/a/b", and the root "/" holds every absolute path. Relative paths, empty
-// paths and paths with a NUL byte are inside nothing. Paths are file
-// system paths, not URIs: "%2e%2e" in a path is a name. The check is
-// lexical: the path need not exist, and a symbolic link inside a root that
-// points out of it is not seen. Use [RootSet.WhichResolved] for that.
+// Two kinds of question can be asked of a set. The lexical ones,
+// [RootSet.Contains], [RootSet.ContainsURI] and [RootSet.Which], read the
+// path as text and touch no file: use them to display or filter paths,
+// never to decide whether a file may be read or written, since a symbolic
+// link inside a root can point anywhere. For file access use the methods
+// that act through the root: [RootSet.Open], [RootSet.OpenFile],
+// [RootSet.ReadFile], [RootSet.Stat], [RootSet.Lstat], [RootSet.Mkdir],
+// [RootSet.MkdirAll], [RootSet.Remove] and [RootSet.OpenRoot]. They find
+// the root that holds the file the path really names, and then act through
+// an [os.Root] opened on that root's directory, so that neither a link nor
+// a directory swapped for a link between a check and its use can lead out
+// of the root. [RootSet.Resolve] and [RootSet.WhichResolved] give the same
+// answer as a check alone, for a server that must say where a path leads;
+// a check is not a lock, so act through the root.
+//
+// A path is inside a root, for the lexical checks, when, cleaned, it is the
+// root's path or starts with the root's path followed by a separator:
+// "/a/bc" is not inside "/a/b", and the root "/" holds every absolute path.
+// Relative paths, empty paths and paths with a NUL byte are inside
+// nothing. Paths are file system paths, not URIs: "%2e%2e" in a path is a
+// name.
+//
+// The methods that touch files resolve a path the way the kernel does:
+// name by name, following each link where it stands, so that ".." after a
+// link is the parent of the link's target. A path outside every root is an
+// [*fs.PathError] wrapping [ErrOutsideRoots]. Hard links and mount points
+// are not links: a file hard-linked into a root, or a file system mounted
+// inside one, is inside it.
 //
 // Windows paths (the default when the program runs on Windows, or with
 // [WindowsPaths]): file:///C:/x is the path C:\x, and "%3A" for the colon
@@ -47,21 +72,35 @@ import (
 // \\?\ and drive-relative paths (C:x) are inside nothing, and so are names
 // Windows would alter or not store as written: names that end in a dot or
 // space, hold one of <>:"|?* or a control character, device names (CON,
-// NUL, COM1, ...) and invalid UTF-8. Elsewhere, paths are POSIX paths: a
+// NUL, COM1, ...) and invalid UTF-8. Windows itself removes ".." from a
+// path as text before it follows links, and so does the set; the links
+// that remain are resolved with [filepath.EvalSymlinks], and the file
+// methods go through [os.Root], which on Windows refuses links and
+// junctions that lead out of the root. Elsewhere, paths are POSIX paths: a
 // name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x.
-//
-// A check is not a lock: the file system may change between the check and
-// the use. To open files under a root without following links out of it,
-// open the root's directory with [os.OpenRoot] (Go 1.24) and the file
-// through it.
 type RootSet struct {
 	roots   []Root
-	lexical rootIndex // the roots' paths as written, cleaned
+	paths   []string  // each root's path as written, cleaned
+	lexical rootIndex // paths, indexed
 	// resolved holds the roots' paths with symbolic links resolved
 	// (ResolveSymlinks); otherwise it is lexical.
 	resolved rootIndex
 	windows  bool
+	dirs     []rootDir // each root's directory, opened when first used
+	closed   atomic.Bool
 }
+
+// rootDir is a root's directory, opened once and shared by every file
+// method that acts under it.
+type rootDir struct {
+	mu   sync.Mutex
+	root atomic.Pointer[os.Root]
+}
+
+// ErrOutsideRoots is wrapped, in an [*fs.PathError], by the error of a
+// file method given a path that lies outside every root once its links
+// are resolved, or that can be inside none (a relative path, a NUL byte).
+var ErrOutsideRoots = errors.New("outside the client's roots")
 
 // rootIndex maps a root's canonical path to its index in RootSet.roots.
 // Looking a path up walks its ancestors, longest first, so a check costs
@@ -125,7 +164,7 @@ func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
 		var real string
 		if msg == "" && c.resolve {
 			var err error
-			if real, err = resolvePath(p, c.windows, false); err != nil {
+			if real, err = resolvePath(p, c.windows, resolveMode{}); err != nil {
 				msg = "cannot resolve symbolic links: " + err.Error()
 			}
 		}
@@ -138,10 +177,12 @@ func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
 			s.resolved.add(real, len(s.roots))
 		}
 		s.roots = append(s.roots, roots[i])
+		s.paths = append(s.paths, p)
 	}
 	if !c.resolve {
 		s.resolved = s.lexical
 	}
+	s.dirs = make([]rootDir, len(s.roots))
 	return s, v.err()
 }
 
@@ -153,26 +194,33 @@ func (x *ListRootsResult) RootSet(opts ...RootSetOption) (*RootSet, error) {
 	return NewRootSet(x.Roots, opts...)
 }
 
-// Contains reports whether the path p is inside one of the roots. It
-// allocates nothing when p is already clean.
+// Roots returns the roots in the set: the valid ones, in the order given.
+func (s *RootSet) Roots() []Root { return slices.Clone(s.roots) }
+
+// Contains reports whether the path p, read as text, is inside one of the
+// roots. It touches no file, so a link inside a root that points out of it
+// is not seen: use it to filter or display paths, and the file methods
+// (see [RootSet]) to act on them. It allocates nothing when p is clean.
 func (s *RootSet) Contains(p string) bool {
 	_, ok := s.which(&s.lexical, p)
 	return ok
 }
 
-// ContainsURI reports whether the file URI is inside one of the roots; a
-// URI that breaks the rules for roots is inside nothing.
+// ContainsURI reports whether the file URI, read as text, is inside one of
+// the roots; a URI that breaks the rules for roots is inside nothing. Like
+// Contains, it is for filtering and display, not for file access.
 func (s *RootSet) ContainsURI(uri string) bool {
 	p, msg := rootURIPath(uri, s.windows)
 	if msg != "" {
 		return false
 	}
-	_, ok := s.lexical.lookup(p, s.windows)
+	_, _, ok := s.lexical.lookup(p, s.windows)
 	return ok
 }
 
-// Which returns the root that holds the path p: the most specific one,
-// with the longest path, when roots are nested.
+// Which returns the root that holds the path p, read as text: the most
+// specific one, with the longest path, when roots are nested. Like
+// Contains, it is for filtering and display, not for file access.
 func (s *RootSet) Which(p string) (Root, bool) {
 	i, ok := s.which(&s.lexical, p)
 	if !ok {
@@ -181,30 +229,55 @@ func (s *RootSet) Which(p string) (Root, bool) {
 	return s.roots[i], true
 }
 
-// WhichResolved is Which for the file p really is: it resolves the
-// symbolic links in p first, so a link inside a root that points out of
-// every root is refused. A path that does not exist yet is checked through
-// its deepest existing ancestor, so a server can check where it is about to
-// create a file; a dangling link on the way is an error. Without
-// [ResolveSymlinks], the resolved path is compared with the roots' paths as
-// written, which refuses everything reached through a root that is itself
-// (or lies under) a link. The error reports a path that cannot be
-// resolved: a link loop, a permission problem, or a set of the other
-// system's paths.
+// WhichResolved is Which for the file p really names: see
+// [RootSet.Resolve], which also returns the resolved path. A path outside
+// every root is not an error here: it returns false and a nil error.
 func (s *RootSet) WhichResolved(p string) (Root, bool, error) {
-	c, ok := s.canonical(p)
-	if !ok {
+	_, root, err := s.Resolve(p)
+	if errors.Is(err, ErrOutsideRoots) {
 		return Root{}, false, nil
 	}
-	real, err := resolvePath(c, s.windows, true)
+	return root, err == nil, err
+}
+
+// Resolve returns the path p really names, every symbolic link resolved
+// the way the kernel resolves them (a ".." after a link is the parent of
+// the link's target), and the most specific root that holds it. A path
+// that does not exist yet is resolved as far as it exists, so a server can
+// check where a file is about to be created; a link on the way, dangling
+// or not, is followed as creating the file would follow it. A path outside
+// every root is an error wrapping [ErrOutsideRoots]; so are relative
+// paths, empty paths and paths with a NUL byte. Other errors report a path
+// that cannot be resolved: a link loop, a name under a file, a permission
+// problem, or a set of the other system's paths.
+//
+// Without [ResolveSymlinks], the resolved path is compared with the roots'
+// paths as written, which refuses everything reached through a root that
+// is itself (or lies under) a link. A check is not a lock: the file system
+// can change before the path is used. Act through the root instead, with
+// the file methods or [RootSet.OpenRoot].
+func (s *RootSet) Resolve(p string) (string, Root, error) {
+	real, i, _, err := s.resolveIn("resolve", p, resolveMode{missing: true})
 	if err != nil {
-		return Root{}, false, err
+		return "", Root{}, err
 	}
-	i, ok := s.resolved.lookup(real, s.windows)
+	return real, s.roots[i], nil
+}
+
+// resolveIn resolves p and finds the root that holds it: it returns the
+// resolved path, the root's index and p relative to the root.
+func (s *RootSet) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
+	if _, ok := s.canonical(p); !ok {
+		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
+	}
+	if real, err = resolvePath(p, s.windows, mode); err != nil {
+		return "", 0, "", pathError(op, p, err)
+	}
+	i, n, ok := s.resolved.lookup(real, s.windows)
 	if !ok {
-		return Root{}, false, nil
+		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
 	}
-	return s.roots[i], true, nil
+	return real, i, relative(real, n), nil
 }
 
 func (s *RootSet) which(x *rootIndex, p string) (int, bool) {
@@ -215,7 +288,8 @@ func (s *RootSet) which(x *rootIndex, p string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	return x.lookup(c, s.windows)
+	i, _, ok := x.lookup(c, s.windows)
+	return i, ok
 }
 
 // canonical returns p cleaned, in the form roots are indexed by, or false
@@ -237,8 +311,8 @@ func (s *RootSet) canonical(p string) (string, bool) {
 }
 
 // lookup finds the longest root path that is p or an ancestor of p, a
-// canonical path.
-func (x *rootIndex) lookup(p string, windows bool) (int, bool) {
+// canonical path, and returns its index and length.
+func (x *rootIndex) lookup(p string, windows bool) (int, int, bool) {
 	sep, top := byte('/'), 1 // "/"
 	if windows {
 		sep, top = '\\', 3 // "C:\"
@@ -249,10 +323,10 @@ func (x *rootIndex) lookup(p string, windows bool) (int, bool) {
 	}
 	for {
 		if i, ok := x.byPath[p]; ok {
-			return i, true
+			return i, len(p), true
 		}
 		if len(p) <= top {
-			return 0, false
+			return 0, 0, false
 		}
 		j := strings.LastIndexByte(p, sep)
 		if j < top {
@@ -417,22 +491,125 @@ func isDeviceName(name string) bool {
 	return false
 }
 
-// resolvePath resolves the symbolic links in p, a canonical path of the
-// running system. With missing, a path that does not exist is resolved
-// through its deepest existing ancestor; the first missing name must
-// really be missing, not a link to nothing, or creating it would follow
-// the link.
-func resolvePath(p string, windows, missing bool) (string, error) {
+// resolveMode says how resolvePath treats the end of a path.
+type resolveMode struct {
+	// missing: names from the first one that does not exist on are kept
+	// as written, as the path a file is about to be created at; they must
+	// be plain names, not "." or "..".
+	missing bool
+	// keepLast: a link in the last name is not followed, as Lstat, Remove
+	// and Mkdir do not follow it.
+	keepLast bool
+}
+
+// errLinkLoop and errNotDir report paths the kernel would refuse too.
+var (
+	errLinkLoop = errors.New("too many levels of symbolic links")
+	errNotDir   = errors.New("not a directory")
+)
+
+// resolvePath resolves the symbolic links in p, an absolute path of the
+// running system: see [RootSet.Resolve].
+func resolvePath(p string, windows bool, mode resolveMode) (string, error) {
 	if windows != (runtime.GOOS == "windows") {
-		return "", fmt.Errorf("%s: paths of another system cannot be resolved on %s", p, runtime.GOOS)
+		return "", fmt.Errorf("paths of another system cannot be resolved on %s", runtime.GOOS)
 	}
-	real, err := filepath.EvalSymlinks(p)
+	if windows {
+		return resolveWindows(p, mode)
+	}
+	return resolvePOSIX(p, mode)
+}
+
+// resolvePOSIX resolves p the way a POSIX kernel does: name by name from
+// "/", reading each link where it stands and going on from its target, so
+// that a ".." applies to the directory reached so far, which has no links
+// left in it. Nothing is cleaned as text first: "link/.." is the parent of
+// the link's target, not the directory that holds the link.
+func resolvePOSIX(p string, mode resolveMode) (string, error) {
+	const maxLinks = 40 // as Linux allows in one path
+	dir, rest, links := "/", p, 0
+	for {
+		rest = strings.TrimLeft(rest, "/")
+		if rest == "" {
+			return dir, nil
+		}
+		name, after, slash := strings.Cut(rest, "/")
+		rest = after
+		switch name {
+		case ".":
+			continue
+		case "..":
+			dir = slashpath.Dir(dir)
+			continue
+		}
+		next := dir + "/" + name
+		if dir == "/" {
+			next = dir + name
+		}
+		info, err := os.Lstat(next)
+		if err != nil {
+			if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
+				return "", err
+			}
+			// The rest is to be created under dir: plain names only, as the
+			// kernel cannot go through a directory that does not exist.
+			for _, n := range strings.Split(after, "/") {
+				if n == "." || n == ".." {
+					return "", err
+				}
+			}
+			return slashpath.Clean(next + "/" + after), nil
+		}
+		if info.Mode()&fs.ModeSymlink != 0 && !(mode.keepLast && !slash) {
+			if links++; links > maxLinks {
+				return "", &fs.PathError{Op: "resolve", Path: p, Err: errLinkLoop}
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", err
+			}
+			if target == "" {
+				return "", &fs.PathError{Op: "readlink", Path: next, Err: fs.ErrInvalid}
+			}
+			if target[0] == '/' {
+				dir = "/"
+			}
+			if slash {
+				// What followed the link follows its target; a final "/"
+				// still asks for a directory.
+				target += "/" + rest
+			}
+			rest = target
+			continue
+		}
+		if slash && !info.IsDir() {
+			return "", &fs.PathError{Op: "resolve", Path: next, Err: errNotDir}
+		}
+		dir = next
+	}
+}
+
+// resolveWindows resolves p, a Windows drive path. Windows removes ".."
+// as text before it looks at links, so p is cleaned first and its links
+// resolved with filepath.EvalSymlinks.
+func resolveWindows(p string, mode resolveMode) (string, error) {
+	c, ok := windowsPath(p)
+	if !ok {
+		return "", fmt.Errorf("%s is not a drive path", p)
+	}
+	last := ""
+	if mode.keepLast && len(c) > 3 {
+		c, last = filepath.Split(c)
+	}
+	real, err := filepath.EvalSymlinks(c)
 	if err != nil {
-		if !missing || !errors.Is(err, fs.ErrNotExist) {
+		if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
+		// Resolve the deepest ancestor that exists; the first missing name
+		// must really be missing, not a link to nothing.
 		rest := ""
-		for cur := p; ; {
+		for cur := c; ; {
 			parent, name := filepath.Dir(cur), filepath.Base(cur)
 			if parent == cur {
 				return "", err
@@ -440,11 +617,10 @@ func resolvePath(p string, windows, missing bool) (string, error) {
 			rest = filepath.Join(name, rest)
 			r, perr := filepath.EvalSymlinks(parent)
 			if perr == nil {
-				_, lerr := os.Lstat(filepath.Join(r, name))
-				if lerr == nil {
-					return "", fmt.Errorf("%s: a symbolic link to nothing", cur)
-				}
-				if !errors.Is(lerr, fs.ErrNotExist) {
+				if _, lerr := os.Lstat(filepath.Join(r, name)); !errors.Is(lerr, fs.ErrNotExist) {
+					if lerr == nil {
+						return "", fmt.Errorf("%s: a symbolic link to nothing", cur)
+					}
 					return "", lerr
 				}
 				real = filepath.Join(r, rest)
@@ -456,12 +632,267 @@ func resolvePath(p string, windows, missing bool) (string, error) {
 			cur = parent
 		}
 	}
-	if !windows {
-		return real, nil
-	}
-	c, ok := windowsPath(real)
+	real = filepath.Join(real, last)
+	c, ok = windowsPath(real)
 	if !ok {
 		return "", fmt.Errorf("%s resolves to %s, not a drive path", p, real)
 	}
 	return c, nil
+}
+
+// pathError names p, the path the caller gave, in err.
+func pathError(op, p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+	}
+	return &fs.PathError{Op: op, Path: p, Err: err}
+}
+
+// dir returns the open directory of root i.
+func (s *RootSet) dir(i int) (*os.Root, error) {
+	d := &s.dirs[i]
+	if r := d.root.Load(); r != nil {
+		return r, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r := d.root.Load(); r != nil {
+		return r, nil
+	}
+	if s.closed.Load() {
+		return nil, fs.ErrClosed
+	}
+	r, err := os.OpenRoot(s.paths[i])
+	if err != nil {
+		return nil, err
+	}
+	d.root.Store(r)
+	return r, nil
+}
+
+// Close closes the roots' directories that the file methods opened; after
+// it they fail with [fs.ErrClosed]. A set that is dropped without Close
+// has its directories closed by the garbage collector.
+func (s *RootSet) Close() error {
+	s.closed.Store(true)
+	var errs []error
+	for i := range s.dirs {
+		d := &s.dirs[i]
+		d.mu.Lock()
+		if r := d.root.Swap(nil); r != nil {
+			errs = append(errs, r.Close())
+		}
+		d.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// act runs f on the directory of the root that holds p, with p relative
+// to it. It first tries the root that holds p read as text, when p has no
+// "..": the os.Root under it refuses any link that leads out. Where that
+// fails for another reason than the file's own (a link into another
+// root, a ".."), it resolves p and acts through the root that holds what
+// p really names, with the path relative to it.
+func (s *RootSet) act(op, p string, mode resolveMode, f func(dir *os.Root, name string) error) error {
+	if s.closed.Load() {
+		return &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
+	}
+	if i, name, ok := s.lexicalName(p); ok {
+		dir, err := s.dir(i)
+		if err != nil {
+			return pathError(op, p, err)
+		}
+		err = f(dir, name)
+		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrClosed) {
+			return pathError(op, p, err)
+		}
+	}
+	_, i, name, err := s.resolveIn(op, p, mode)
+	if err != nil {
+		return err
+	}
+	dir, err := s.dir(i)
+	if err != nil {
+		return pathError(op, p, err)
+	}
+	return pathError(op, p, f(dir, name))
+}
+
+// lexicalName returns the root that holds p read as text, and p relative
+// to it, when reading p as text is exact: on POSIX systems, when p has no
+// ".." name (the kernel applies ".." after links, not to the text) and no
+// final "/" (which asks for a directory, and cleaning drops it).
+func (s *RootSet) lexicalName(p string) (int, string, bool) {
+	if !s.windows {
+		if strings.HasSuffix(p, "/") {
+			return 0, "", false
+		}
+		for rest := p; rest != ""; {
+			var name string
+			name, rest, _ = strings.Cut(rest, "/")
+			if name == ".." {
+				return 0, "", false
+			}
+		}
+	}
+	c, ok := s.canonical(p)
+	if !ok {
+		return 0, "", false
+	}
+	i, n, ok := s.lexical.lookup(c, s.windows)
+	if !ok {
+		return 0, "", false
+	}
+	return i, relative(c, n), true
+}
+
+// relative returns p, a canonical path, relative to its first n bytes,
+// the path of a root that holds it.
+func relative(p string, n int) string {
+	rest := p[n:]
+	if rest != "" && (rest[0] == '/' || rest[0] == '\\') {
+		rest = rest[1:]
+	}
+	if rest == "" {
+		return "."
+	}
+	return rest
+}
+
+// Open opens the file p names for reading, through the root that holds
+// it: see [RootSet] for how. A path outside every root is an
+// [*fs.PathError] wrapping [ErrOutsideRoots].
+func (s *RootSet) Open(p string) (*os.File, error) {
+	return s.OpenFile(p, os.O_RDONLY, 0)
+}
+
+// OpenFile is [os.OpenFile] through the root that holds p. With
+// [os.O_CREATE], a file that does not exist yet is created where p
+// leads, only if that is inside a root.
+func (s *RootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	var f *os.File
+	err := s.act("open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
+		f, err = dir.OpenFile(name, flag, perm)
+		return err
+	})
+	return f, err
+}
+
+// ReadFile reads the whole file p names, through the root that holds it.
+func (s *RootSet) ReadFile(p string) ([]byte, error) {
+	f, err := s.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 512
+	if info, err := f.Stat(); err == nil && info.Size() > 0 && int64(int(info.Size())) == info.Size() {
+		size += int(info.Size())
+	}
+	data := make([]byte, 0, size)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, pathError("read", p, err)
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+}
+
+// Stat is [os.Stat] through the root that holds p: it describes the file
+// a final link leads to.
+func (s *RootSet) Stat(p string) (fs.FileInfo, error) {
+	var info fs.FileInfo
+	err := s.act("stat", p, resolveMode{}, func(dir *os.Root, name string) (err error) {
+		info, err = dir.Stat(name)
+		return err
+	})
+	return info, err
+}
+
+// Lstat is [os.Lstat] through the root that holds p: a final link is
+// described, not followed.
+func (s *RootSet) Lstat(p string) (fs.FileInfo, error) {
+	var info fs.FileInfo
+	err := s.act("lstat", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) (err error) {
+		info, err = dir.Lstat(name)
+		return err
+	})
+	return info, err
+}
+
+// Mkdir is [os.Mkdir] through the root that holds p.
+func (s *RootSet) Mkdir(p string, perm fs.FileMode) error {
+	return s.act("mkdir", p, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) error {
+		return dir.Mkdir(name, perm)
+	})
+}
+
+// MkdirAll is [os.MkdirAll] through the root that holds p: each missing
+// directory is made through the root, so a link cannot lead the rest out.
+func (s *RootSet) MkdirAll(p string, perm fs.FileMode) error {
+	return s.act("mkdir", p, resolveMode{missing: true}, func(dir *os.Root, name string) error {
+		for i := 1; i <= len(name); i++ {
+			if i < len(name) && !os.IsPathSeparator(name[i]) {
+				continue
+			}
+			if err := dir.Mkdir(name[:i], perm); !errors.Is(err, fs.ErrExist) {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			// Something is there already: fine if it is a directory.
+			info, err := dir.Stat(name[:i])
+			if err != nil {
+				return err
+			}
+			if !info.IsDir() {
+				return &fs.PathError{Op: "mkdir", Path: name[:i], Err: errNotDir}
+			}
+		}
+		return nil
+	})
+}
+
+// Remove is [os.Remove] through the root that holds p: a final link is
+// removed, not what it points to.
+func (s *RootSet) Remove(p string) error {
+	return s.act("remove", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) error {
+		return dir.Remove(name)
+	})
+}
+
+// OpenRoot returns a new [os.Root] on the directory of the root that holds
+// what p names, p's path relative to it (resolved, so without links or
+// ".." names), and the root, for the file operations this set has no
+// method for. The caller closes the os.Root; whatever it does through it
+// stays inside the root.
+func (s *RootSet) OpenRoot(p string) (*os.Root, string, Root, error) {
+	if s.closed.Load() {
+		return nil, "", Root{}, &fs.PathError{Op: "openroot", Path: p, Err: fs.ErrClosed}
+	}
+	_, i, name, err := s.resolveIn("openroot", p, resolveMode{missing: true})
+	if err != nil {
+		return nil, "", Root{}, err
+	}
+	dir, err := s.dir(i)
+	if err != nil {
+		return nil, "", Root{}, pathError("openroot", p, err)
+	}
+	r, err := dir.OpenRoot(".")
+	if err != nil {
+		return nil, "", Root{}, pathError("openroot", p, err)
+	}
+	return r, name, s.roots[i], nil
 }

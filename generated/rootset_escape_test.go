@@ -1,0 +1,501 @@
+package generated_test
+
+// Escape tests for the RootSet file API: a tree full of links that lead
+// out of the root, and every way of naming a file through them. Whatever
+// the path, no operation may read, create or stat anything outside the
+// roots; each case also states the exact outcome the kernel's way of
+// resolving the path gives.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// escapeTree is a tree with two roots (root, root2) and, beside them,
+// files that must never be reached: every file outside the roots holds
+// "SECRET".
+type escapeTree struct {
+	base          string
+	root, root2   string // their file URIs
+	rootP, root2P string // their paths
+}
+
+func newEscapeTree(t testing.TB) escapeTree {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the escape tree is built with POSIX links; os.Root's Windows behaviour is documented, not tested here")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(p, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(base, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(base, p), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, name string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(base, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("secret", "SECRET")
+	write("outside/secret", "SECRET")
+	write("outside/x/y/z", "SECRET")
+	write("root/file", "root/file")
+	write("root/sub/file", "root/sub/file")
+	write("root/sub/deeper/d2/file", "root/sub/deeper/d2/file")
+	write("root2/file", "root2/file")
+
+	link(filepath.Join(base, "outside"), "root/in")     // absolute, out
+	link("../outside", "root/relout")                   // relative, out
+	link("sub", "root/inlink")                          // stays in
+	link("chain2", "root/chain1")                       // a chain that ends out
+	link("chain3", "root/chain2")                       //
+	link(filepath.Join(base, "outside"), "root/chain3") //
+	link("chainin2", "root/chainin1")                   // a chain that stays in
+	link("sub/deeper", "root/chainin2")                 //
+	link("/", "root/toslash")                           // the file system's root
+	link("..", "root/todotdot")                         // the root's parent
+	link("../..", "root/sub/up")                        // depth 2, to base
+	link("../../..", "root/sub/deeper/up2")             // depth 3, to base
+	link(filepath.Join(base, "outside/x/y"), "root/sub/deeper/far")
+	link(filepath.Join(base, "outside/new"), "root/dangling-out")
+	link("sub/made-by-link", "root/dangling-in")
+	link("loop2", "root/loop1")
+	link("loop1", "root/loop2")
+	link(filepath.Join(base, "root2"), "root/to-root2")    // into the other root
+	link(filepath.Join(base, "root"), "outside/back-in")   // from outside into the root
+	link(filepath.Join(base, "secret"), "root/secretlink") // a file link out
+	return escapeTree{base: base, root: fileURI(base + "/root"), root2: fileURI(base + "/root2"), rootP: base + "/root", root2P: base + "/root2"}
+}
+
+// at names p under the tree's base as text: no cleaning.
+func (e escapeTree) at(p string) string { return e.base + "/" + p }
+
+// outsideState lists every name outside the roots with its size, to see
+// that an operation created or changed nothing there.
+func (e escapeTree) outsideState(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(e.base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == e.rootP || p == e.root2P {
+			return filepath.SkipDir
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out = append(out, fmt.Sprintf("%s %v %d", p, info.Mode(), info.Size()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// An escapeCase is a path and what reading it gives.
+type escapeCase struct {
+	p    string
+	want string // the content read; "" when it must fail
+	// outside: the failure must wrap ErrOutsideRoots (the path leads out),
+	// not some other error (no such file, a loop).
+	outside bool
+}
+
+func escapeReadCases(e escapeTree) []escapeCase {
+	in := func(p, content string) escapeCase { return escapeCase{p: e.at(p), want: content} }
+	out := func(p string) escapeCase { return escapeCase{p: e.at(p), outside: true} }
+	fail := func(p string) escapeCase { return escapeCase{p: e.at(p)} }
+	return []escapeCase{
+		in("root/file", "root/file"),
+		in("root/sub/file", "root/sub/file"),
+		in("root/./sub//file", "root/sub/file"),
+		in("root/inlink/file", "root/sub/file"),
+		in("root/chainin1/d2/file", "root/sub/deeper/d2/file"),
+		in("root/sub/../file", "root/file"),
+		in("root/../root/sub/file", "root/sub/file"),
+		in("root/to-root2/file", "root2/file"),             // a link into another root
+		in("root/in/../root/file", "root/file"),            // out and back in: the kernel lands in the root
+		in("root/todotdot/root/sub/file", "root/sub/file"), //
+		in("outside/back-in/file", "root/file"),            // reached through a link from outside
+		in("root/sub/up/root2/file", "root2/file"),         // up two levels, then into root2
+		in("root/inlink/../file", "root/file"),             // .. of sub is root
+		in("root/sub/deeper/up2/root/inlink/deeper/d2/file", "root/sub/deeper/d2/file"),
+
+		out("root/in/secret"),                     // a link out
+		out("root/in/../secret"),                  // .. after a link: base/secret, not root/secret
+		out("root/relout/secret"),                 // a relative link out
+		out("root/chain1/secret"),                 // a chain of links out
+		out("root/chain1/../secret"),              //
+		out("root/sub/up/secret"),                 // a link at depth 2 to base
+		out("root/sub/deeper/up2/secret"),         // a link at depth 3 to base
+		out("root/sub/deeper/far/z"),              // a link deep into outside
+		out("root/sub/deeper/far/../../secret"),   // .. twice after a link at depth 3
+		out("root/toslash" + e.base + "/secret"),  // a link to /
+		out("root/todotdot/secret"),               // a link to ..
+		out("root/todotdot/outside/secret"),       //
+		out("root/../secret"),                     // plain ..
+		out("root/sub/../../secret"),              //
+		out("root/inlink/../../secret"),           // a link that stays in, then .. out
+		out("root/secretlink"),                    // a link to a file outside
+		out("root/in"),                            // the link itself resolves outside
+		out("root/../outside/back-in/../secret"),  //
+		out("outside/secret"),                     // plainly outside
+		{p: "root/file", outside: true},           // relative: inside nothing
+		{p: "", outside: true},                    //
+		{p: e.at("root/file\x00"), outside: true}, // NUL
+
+		fail("root/loop1"),             // a loop
+		fail("root/loop1/x"),           //
+		fail("root/missing"),           // does not exist
+		fail("root/file/"),             // a file used as a directory
+		fail("root/file/.."),           //
+		fail("root/sub/file/x"),        //
+		fail("root/dangling-in"),       // a link to nothing (inside)
+		fail("root/missing/../file"),   // .. after a name that does not exist
+		fail("root/dangling-out/../x"), //
+	}
+}
+
+// TestRootSetEscapes runs every path of the table through every file
+// method of every revision's RootSet, and counts escapes: an operation
+// that succeeded on something outside the roots, or changed anything
+// there. There must be none, and each case must end as the table says.
+func TestRootSetEscapes(t *testing.T) {
+	cases, escapes := 0, 0
+	for _, api := range rsAPIs {
+		for _, resolve := range []bool{false, true} {
+			e := newEscapeTree(t)
+			before := e.outsideState(t)
+			s, bad, err := api.build([]string{e.root, e.root2}, rsOpts{resolve: resolve})
+			if err != nil {
+				t.Fatalf("%s: %v (%q)", api.rev, err, bad)
+			}
+			name := api.rev
+			if resolve {
+				name += "/ResolveSymlinks"
+			}
+			t.Run(name, func(t *testing.T) {
+				defer s.files.Close()
+				for _, c := range escapeReadCases(e) {
+					cases++
+					escapes += checkRead(t, s, c)
+				}
+				for _, c := range escapeCreateCases(e) {
+					cases++
+					escapes += checkCreate(t, s, e, c)
+				}
+			})
+			if after := e.outsideState(t); !slices.Equal(before, after) {
+				escapes++
+				t.Errorf("%s: something changed outside the roots:\nbefore %q\nafter  %q", name, before, after)
+			}
+		}
+	}
+	t.Logf("%d cases (each through every file method), %d escapes", cases, escapes)
+}
+
+// checkRead runs one read case through ReadFile, Open, Stat, Lstat,
+// OpenRoot and Resolve, and returns the number of escapes it saw.
+func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
+	t.Helper()
+	judge := func(method string, got string, err error) {
+		t.Helper()
+		if strings.Contains(got, "SECRET") {
+			escapes++
+			t.Errorf("ESCAPE: %s(%q) read %q", method, c.p, got)
+			return
+		}
+		switch {
+		case c.want != "" && (err != nil || got != c.want):
+			t.Errorf("%s(%q) = %q, %v; want %q", method, c.p, got, err, c.want)
+		case c.want == "" && err == nil:
+			escapes++
+			t.Errorf("ESCAPE: %s(%q) = %q, no error", method, c.p, got)
+		case c.want == "" && c.outside != errors.Is(err, s.outside):
+			t.Errorf("%s(%q): %v; want ErrOutsideRoots: %v", method, c.p, err, c.outside)
+		}
+	}
+	data, err := s.files.ReadFile(c.p)
+	judge("ReadFile", string(data), err)
+
+	f, err := s.files.Open(c.p)
+	var got string
+	if err == nil {
+		b := make([]byte, 64)
+		n, _ := f.Read(b)
+		got = string(b[:n])
+		f.Close()
+	}
+	judge("Open", got, err)
+
+	if info, err := s.files.Stat(c.p); err == nil {
+		// A file of the tree is as long as its content; a secret is six bytes.
+		if c.want == "" || info.Size() != int64(len(c.want)) {
+			escapes++
+			t.Errorf("ESCAPE or wrong file: Stat(%q) = size %d, no error", c.p, info.Size())
+		}
+	} else if c.want != "" {
+		t.Errorf("Stat(%q): %v", c.p, err)
+	}
+
+	dir, rel, _, err := s.openRoot(c.p)
+	if err == nil {
+		b, rerr := fs.ReadFile(dir.FS(), rel)
+		dir.Close()
+		judge("OpenRoot", string(b), rerr)
+	} else {
+		judge("OpenRoot", "", err)
+	}
+
+	real, _, err := s.resolve(c.p)
+	if c.want != "" && err != nil {
+		t.Errorf("Resolve(%q): %v", c.p, err)
+	}
+	if c.outside && err == nil {
+		escapes++
+		t.Errorf("ESCAPE: Resolve(%q) = %q, no error", c.p, real)
+	}
+	switch _, ok, err := s.whichResolved(c.p); {
+	case c.want != "" && !ok:
+		t.Errorf("WhichResolved(%q) = false, %v; want inside", c.p, err)
+	case c.outside && (ok || err != nil):
+		t.Errorf("WhichResolved(%q) = %v, %v; want false, no error", c.p, ok, err)
+	}
+	return escapes
+}
+
+// A createCase is a path to create a file or directories at, and whether
+// that is allowed; where it is, the thing must appear at made, a path
+// below base.
+type createCase struct {
+	p    string
+	made string // "" when it must be refused
+	// link: p is a link to nothing. Creating a file follows it, as open
+	// with O_CREAT does; making a directory does not, as mkdir does not,
+	// and fails because the name is taken.
+	link bool
+}
+
+func escapeCreateCases(e escapeTree) []createCase {
+	return []createCase{
+		{p: e.at("root/new-file"), made: "root/new-file"},
+		{p: e.at("root/sub/new-file"), made: "root/sub/new-file"},
+		{p: e.at("root/inlink/new-file2"), made: "root/sub/new-file2"},
+		{p: e.at("root/in/../root/new-file3"), made: "root/new-file3"},
+		{p: e.at("root/to-root2/new-file"), made: "root2/new-file"},
+		{p: e.at("root/dangling-in"), made: "root/sub/made-by-link", link: true}, // a link to nothing, inside
+		{p: e.at("root/in/new"), made: ""},
+		{p: e.at("root/in/../new"), made: ""},
+		{p: e.at("root/relout/new"), made: ""},
+		{p: e.at("root/chain1/new"), made: ""},
+		{p: e.at("root/sub/up/new"), made: ""},
+		{p: e.at("root/sub/deeper/up2/new"), made: ""},
+		{p: e.at("root/sub/deeper/far/new"), made: ""},
+		{p: e.at("root/todotdot/new"), made: ""},
+		{p: e.at("root/dangling-out"), made: "", link: true}, // would create outside/new
+		{p: e.at("root/../new"), made: ""},
+	}
+}
+
+// checkCreate creates c.p with OpenFile(O_CREATE), then as a directory
+// with Mkdir and MkdirAll, and returns the number of escapes it saw.
+func checkCreate(t *testing.T, s rsView, e escapeTree, c createCase) (escapes int) {
+	t.Helper()
+	ops := []struct {
+		name string
+		do   func() error
+	}{
+		{"OpenFile(O_CREATE)", func() error {
+			f, err := s.files.OpenFile(c.p, os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				f.Close()
+			}
+			return err
+		}},
+		{"Mkdir", func() error { return s.files.Mkdir(c.p, 0o755) }},
+		{"MkdirAll", func() error { return s.files.MkdirAll(c.p+"/a/b", 0o755) }},
+	}
+	for i, op := range ops {
+		err := op.do()
+		if c.link && i > 0 {
+			if err == nil {
+				t.Errorf("%s(%q) made a directory over a link", op.name, c.p)
+			}
+			continue
+		}
+		if c.made == "" {
+			if err == nil {
+				escapes++
+				t.Errorf("ESCAPE: %s(%q) succeeded", op.name, c.p)
+			} else if !errors.Is(err, s.outside) {
+				t.Errorf("%s(%q): %v; want ErrOutsideRoots", op.name, c.p, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s(%q): %v", op.name, c.p, err)
+			continue
+		}
+		if _, err := os.Lstat(e.at(c.made)); err != nil {
+			t.Errorf("%s(%q) made nothing at %s: %v", op.name, c.p, c.made, err)
+		}
+		// Remove what was made (the link itself stays), for the next op.
+		if err := os.RemoveAll(e.at(c.made)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return escapes
+}
+
+// TestRootSetRemoveKeepsTarget: Remove and Lstat act on a final link, not
+// on what it points to, so removing a link that points out is allowed
+// (the link is inside) and leaves the target alone.
+func TestRootSetRemoveKeepsTarget(t *testing.T) {
+	for _, api := range rsAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			e := newEscapeTree(t)
+			s, _, err := api.build([]string{e.root}, rsOpts{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.files.Close()
+			info, err := s.files.Lstat(e.at("root/secretlink"))
+			if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+				t.Fatalf("Lstat(secretlink) = %v, %v; want the link", info, err)
+			}
+			if err := s.files.Remove(e.at("root/secretlink")); err != nil {
+				t.Fatalf("Remove(secretlink): %v", err)
+			}
+			if b, err := os.ReadFile(e.at("secret")); err != nil || string(b) != "SECRET" {
+				t.Errorf("the link's target changed: %q, %v", b, err)
+			}
+			if err := s.files.Remove(e.at("root/in/secret")); !errors.Is(err, s.outside) {
+				t.Errorf("Remove through a link out: %v; want ErrOutsideRoots", err)
+			}
+			if err := s.files.Remove(e.at("root/sub/up/secret")); !errors.Is(err, s.outside) {
+				t.Errorf("Remove through a link out at depth 2: %v; want ErrOutsideRoots", err)
+			}
+		})
+	}
+}
+
+// TestRootSetClose: after Close every file method fails with fs.ErrClosed.
+func TestRootSetClose(t *testing.T) {
+	e := newEscapeTree(t)
+	s, _, err := rsAPIs[0].build([]string{e.root}, rsOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.files.ReadFile(e.at("root/file")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.files.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.files.ReadFile(e.at("root/file")); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("ReadFile after Close: %v; want fs.ErrClosed", err)
+	}
+	if _, _, _, err := s.openRoot(e.at("root/file")); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("OpenRoot after Close: %v; want fs.ErrClosed", err)
+	}
+}
+
+// TestRootSetSwapRace swaps a directory inside the root for a link to a
+// directory outside, over and over, while readers read a file below it.
+// Through the RootSet no read may return the outside file. The same
+// reads done as a check (WhichResolved) and then os.ReadFile are counted
+// for comparison: that is the race the file methods close.
+func TestRootSetSwapRace(t *testing.T) {
+	e := newEscapeTree(t)
+	s, _, err := rsAPIs[len(rsAPIs)-1].build([]string{e.root}, rsOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.files.Close()
+	d := e.at("root/d")
+	real, parked := e.at("root/d-real"), e.at("root/d-parked")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real+"/f", []byte("inside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(e.at("outside"), e.at("root/d-link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.at("outside/f"), []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(real, d); err != nil {
+		t.Fatal(err)
+	}
+	iterations := 20000
+	if testing.Short() {
+		iterations = 2000
+	}
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		// Swap d between the directory and the link, atomically each way.
+		defer wg.Done()
+		for !stop.Load() {
+			os.Rename(d, parked)
+			os.Rename(e.at("root/d-link"), d)
+			os.Rename(d, e.at("root/d-link"))
+			os.Rename(parked, d)
+		}
+	}()
+	var safeOut, safeIn, checkedOut atomic.Int64
+	var readers sync.WaitGroup
+	for range 2 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for range iterations / 2 {
+				if b, err := s.files.ReadFile(d + "/f"); err == nil {
+					if string(b) == "SECRET" {
+						safeOut.Add(1)
+					} else {
+						safeIn.Add(1)
+					}
+				}
+				if _, ok, err := s.whichResolved(d + "/f"); ok && err == nil {
+					if b, err := os.ReadFile(d + "/f"); err == nil && string(b) == "SECRET" {
+						checkedOut.Add(1)
+					}
+				}
+			}
+		}()
+	}
+	readers.Wait()
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d reads through the RootSet: %d inside, %d outside; check-then-read: %d outside", iterations, safeIn.Load(), safeOut.Load(), checkedOut.Load())
+	if n := safeOut.Load(); n != 0 {
+		t.Errorf("ESCAPE: %d reads through the RootSet returned the file outside the root", n)
+	}
+	if safeIn.Load() == 0 {
+		t.Error("no read succeeded: the race did not exercise the inside path")
+	}
+}
