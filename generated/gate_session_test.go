@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -599,6 +601,132 @@ func TestGateRootSet(t *testing.T) {
 			}
 			if r, ok, err := set.WhichResolved(in); !ok || err != nil || r.Name != "r" {
 				t.Errorf("WhichResolved(%s) = %+v, %t, %v", in, r, ok, err)
+			}
+		})
+	}
+}
+
+// The gate's RootSet acts on files only inside the roots, on every
+// revision: links and ".." that lead out are refused with an error that
+// matches the gate's ErrOutsideRoots, inside a *fs.PathError.
+func TestGateRootSetFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the tree is built with POSIX links")
+	}
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			dir := t.TempDir()
+			root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
+			for _, d := range []string{root, outside, filepath.Join(outside, "sub")} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write := func(p, s string) {
+				if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(filepath.Join(root, "in.txt"), "inside")
+			write(filepath.Join(outside, "secret"), "secret")
+			write(filepath.Join(outside, "x"), "x outside")
+			for link, target := range map[string]string{"link": filepath.Join(outside, "secret"), "dirlink": outside, "sub": filepath.Join(outside, "sub")} {
+				if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			set, err := rootsgate.NewRootSet(rev.Version, []rootsgate.Root{{URI: fileURI(root), Name: "r", Meta: map[string]any{"k": "v"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := set.Roots(); len(got) != 1 || got[0].Name != "r" || got[0].Meta["k"] != "v" {
+				t.Errorf("Roots() = %+v", got)
+			}
+			in := filepath.Join(root, "in.txt")
+			if data, err := set.ReadFile(in); err != nil || string(data) != "inside" {
+				t.Errorf("ReadFile(%s) = %q, %v", in, data, err)
+			}
+			refused := func(what string, err error) {
+				t.Helper()
+				var pe *fs.PathError
+				if !errors.Is(err, rootsgate.ErrOutsideRoots) || !errors.As(err, &pe) {
+					t.Errorf("%s: %v, want an *fs.PathError wrapping ErrOutsideRoots", what, err)
+				}
+			}
+			for _, p := range []string{
+				filepath.Join(outside, "secret"),
+				root + "/../outside/secret",
+				filepath.Join(root, "link"),
+				filepath.Join(root, "dirlink", "secret"),
+				root + "/sub/../x", // the kernel applies ".." after the link: outside/x
+				"relative/in.txt",
+			} {
+				data, err := set.ReadFile(p)
+				refused("ReadFile("+p+")", err)
+				if data != nil {
+					t.Errorf("ReadFile(%s) returned %q", p, data)
+				}
+				f, err := set.Open(p)
+				refused("Open("+p+")", err)
+				if f != nil {
+					f.Close()
+				}
+				_, err = set.Stat(p)
+				refused("Stat("+p+")", err)
+			}
+			if _, _, err := set.Resolve(root + "/sub/../x"); !errors.Is(err, rootsgate.ErrOutsideRoots) {
+				t.Errorf("Resolve(root/sub/../x) = %v", err)
+			}
+			if real, r, err := set.Resolve(in); err != nil || r.Name != "r" || filepath.Base(real) != "in.txt" {
+				t.Errorf("Resolve(%s) = %s, %+v, %v", in, real, r, err)
+			}
+			// The link itself is inside: Lstat describes it, Remove would remove it.
+			if info, err := set.Lstat(filepath.Join(root, "link")); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+				t.Errorf("Lstat(link) = %v, %v", info, err)
+			}
+			_, err = set.OpenFile(filepath.Join(root, "dirlink", "new"), os.O_CREATE|os.O_WRONLY, 0o644)
+			refused("OpenFile(dirlink/new, O_CREATE)", err)
+			refused("MkdirAll(dirlink/a/b)", set.MkdirAll(filepath.Join(root, "dirlink", "a", "b"), 0o755))
+			refused("Mkdir(outside/d)", set.Mkdir(filepath.Join(outside, "d"), 0o755))
+			refused("Remove(outside/secret)", set.Remove(filepath.Join(outside, "secret")))
+			if _, err := os.Stat(filepath.Join(outside, "new")); !errors.Is(err, fs.ErrNotExist) {
+				t.Error("a file was created outside the root")
+			}
+			if _, err := os.Stat(filepath.Join(outside, "secret")); err != nil {
+				t.Error("the file outside was removed")
+			}
+			f, err := set.OpenFile(filepath.Join(root, "new.txt"), os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			if err := set.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
+				t.Error(err)
+			}
+			if err := set.Mkdir(filepath.Join(root, "c"), 0o755); err != nil {
+				t.Error(err)
+			}
+			if err := set.Remove(filepath.Join(root, "new.txt")); err != nil {
+				t.Error(err)
+			}
+			if info, err := set.Stat(filepath.Join(root, "a", "b")); err != nil || !info.IsDir() {
+				t.Errorf("Stat(a/b) = %v, %v", info, err)
+			}
+			r, rel, which, err := set.OpenRoot(filepath.Join(root, "a", "b"))
+			if err != nil || rel != filepath.Join("a", "b") || which.Name != "r" {
+				t.Errorf("OpenRoot = %q, %+v, %v", rel, which, err)
+			}
+			if r != nil {
+				r.Close()
+			}
+			if _, _, _, err := set.OpenRoot(filepath.Join(root, "dirlink")); !errors.Is(err, rootsgate.ErrOutsideRoots) {
+				t.Errorf("OpenRoot(dirlink) = %v", err)
+			}
+			if err := set.Close(); err != nil {
+				t.Error(err)
+			}
+			if _, err := set.ReadFile(in); !errors.Is(err, fs.ErrClosed) {
+				t.Errorf("ReadFile after Close: %v, want fs.ErrClosed", err)
 			}
 		})
 	}

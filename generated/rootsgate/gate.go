@@ -23,7 +23,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -296,6 +298,10 @@ var (
 	ErrUnknownVersion = errors.New("unknown protocol version")
 	// ErrMalformedVersion: the protocol version is not a date (YYYY-MM-DD).
 	ErrMalformedVersion = errors.New("malformed protocol version")
+	// ErrOutsideRoots is wrapped, in an [*fs.PathError], by the error of a
+	// RootSet file method given a path that lies outside every root once
+	// its links are resolved, or that can be inside none.
+	ErrOutsideRoots = errors.New("outside the client's roots")
 	// ErrInputRequired: the request must be answered with an
 	// input_required result asking for roots; see [InputRequiredError].
 	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
@@ -1251,20 +1257,37 @@ func WindowsPaths(on bool) RootSetOption {
 }
 
 // A RootSet answers whether a path lies inside one of the client's roots,
-// and in which, by the rules of the RootSet of the revision the roots came
-// from (see that package's documentation). It is safe for concurrent use.
+// and in which, and acts on files only through the root that holds them,
+// by the rules of the RootSet of the revision the roots came from (see
+// that package's documentation): every file method goes through an
+// [os.Root] on the matching root's directory, so neither a symbolic link
+// nor a ".." leads out of it, even when the file system changes under
+// the call. A path is an absolute path of the system the program runs
+// on (or of the one chosen with [WindowsPaths]). It is safe for
+// concurrent use; Close it when done.
 type RootSet struct {
 	version string
 	set     revisionRootSet
 }
 
 // revisionRootSet is the RootSet of one revision's package, seen with the
-// gate's Root.
+// gate's Root and errors.
 type revisionRootSet interface {
 	Contains(p string) bool
 	ContainsURI(uri string) bool
+	Close() error
+	roots() []Root
 	which(p string) (Root, bool)
 	whichResolved(p string) (Root, bool, error)
+	resolve(p string) (string, Root, error)
+	openFile(p string, flag int, perm fs.FileMode) (*os.File, error)
+	readFile(p string) ([]byte, error)
+	stat(p string) (fs.FileInfo, error)
+	lstat(p string) (fs.FileInfo, error)
+	mkdir(p string, perm fs.FileMode) error
+	mkdirAll(p string, perm fs.FileMode) error
+	remove(p string) error
+	openRoot(p string) (*os.Root, string, Root, error)
 }
 
 // NewRootSet builds the set of roots under version with the RootSet of
@@ -1358,24 +1381,106 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 // Version returns the protocol version whose rules the set follows.
 func (s *RootSet) Version() string { return s.version }
 
-// Contains reports whether the path p is inside one of the roots, by
-// lexical rules: no file system access.
+// Roots returns the roots in the set: the valid ones, in the order given.
+func (s *RootSet) Roots() []Root { return s.set.roots() }
+
+// Contains reports whether the path p, read as text, is inside one of the
+// roots. It touches no file, so a link that points out is not seen: use
+// it to filter or display paths, and the file methods to act on them.
 func (s *RootSet) Contains(p string) bool { return s.set.Contains(p) }
 
-// ContainsURI reports whether the file URI is inside one of the roots.
+// ContainsURI reports whether the file URI, read as text, is inside one of
+// the roots. Like Contains, it is not for file access.
 func (s *RootSet) ContainsURI(uri string) bool { return s.set.ContainsURI(uri) }
 
-// Which returns the root that holds the path p, the most specific one when
-// roots are nested.
+// Which returns the root that holds the path p, read as text: the most
+// specific one when roots are nested. Like Contains, it is not for file
+// access.
 func (s *RootSet) Which(p string) (Root, bool) { return s.set.which(p) }
 
-// WhichResolved is Which for the file p really is, after resolving the
-// symbolic links in p: a link inside a root that points out of every root
-// is refused.
+// WhichResolved is Which for the file p really names, its links resolved
+// the way the kernel resolves them; a path outside every root returns
+// false and a nil error.
 func (s *RootSet) WhichResolved(p string) (Root, bool, error) { return s.set.whichResolved(p) }
 
-// rootSetr20241105 is a 2024-11-05 RootSet seen with the gate's Root.
+// Resolve returns the path p really names, every symbolic link resolved
+// the way the kernel resolves them (a ".." after a link is the parent of
+// the link's target), and the most specific root that holds it. A path
+// outside every root is an error wrapping ErrOutsideRoots. A check is not
+// a lock: to act on the file, use the file methods or OpenRoot.
+func (s *RootSet) Resolve(p string) (string, Root, error) { return s.set.resolve(p) }
+
+// Open opens the file p names for reading, through the root that holds
+// it. A path outside every root is an [*fs.PathError] wrapping
+// ErrOutsideRoots, as with every file method.
+func (s *RootSet) Open(p string) (*os.File, error) { return s.set.openFile(p, os.O_RDONLY, 0) }
+
+// OpenFile is [os.OpenFile] through the root that holds p. With
+// [os.O_CREATE], a missing file is created where p leads, only if that is
+// inside a root.
+func (s *RootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	return s.set.openFile(p, flag, perm)
+}
+
+// ReadFile reads the whole file p names, through the root that holds it.
+func (s *RootSet) ReadFile(p string) ([]byte, error) { return s.set.readFile(p) }
+
+// Stat is [os.Stat] through the root that holds p.
+func (s *RootSet) Stat(p string) (fs.FileInfo, error) { return s.set.stat(p) }
+
+// Lstat is [os.Lstat] through the root that holds p: a final link is
+// described, not followed.
+func (s *RootSet) Lstat(p string) (fs.FileInfo, error) { return s.set.lstat(p) }
+
+// Mkdir is [os.Mkdir] through the root that holds p.
+func (s *RootSet) Mkdir(p string, perm fs.FileMode) error { return s.set.mkdir(p, perm) }
+
+// MkdirAll is [os.MkdirAll] through the root that holds p.
+func (s *RootSet) MkdirAll(p string, perm fs.FileMode) error { return s.set.mkdirAll(p, perm) }
+
+// Remove is [os.Remove] through the root that holds p: a final link is
+// removed, not what it points to.
+func (s *RootSet) Remove(p string) error { return s.set.remove(p) }
+
+// OpenRoot returns a new [os.Root] on the directory of the root that holds
+// what p names, p's path relative to it (resolved), and the root, for the
+// file operations this set has no method for. The caller closes the
+// os.Root; whatever it does through it stays inside the root.
+func (s *RootSet) OpenRoot(p string) (*os.Root, string, Root, error) { return s.set.openRoot(p) }
+
+// Close closes the roots' directories that the file methods opened; after
+// it they fail with [fs.ErrClosed].
+func (s *RootSet) Close() error { return s.set.Close() }
+
+// outsideError is a revision's ErrOutsideRoots that also matches the
+// gate's.
+type outsideError struct{ err error }
+
+func (e *outsideError) Error() string   { return e.err.Error() }
+func (e *outsideError) Unwrap() []error { return []error{ErrOutsideRoots, e.err} }
+
+// outside makes an error that wraps a revision's ErrOutsideRoots (which
+// reports whether err does) wrap the gate's too, keeping the
+// *fs.PathError around it.
+func outside(err error, is bool) error {
+	if !is {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: pe.Path, Err: &outsideError{pe.Err}}
+	}
+	return &outsideError{err}
+}
+
+// rootSetr20241105 is a 2024-11-05 RootSet seen with the gate's Root and errors.
 type rootSetr20241105 struct{ *r20241105.RootSet }
+
+func (s rootSetr20241105) err(err error) error {
+	return outside(err, errors.Is(err, r20241105.ErrOutsideRoots))
+}
+
+func (s rootSetr20241105) roots() []Root { return fromr20241105s(s.Roots()) }
 
 func (s rootSetr20241105) which(p string) (Root, bool) {
 	r, ok := s.Which(p)
@@ -1384,11 +1489,57 @@ func (s rootSetr20241105) which(p string) (Root, bool) {
 
 func (s rootSetr20241105) whichResolved(p string) (Root, bool, error) {
 	r, ok, err := s.WhichResolved(p)
-	return fromr20241105(r), ok, err
+	return fromr20241105(r), ok, s.err(err)
 }
 
-// rootSetr20250326 is a 2025-03-26 RootSet seen with the gate's Root.
+func (s rootSetr20241105) resolve(p string) (string, Root, error) {
+	real, r, err := s.Resolve(p)
+	return real, fromr20241105(r), s.err(err)
+}
+
+func (s rootSetr20241105) openFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := s.OpenFile(p, flag, perm)
+	return f, s.err(err)
+}
+
+func (s rootSetr20241105) readFile(p string) ([]byte, error) {
+	data, err := s.ReadFile(p)
+	return data, s.err(err)
+}
+
+func (s rootSetr20241105) stat(p string) (fs.FileInfo, error) {
+	info, err := s.Stat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20241105) lstat(p string) (fs.FileInfo, error) {
+	info, err := s.Lstat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20241105) mkdir(p string, perm fs.FileMode) error {
+	return s.err(s.Mkdir(p, perm))
+}
+
+func (s rootSetr20241105) mkdirAll(p string, perm fs.FileMode) error {
+	return s.err(s.MkdirAll(p, perm))
+}
+
+func (s rootSetr20241105) remove(p string) error { return s.err(s.Remove(p)) }
+
+func (s rootSetr20241105) openRoot(p string) (*os.Root, string, Root, error) {
+	r, rel, root, err := s.OpenRoot(p)
+	return r, rel, fromr20241105(root), s.err(err)
+}
+
+// rootSetr20250326 is a 2025-03-26 RootSet seen with the gate's Root and errors.
 type rootSetr20250326 struct{ *r20250326.RootSet }
+
+func (s rootSetr20250326) err(err error) error {
+	return outside(err, errors.Is(err, r20250326.ErrOutsideRoots))
+}
+
+func (s rootSetr20250326) roots() []Root { return fromr20250326s(s.Roots()) }
 
 func (s rootSetr20250326) which(p string) (Root, bool) {
 	r, ok := s.Which(p)
@@ -1397,11 +1548,57 @@ func (s rootSetr20250326) which(p string) (Root, bool) {
 
 func (s rootSetr20250326) whichResolved(p string) (Root, bool, error) {
 	r, ok, err := s.WhichResolved(p)
-	return fromr20250326(r), ok, err
+	return fromr20250326(r), ok, s.err(err)
 }
 
-// rootSetr20250618 is a 2025-06-18 RootSet seen with the gate's Root.
+func (s rootSetr20250326) resolve(p string) (string, Root, error) {
+	real, r, err := s.Resolve(p)
+	return real, fromr20250326(r), s.err(err)
+}
+
+func (s rootSetr20250326) openFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := s.OpenFile(p, flag, perm)
+	return f, s.err(err)
+}
+
+func (s rootSetr20250326) readFile(p string) ([]byte, error) {
+	data, err := s.ReadFile(p)
+	return data, s.err(err)
+}
+
+func (s rootSetr20250326) stat(p string) (fs.FileInfo, error) {
+	info, err := s.Stat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20250326) lstat(p string) (fs.FileInfo, error) {
+	info, err := s.Lstat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20250326) mkdir(p string, perm fs.FileMode) error {
+	return s.err(s.Mkdir(p, perm))
+}
+
+func (s rootSetr20250326) mkdirAll(p string, perm fs.FileMode) error {
+	return s.err(s.MkdirAll(p, perm))
+}
+
+func (s rootSetr20250326) remove(p string) error { return s.err(s.Remove(p)) }
+
+func (s rootSetr20250326) openRoot(p string) (*os.Root, string, Root, error) {
+	r, rel, root, err := s.OpenRoot(p)
+	return r, rel, fromr20250326(root), s.err(err)
+}
+
+// rootSetr20250618 is a 2025-06-18 RootSet seen with the gate's Root and errors.
 type rootSetr20250618 struct{ *r20250618.RootSet }
+
+func (s rootSetr20250618) err(err error) error {
+	return outside(err, errors.Is(err, r20250618.ErrOutsideRoots))
+}
+
+func (s rootSetr20250618) roots() []Root { return fromr20250618s(s.Roots()) }
 
 func (s rootSetr20250618) which(p string) (Root, bool) {
 	r, ok := s.Which(p)
@@ -1410,11 +1607,57 @@ func (s rootSetr20250618) which(p string) (Root, bool) {
 
 func (s rootSetr20250618) whichResolved(p string) (Root, bool, error) {
 	r, ok, err := s.WhichResolved(p)
-	return fromr20250618(r), ok, err
+	return fromr20250618(r), ok, s.err(err)
 }
 
-// rootSetr20251125 is a 2025-11-25 RootSet seen with the gate's Root.
+func (s rootSetr20250618) resolve(p string) (string, Root, error) {
+	real, r, err := s.Resolve(p)
+	return real, fromr20250618(r), s.err(err)
+}
+
+func (s rootSetr20250618) openFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := s.OpenFile(p, flag, perm)
+	return f, s.err(err)
+}
+
+func (s rootSetr20250618) readFile(p string) ([]byte, error) {
+	data, err := s.ReadFile(p)
+	return data, s.err(err)
+}
+
+func (s rootSetr20250618) stat(p string) (fs.FileInfo, error) {
+	info, err := s.Stat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20250618) lstat(p string) (fs.FileInfo, error) {
+	info, err := s.Lstat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20250618) mkdir(p string, perm fs.FileMode) error {
+	return s.err(s.Mkdir(p, perm))
+}
+
+func (s rootSetr20250618) mkdirAll(p string, perm fs.FileMode) error {
+	return s.err(s.MkdirAll(p, perm))
+}
+
+func (s rootSetr20250618) remove(p string) error { return s.err(s.Remove(p)) }
+
+func (s rootSetr20250618) openRoot(p string) (*os.Root, string, Root, error) {
+	r, rel, root, err := s.OpenRoot(p)
+	return r, rel, fromr20250618(root), s.err(err)
+}
+
+// rootSetr20251125 is a 2025-11-25 RootSet seen with the gate's Root and errors.
 type rootSetr20251125 struct{ *r20251125.RootSet }
+
+func (s rootSetr20251125) err(err error) error {
+	return outside(err, errors.Is(err, r20251125.ErrOutsideRoots))
+}
+
+func (s rootSetr20251125) roots() []Root { return fromr20251125s(s.Roots()) }
 
 func (s rootSetr20251125) which(p string) (Root, bool) {
 	r, ok := s.Which(p)
@@ -1423,11 +1666,57 @@ func (s rootSetr20251125) which(p string) (Root, bool) {
 
 func (s rootSetr20251125) whichResolved(p string) (Root, bool, error) {
 	r, ok, err := s.WhichResolved(p)
-	return fromr20251125(r), ok, err
+	return fromr20251125(r), ok, s.err(err)
 }
 
-// rootSetr20260728 is a 2026-07-28 RootSet seen with the gate's Root.
+func (s rootSetr20251125) resolve(p string) (string, Root, error) {
+	real, r, err := s.Resolve(p)
+	return real, fromr20251125(r), s.err(err)
+}
+
+func (s rootSetr20251125) openFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := s.OpenFile(p, flag, perm)
+	return f, s.err(err)
+}
+
+func (s rootSetr20251125) readFile(p string) ([]byte, error) {
+	data, err := s.ReadFile(p)
+	return data, s.err(err)
+}
+
+func (s rootSetr20251125) stat(p string) (fs.FileInfo, error) {
+	info, err := s.Stat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20251125) lstat(p string) (fs.FileInfo, error) {
+	info, err := s.Lstat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20251125) mkdir(p string, perm fs.FileMode) error {
+	return s.err(s.Mkdir(p, perm))
+}
+
+func (s rootSetr20251125) mkdirAll(p string, perm fs.FileMode) error {
+	return s.err(s.MkdirAll(p, perm))
+}
+
+func (s rootSetr20251125) remove(p string) error { return s.err(s.Remove(p)) }
+
+func (s rootSetr20251125) openRoot(p string) (*os.Root, string, Root, error) {
+	r, rel, root, err := s.OpenRoot(p)
+	return r, rel, fromr20251125(root), s.err(err)
+}
+
+// rootSetr20260728 is a 2026-07-28 RootSet seen with the gate's Root and errors.
 type rootSetr20260728 struct{ *r20260728.RootSet }
+
+func (s rootSetr20260728) err(err error) error {
+	return outside(err, errors.Is(err, r20260728.ErrOutsideRoots))
+}
+
+func (s rootSetr20260728) roots() []Root { return fromr20260728s(s.Roots()) }
 
 func (s rootSetr20260728) which(p string) (Root, bool) {
 	r, ok := s.Which(p)
@@ -1436,5 +1725,45 @@ func (s rootSetr20260728) which(p string) (Root, bool) {
 
 func (s rootSetr20260728) whichResolved(p string) (Root, bool, error) {
 	r, ok, err := s.WhichResolved(p)
-	return fromr20260728(r), ok, err
+	return fromr20260728(r), ok, s.err(err)
+}
+
+func (s rootSetr20260728) resolve(p string) (string, Root, error) {
+	real, r, err := s.Resolve(p)
+	return real, fromr20260728(r), s.err(err)
+}
+
+func (s rootSetr20260728) openFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := s.OpenFile(p, flag, perm)
+	return f, s.err(err)
+}
+
+func (s rootSetr20260728) readFile(p string) ([]byte, error) {
+	data, err := s.ReadFile(p)
+	return data, s.err(err)
+}
+
+func (s rootSetr20260728) stat(p string) (fs.FileInfo, error) {
+	info, err := s.Stat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20260728) lstat(p string) (fs.FileInfo, error) {
+	info, err := s.Lstat(p)
+	return info, s.err(err)
+}
+
+func (s rootSetr20260728) mkdir(p string, perm fs.FileMode) error {
+	return s.err(s.Mkdir(p, perm))
+}
+
+func (s rootSetr20260728) mkdirAll(p string, perm fs.FileMode) error {
+	return s.err(s.MkdirAll(p, perm))
+}
+
+func (s rootSetr20260728) remove(p string) error { return s.err(s.Remove(p)) }
+
+func (s rootSetr20260728) openRoot(p string) (*os.Root, string, Root, error) {
+	r, rel, root, err := s.OpenRoot(p)
+	return r, rel, fromr20260728(root), s.err(err)
 }
