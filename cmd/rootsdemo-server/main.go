@@ -1,11 +1,10 @@
-//lint:file-ignore SA1019 the demo serves 2026-07-28, which deprecates roots, beside the older revisions
-
-// Command rootsdemo-server is a small MCP server, over stdio, whose one
-// tool, list_roots, returns the client's roots. It shows the generated
-// packages at work on a real wire: on the 2024-11-05 ... 2025-11-25
-// revisions it asks with roots/list and keeps the answer in the generated
-// Server's cache until notifications/roots/list_changed; on 2026-07-28 it
-// asks through an input_required result.
+// Command rootsdemo-server is a small MCP server, over stdio, with two
+// tools: list_roots returns the client's roots, and read_file reads a file
+// inside them, refusing any path that leads out. It shows the gate
+// (generated/rootsgate) at work on a real wire, with one code path for
+// every revision: on the 2024-11-05 ... 2025-11-25 revisions the gate asks
+// with roots/list and keeps the answer until notifications/roots/list_changed;
+// on 2026-07-28 it asks through an input_required result.
 //
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-strict]
 package main
@@ -20,16 +19,10 @@ import (
 	"log"
 	"os"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
-	r20241105 "github.com/rootsgen/rootsgen/generated/roots20241105"
-	r20250326 "github.com/rootsgen/rootsgen/generated/roots20250326"
-	r20250618 "github.com/rootsgen/rootsgen/generated/roots20250618"
-	r20251125 "github.com/rootsgen/rootsgen/generated/roots20251125"
-	r20260728 "github.com/rootsgen/rootsgen/generated/roots20260728"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
@@ -72,39 +65,67 @@ type root struct {
 type server struct {
 	o      options
 	conn   *ndjson.Conn
+	roots  rootsgate.Session
 	states atomic.Int64
-
-	mu    sync.Mutex
-	roots *legacyRoots // nil until initialize
 }
+
+// latestLegacy is the newest revision that begins with initialize.
+var latestLegacy = func() string {
+	v := ""
+	for _, r := range rootsgate.Revisions() {
+		if r.DirectRequest {
+			v = r.Version
+		}
+	}
+	return v
+}()
 
 // serve runs one connection until r ends.
 func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
 	s := &server{o: o, conn: ndjson.New(r, w)}
+	s.roots = rootsgate.Session{
+		Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			return s.conn.Call(ctx, method, params)
+		},
+		Timeout:        o.Timeout,
+		Lenient:        !o.Strict,
+		OnInvalidRoots: s.report,
+		RequestState:   func(json.RawMessage) string { return "call/" + strconv.FormatInt(s.states.Add(1), 10) },
+	}
 	s.conn.Handle, s.conn.Notified = s.handle, s.notified
 	s.conn.Transcript, s.conn.MaxLine = o.Transcript, o.MaxLine
 	return s.conn.Run(ctx)
 }
 
-var tools = map[string]any{"tools": []any{map[string]any{
-	"name":        "list_roots",
-	"description": "Lists the roots the client shares with this server.",
-	"inputSchema": map[string]any{"type": "object"},
-}}}
+var tools = map[string]any{"tools": []any{
+	map[string]any{
+		"name":        "list_roots",
+		"description": "Lists the roots the client shares with this server.",
+		"inputSchema": map[string]any{"type": "object"},
+	},
+	map[string]any{
+		"name":        "read_file",
+		"description": "Reads a file inside the client's roots; a path that leads out of them is refused.",
+		"inputSchema": map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"path": map[string]string{"type": "string", "description": "absolute path of the file"}},
+			"required":   []string{"path"},
+		},
+	},
+}}
 
 func (s *server) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	var probe struct {
 		Meta struct {
 			Version string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
-		Name string `json:"name"`
 	}
 	_ = json.Unmarshal(params, &probe)
 	if v := probe.Meta.Version; v != "" {
 		if rev, err := rootsgate.Lookup(v); err != nil || !rev.InputRequests {
 			return nil, &ndjson.Error{Code: -32602, Message: fmt.Sprintf("unsupported protocol version %q", v)}
 		}
-		return s.handleStateless(method, params, probe.Name)
+		return s.handleStateless(ctx, method, params)
 	}
 	switch method {
 	case "initialize":
@@ -114,14 +135,7 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 	case "tools/list":
 		return tools, nil
 	case "tools/call":
-		s.mu.Lock()
-		roots := s.roots
-		s.mu.Unlock()
-		if probe.Name != "list_roots" || roots == nil {
-			return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(probe.Name)}
-		}
-		list, err := roots.list(ctx)
-		return toolResult(list, err, false), nil
+		return s.call(ctx, params, false)
 	}
 	return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
 }
@@ -136,15 +150,11 @@ func (s *server) initialize(params json.RawMessage) (any, error) {
 	}
 	version := p.ProtocolVersion
 	if rev, err := rootsgate.Lookup(version); err != nil || !rev.DirectRequest {
-		version = r20251125.ProtocolVersion // the latest revision with initialize
+		version = latestLegacy
 	}
-	roots, err := s.newLegacyRoots(version, p.Capabilities)
-	if err != nil {
+	if err := s.roots.Initialize(version, p.Capabilities); err != nil {
 		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
 	}
-	s.mu.Lock()
-	s.roots = roots
-	s.mu.Unlock()
 	return map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{"tools": struct{}{}},
@@ -153,25 +163,23 @@ func (s *server) initialize(params json.RawMessage) (any, error) {
 }
 
 func (s *server) notified(ctx context.Context, method string, params json.RawMessage) {
-	s.mu.Lock()
-	roots := s.roots
-	s.mu.Unlock()
-	if roots == nil {
+	if s.roots.Version() == "" {
 		s.o.Log.Printf("%s before initialize: ignored", method)
 		return
 	}
-	if err := roots.notify(ctx, method, params); err != nil {
+	if err := s.roots.HandleNotification(ctx, method, params); err != nil {
 		s.o.Log.Printf("%s: %v", method, err)
 	}
 }
 
-// handleStateless serves a 2026-07-28 request: capabilities ride in its
-// _meta, and roots/list travels in an input_required result.
-func (s *server) handleStateless(method string, params json.RawMessage, tool string) (any, error) {
+// handleStateless serves a 2026-07-28 request, which names its version
+// and declares the client's capabilities in its _meta.
+func (s *server) handleStateless(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
 	case "server/discover":
-		versions := make([]string, len(rootsgate.Revisions()))
-		for i, r := range rootsgate.Revisions() {
+		revs := rootsgate.Revisions()
+		versions := make([]string, len(revs))
+		for i, r := range revs {
 			versions[i] = r.Version
 		}
 		return map[string]any{
@@ -189,49 +197,74 @@ func (s *server) handleStateless(method string, params json.RawMessage, tool str
 		// server/discover; the TypeScript client rejects a result without them.
 		return map[string]any{"resultType": "complete", "tools": tools["tools"], "ttlMs": 0, "cacheScope": "public"}, nil
 	case "tools/call":
-	default:
-		return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
+		return s.call(ctx, params, true)
 	}
-	var p r20260728.InputResponseRequestParams
-	if err := p.UnmarshalJSON(params); err != nil {
-		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
-	}
-	if tool != "list_roots" {
-		return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(tool)}
-	}
-	if missing := r20260728.RequireRoots(nil, &p.Meta); missing != nil {
-		// The generated error object carries its code (-32021) and data.
-		raw, err := json.Marshal(missing.Error)
-		var e ndjson.Error
-		if err == nil {
-			err = json.Unmarshal(raw, &e)
-		}
-		return nil, errors.Join(err, &e)
-	}
-	if _, answered := p.InputResponses["roots"]; !answered {
-		return r20260728.AskForRoots("roots", "list_roots/"+strconv.FormatInt(s.states.Add(1), 10))
-	}
-	list, err := r20260728.RootsFromInputResponses(&p, "roots", !s.o.Strict)
-	if err != nil && !s.o.Strict {
-		s.report(err)
-		err = nil
-	}
-	return toolResult(convert(list, func(r r20260728.Root) root { return root{r.URI, r.Name} }), err, true), nil
+	return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
 }
 
-// toolResult is list_roots' answer: the roots as text and as structured
-// content, or the error as a tool error.
-func toolResult(roots []root, err error, stateless bool) map[string]any {
-	var out map[string]any
-	if err != nil {
-		out = map[string]any{"content": []any{map[string]string{"type": "text", "text": err.Error()}}, "isError": true}
-	} else {
-		if roots == nil {
-			roots = []root{}
+// call runs a tool. The roots come from the gate the same way on every
+// revision; only the shape of a result differs (2026-07-28 marks a final
+// result "complete").
+func (s *server) call(ctx context.Context, params json.RawMessage, stateless bool) (any, error) {
+	var p struct {
+		Name      string `json:"name"`
+		Arguments struct {
+			Path string `json:"path"`
+		} `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
+	}
+	if p.Name != "list_roots" && p.Name != "read_file" {
+		return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(p.Name)}
+	}
+	var roots []rootsgate.Root
+	var set *rootsgate.RootSet
+	var err error
+	if p.Name == "list_roots" {
+		roots, err = s.roots.Roots(ctx, params)
+	} else if set, err = s.roots.RootSet(ctx, params); set != nil {
+		defer set.Close()
+		if err != nil {
+			s.o.Log.Printf("read_file: roots left out: %v", err)
+			err = nil
 		}
-		structured := map[string]any{"roots": roots}
-		text, _ := json.Marshal(structured)
-		out = map[string]any{"content": []any{map[string]string{"type": "text", "text": string(text)}}, "structuredContent": structured}
+	}
+	var ask *rootsgate.InputRequiredError
+	var missing *rootsgate.MissingCapabilityError
+	switch {
+	case errors.As(err, &ask):
+		return ask.Result, nil // the client answers it and calls again
+	case errors.As(err, &missing):
+		data, err := json.Marshal(missing.Object.Data)
+		return nil, errors.Join(err, &ndjson.Error{Code: missing.Object.Code, Message: missing.Object.Message, Data: data})
+	case err != nil:
+		return toolText(err.Error(), true, stateless), nil
+	}
+	if p.Name == "list_roots" {
+		return listResult(roots, stateless), nil
+	}
+	return readFile(set, p.Arguments.Path, stateless), nil
+}
+
+// readFile is read_file: the file at path, read through the RootSet of
+// the client's roots, so that neither a link nor ".." leads out of them.
+func readFile(set *rootsgate.RootSet, path string, stateless bool) map[string]any {
+	data, err := set.ReadFile(path)
+	switch {
+	case errors.Is(err, rootsgate.ErrOutsideRoots):
+		return toolText(fmt.Sprintf("read_file: refused: %s is outside the client's roots", strconv.Quote(path)), true, stateless)
+	case err != nil:
+		return toolText("read_file: "+err.Error(), true, stateless)
+	}
+	return toolText(string(data), false, stateless)
+}
+
+// toolText is a tool result holding one text, a tool error if isError.
+func toolText(text string, isError, stateless bool) map[string]any {
+	out := map[string]any{"content": []any{map[string]string{"type": "text", "text": text}}}
+	if isError {
+		out["isError"] = true
 	}
 	if stateless {
 		out["resultType"] = "complete"
@@ -239,67 +272,20 @@ func toolResult(roots []root, err error, stateless bool) map[string]any {
 	return out
 }
 
+// listResult is list_roots' answer: the roots as text and as structured
+// content.
+func listResult(roots []rootsgate.Root, stateless bool) map[string]any {
+	list := make([]root, len(roots))
+	for i, r := range roots {
+		list[i] = root{r.URI, r.Name}
+	}
+	structured := map[string]any{"roots": list}
+	text, _ := json.Marshal(structured)
+	out := toolText(string(text), false, stateless)
+	out["structuredContent"] = structured
+	return out
+}
+
 func (s *server) report(err error) {
 	s.o.Log.Printf("roots/list: kept the valid roots; %v", err)
-}
-
-// legacyRoots is what the demo uses of a revision's generated Server: the
-// cached roots, and the notification that drops them.
-type legacyRoots struct {
-	list   func(context.Context) ([]root, error)
-	notify func(ctx context.Context, method string, params json.RawMessage) error
-}
-
-// newLegacyRoots sets up the generated Server of the negotiated revision,
-// from the capabilities the client declared at initialize.
-func (s *server) newLegacyRoots(version string, caps json.RawMessage) (*legacyRoots, error) {
-	if len(caps) == 0 || string(caps) == "null" {
-		caps = json.RawMessage("{}")
-	}
-	var err error
-	switch version {
-	case r20241105.ProtocolVersion:
-		var c r20241105.ClientCapabilities
-		err = c.UnmarshalJSON(caps)
-		srv := &r20241105.Server{ClientRoots: c.Roots, Request: ask[r20241105.Method](s.conn), Timeout: s.o.Timeout, Lenient: !s.o.Strict, OnInvalidRoots: s.report}
-		return wrap(srv.Roots, srv.HandleNotification, func(r r20241105.Root) root { return root{r.URI, r.Name} }), err
-	case r20250326.ProtocolVersion:
-		var c r20250326.ClientCapabilities
-		err = c.UnmarshalJSON(caps)
-		srv := &r20250326.Server{ClientRoots: c.Roots, Request: ask[r20250326.Method](s.conn), Timeout: s.o.Timeout, Lenient: !s.o.Strict, OnInvalidRoots: s.report}
-		return wrap(srv.Roots, srv.HandleNotification, func(r r20250326.Root) root { return root{r.URI, r.Name} }), err
-	case r20250618.ProtocolVersion:
-		var c r20250618.ClientCapabilities
-		err = c.UnmarshalJSON(caps)
-		srv := &r20250618.Server{ClientRoots: c.Roots, Request: ask[r20250618.Method](s.conn), Timeout: s.o.Timeout, Lenient: !s.o.Strict, OnInvalidRoots: s.report}
-		return wrap(srv.Roots, srv.HandleNotification, func(r r20250618.Root) root { return root{r.URI, r.Name} }), err
-	case r20251125.ProtocolVersion:
-		var c r20251125.ClientCapabilities
-		err = c.UnmarshalJSON(caps)
-		srv := &r20251125.Server{ClientRoots: c.Roots, Request: ask[r20251125.Method](s.conn), Timeout: s.o.Timeout, Lenient: !s.o.Strict, OnInvalidRoots: s.report}
-		return wrap(srv.Roots, srv.HandleNotification, func(r r20251125.Root) root { return root{r.URI, r.Name} }), err
-	}
-	return nil, fmt.Errorf("no legacy revision %s", version)
-}
-
-func wrap[R any](list func(context.Context) ([]R, error), notify func(context.Context, string, json.RawMessage) error, conv func(R) root) *legacyRoots {
-	return &legacyRoots{func(ctx context.Context) ([]root, error) {
-		roots, err := list(ctx)
-		return convert(roots, conv), err
-	}, notify}
-}
-
-// ask sends the generated Server's roots/list on the connection.
-func ask[M ~string](c *ndjson.Conn) func(context.Context, M, json.RawMessage) (json.RawMessage, error) {
-	return func(ctx context.Context, m M, params json.RawMessage) (json.RawMessage, error) {
-		return c.Call(ctx, string(m), params)
-	}
-}
-
-func convert[R any](in []R, conv func(R) root) []root {
-	out := make([]root, len(in))
-	for i, r := range in {
-		out[i] = conv(r)
-	}
-	return out
 }
