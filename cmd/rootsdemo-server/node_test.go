@@ -94,8 +94,8 @@ func TestNodeClient(t *testing.T) {
 			if got.ProtocolVersion != tc.version {
 				t.Errorf("negotiated %q, want %q", got.ProtocolVersion, tc.version)
 			}
-			if !reflect.DeepEqual(got.Tools, []string{"list_roots"}) {
-				t.Errorf("tools = %q, want [list_roots]", got.Tools)
+			if !reflect.DeepEqual(got.Tools, []string{"list_roots", "read_file"}) {
+				t.Errorf("tools = %q, want [list_roots read_file]", got.Tools)
 			}
 			checkCall(t, "first call", got.First, first)
 			checkCall(t, "call after the change", got.Second, then)

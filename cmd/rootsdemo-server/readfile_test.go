@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
+)
+
+// readTree is a directory tree with two roots and hostile links out of
+// the first one:
+//
+//	root/in.txt        "inside"
+//	root/link       -> outside/secret
+//	root/in         -> outside/sub     (so root/in/../x is outside/x)
+//	other/new.txt      "other"
+//	outside/secret     "secret"
+//	outside/x          "x outside"
+type readTree struct{ dir, root, other, outside string }
+
+func newReadTree(t *testing.T) readTree {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the tree uses POSIX symbolic links")
+	}
+	dir := t.TempDir()
+	tr := readTree{dir, filepath.Join(dir, "root"), filepath.Join(dir, "other"), filepath.Join(dir, "outside")}
+	for _, d := range []string{tr.root, tr.other, tr.outside, filepath.Join(tr.outside, "sub")} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, s := range map[string]string{
+		filepath.Join(tr.root, "in.txt"):    "inside",
+		filepath.Join(tr.other, "new.txt"):  "other",
+		filepath.Join(tr.outside, "secret"): "secret",
+		filepath.Join(tr.outside, "x"):      "x outside",
+	} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"link": filepath.Join(tr.outside, "secret"), "in": filepath.Join(tr.outside, "sub")} {
+		if err := os.Symlink(target, filepath.Join(tr.root, link)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	return tr
+}
+
+func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
+
+// readFileTool calls read_file and returns its text and whether it is a
+// tool error.
+func readFileTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, path string) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": path}})
+	if err != nil {
+		t.Fatalf("read_file %s: %v", path, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("read_file %s: content %v", path, res.Content)
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("read_file %s: content %T", path, res.Content[0])
+	}
+	return text.Text, res.IsError
+}
+
+// The Go SDK's client against read_file: a file inside a root reads;
+// every path that leads out, by name, by "..", through a link, or through
+// a link followed by "..", is refused with a tool error that says why;
+// after the client changes its roots, reads follow the new ones.
+func TestGoSDKReadFile(t *testing.T) {
+	for _, version := range []string{"2025-06-18", ""} {
+		name := version
+		if name == "" {
+			name = "unpinned"
+		}
+		t.Run(name, func(t *testing.T) {
+			tr := newReadTree(t)
+			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+			defer cancel()
+			s := start(t, options{Timeout: peertest.Wait})
+			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+			client.AddRoots(&mcp.Root{URI: fileURI(tr.root), Name: "root"})
+			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := version
+			if want == "" {
+				want = "2026-07-28"
+			}
+			if got := cs.InitializeResult().ProtocolVersion; got != want {
+				t.Errorf("negotiated %s, want %s", got, want)
+			}
+
+			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
+				t.Errorf("inside: %q (error %t), want the file", text, isErr)
+			}
+			for _, p := range []string{
+				filepath.Join(tr.outside, "secret"), // outside every root
+				tr.root + "/../outside/secret",      // out by ".."
+				filepath.Join(tr.root, "link"),      // a link inside pointing out
+				tr.root + "/in/../x",                // ".." after a link to a directory outside
+				filepath.Join(tr.other, "new.txt"),  // not a root yet
+				"in.txt",                            // relative
+			} {
+				text, isErr := readFileTool(t, ctx, cs, p)
+				if !isErr || !strings.Contains(text, "outside the client's roots") || strings.Contains(text, "secret\n") || text == "secret" || text == "x outside" {
+					t.Errorf("read_file %s = %q (error %t), want a tool error naming the roots", p, text, isErr)
+				}
+			}
+
+			// New roots: list_changed on 2025-06-18, the next call's
+			// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
+			// the notifications arrive after the next call.
+			client.RemoveRoots(fileURI(tr.root))
+			client.AddRoots(&mcp.Root{URI: fileURI(tr.other), Name: "other"})
+			for {
+				text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.other, "new.txt"))
+				if !isErr && text == "other" {
+					break
+				}
+				if ctx.Err() != nil {
+					t.Fatalf("read_file in the new root still %q after the roots changed", text)
+				}
+			}
+			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.root, "in.txt")); !isErr || !strings.Contains(text, "outside the client's roots") {
+				t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
+			}
+			if err := cs.Close(); err != nil {
+				t.Error(err)
+			}
+			s.stop(t)
+			transcript := strings.ReplaceAll(s.transcript.String(), tr.dir, "/tmp/tree")
+			peertest.Check(t, "testdata/transcripts/gosdk-client-read-file-"+name+".txt", transcript, *update)
+		})
+	}
+}
