@@ -60,7 +60,10 @@ type dClientCfg struct {
 }
 
 type dServerCfg struct {
-	noCap         bool
+	noCap bool
+	// noListChanged declares roots: {} instead of roots: {listChanged: true}:
+	// a client that never announces a change, so nothing is cached.
+	noListChanged bool
 	lenient       bool
 	timeout       time.Duration
 	onInvalid     func(error)
@@ -69,9 +72,10 @@ type dServerCfg struct {
 }
 
 type dServer struct {
-	newReq func() (string, json.RawMessage, error)
-	roots  func(context.Context) ([]dRoot, error)
-	notify func(context.Context, string, json.RawMessage) error
+	newReq     func() (string, json.RawMessage, error)
+	roots      func(context.Context) ([]dRoot, error)
+	notify     func(context.Context, string, json.RawMessage) error
+	invalidate func()
 }
 
 type legacyAPI struct {
@@ -165,7 +169,7 @@ var legacyAPIs = []legacyAPI{
 		server: func(c dServerCfg) dServer {
 			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20241105.RootsCapability{}
+				s.ClientRoots = &roots20241105.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20241105.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -187,8 +191,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20241105.RPCError],
@@ -236,7 +241,7 @@ var legacyAPIs = []legacyAPI{
 		server: func(c dServerCfg) dServer {
 			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20250326.RootsCapability{}
+				s.ClientRoots = &roots20250326.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20250326.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -258,8 +263,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20250326.RPCError],
@@ -307,7 +313,7 @@ var legacyAPIs = []legacyAPI{
 		server: func(c dServerCfg) dServer {
 			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20250618.RootsCapability{}
+				s.ClientRoots = &roots20250618.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20250618.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -329,8 +335,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20250618.RPCError],
@@ -378,7 +385,7 @@ var legacyAPIs = []legacyAPI{
 		server: func(c dServerCfg) dServer {
 			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20251125.RootsCapability{}
+				s.ClientRoots = &roots20251125.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20251125.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -400,8 +407,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20251125.RPCError],

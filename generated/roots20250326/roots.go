@@ -205,6 +205,10 @@ type RequestFunc func(ctx context.Context, method Method, params json.RawMessage
 // the client for its roots and keeps them until the client says they
 // changed. It is safe for concurrent use; the zero value is not usable:
 // set ClientRoots and Request.
+//
+// A panic in Request or OnInvalidRoots does not crash the process: the
+// callers waiting for that request get an error that says what panicked,
+// and the next call asks again.
 type Server struct {
 	// ClientRoots is the roots capability the client declared when the
 	// session began; nil means none, and Roots fails without asking.
@@ -250,11 +254,20 @@ func (s *Server) NewListRootsRequest() (Method, json.RawMessage, error) {
 
 // Roots returns the client's roots. The first call asks the client; later
 // calls are served from the cache until Invalidate or a list_changed
-// notification drops it. Concurrent callers share one request. A caller
-// whose ctx ends stops waiting; the request itself runs on to its timeout,
-// so that the others still get its answer.
+// notification drops it. Concurrent callers share one request; a caller
+// that comes after the cache was dropped does not join a request sent
+// before.
+//
+// The request runs with the values of the ctx of the caller that started
+// it, but with its own deadline, Timeout from its start: a caller whose ctx
+// ends stops waiting and gets the ctx's error, while the request runs on,
+// so that the others still get its answer. A ctx that is already done
+// sends nothing.
 func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
@@ -267,7 +280,7 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if call == nil {
 		call = &fetch{done: make(chan struct{})}
 		s.call = call
-		go s.run(call, s.gen)
+		go s.run(context.WithoutCancel(ctx), call, s.gen)
 	}
 	s.mu.Unlock()
 	select {
@@ -289,23 +302,76 @@ func (s *Server) Invalidate() {
 	s.mu.Unlock()
 }
 
-func (s *Server) run(call *fetch, gen uint64) {
+// run sends the shared request for call, which began at generation gen,
+// and hands its outcome to the callers waiting on call.done. ctx carries
+// the values of the caller that started it, without its cancellation.
+func (s *Server) run(ctx context.Context, call *fetch, gen uint64) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	returned := false
+	defer func() {
+		if !returned {
+			// Something panicked outside Request and OnInvalidRoots (whose
+			// panics are errors already), or called runtime.Goexit, which
+			// cannot be stopped: the waiters must still hear of it.
+			call.roots = nil
+			if v := recover(); v != nil {
+				call.err = fmt.Errorf("roots/list: %w", &panicError{"the request", v})
+			} else {
+				call.err = errors.New("roots/list: Request or OnInvalidRoots called runtime.Goexit")
+			}
+		}
+		s.mu.Lock()
+		if s.call == call {
+			s.call = nil
+		}
+		if call.err == nil && gen == s.gen {
+			s.cached, s.valid = call.roots, true
+		}
+		s.mu.Unlock()
+		close(call.done)
+	}()
 	call.roots, call.err = s.ask(ctx, timeout)
-	s.mu.Lock()
-	if s.call == call {
-		s.call = nil
-	}
-	if call.err == nil && gen == s.gen {
-		s.cached, s.valid = call.roots, true
-	}
-	s.mu.Unlock()
-	close(call.done)
+	returned = true
+}
+
+// panicError reports a panic in one of the Server's functions.
+type panicError struct {
+	what  string // the function that panicked
+	value any    // what it panicked with
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("%s panicked: %v", e.what, e.value) }
+
+// Unwrap returns the panic's value when it is an error.
+func (e *panicError) Unwrap() error {
+	err, _ := e.value.(error)
+	return err
+}
+
+// request calls s.Request, turning a panic into a *panicError.
+func (s *Server) request(ctx context.Context, method Method, params json.RawMessage) (raw json.RawMessage, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			raw, err = nil, &panicError{"Request", v}
+		}
+	}()
+	return s.Request(ctx, method, params)
+}
+
+// reportInvalid calls s.OnInvalidRoots, turning a panic into a *panicError.
+func (s *Server) reportInvalid(invalid error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{"OnInvalidRoots", v}
+		}
+	}()
+	s.OnInvalidRoots(invalid)
+	return nil
 }
 
 func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error) {
@@ -313,11 +379,14 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := s.Request(ctx, method, params)
-	if ctx.Err() == context.DeadlineExceeded {
-		return nil, fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
-	}
+	raw, err := s.request(ctx, method, params)
 	if err != nil {
+		// A failure once the timeout has passed is the timeout's doing,
+		// whatever Request made of it; a panic is reported as such. An
+		// answer, even one that came just as time ran out, is used.
+		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+		}
 		return nil, fmt.Errorf("roots/list: %w", err)
 	}
 	if isNullValue(raw[skipSpace(raw, 0):]) {
@@ -335,7 +404,9 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	}
 	roots, err := result.ValidRoots()
 	if err != nil && s.OnInvalidRoots != nil {
-		s.OnInvalidRoots(err)
+		if err := s.reportInvalid(err); err != nil {
+			return nil, fmt.Errorf("roots/list: %w", err)
+		}
 	}
 	return roots, nil
 }
