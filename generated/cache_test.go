@@ -323,7 +323,7 @@ func TestCacheTimeout(t *testing.T) {
 		var calls atomic.Int32
 		var hadDeadline atomic.Bool
 		s := &roots20250618.Server{
-			ClientRoots: &roots20250618.RootsCapability{},
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 			Timeout:     50 * time.Millisecond,
 			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 				calls.Add(1)
@@ -374,7 +374,7 @@ func TestCacheTimeout(t *testing.T) {
 		release := make(chan struct{})
 		entered := make(chan context.Context, 1)
 		s := &roots20250618.Server{
-			ClientRoots: &roots20250618.RootsCapability{},
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 				calls.Add(1)
 				entered <- ctx
@@ -473,7 +473,7 @@ func TestCacheErrorsAreNotCached(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			var calls atomic.Int32
 			s := &roots20250618.Server{
-				ClientRoots: &roots20250618.RootsCapability{},
+				ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 				Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 					if calls.Add(1) == 1 {
 						return f.answer()
@@ -521,7 +521,7 @@ func TestCacheReturnsCopies(t *testing.T) {
 	t.Run("Sequential", func(t *testing.T) {
 		var calls atomic.Int32
 		s := &roots20250618.Server{
-			ClientRoots: &roots20250618.RootsCapability{},
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 				calls.Add(1)
 				return cacheAnswer(t, cacheRootsA), nil
@@ -546,7 +546,7 @@ func TestCacheReturnsCopies(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			release := make(chan struct{})
 			s := &roots20250618.Server{
-				ClientRoots: &roots20250618.RootsCapability{},
+				ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 				Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 					<-release
 					return cacheAnswer(t, cacheRootsA), nil
@@ -610,6 +610,82 @@ func cacheExpect(t *testing.T, s dServer, c *cacheCounting, n int, when string) 
 	}
 	if calls := int(c.calls.Load()); calls != n || !slices.Equal(got, cacheAnswered(n)) {
 		t.Errorf("%s: Roots = %v after %d requests in all; want %v after %d", when, got, calls, cacheAnswered(n), n)
+	}
+}
+
+// A client that declared roots without listChanged will never say that
+// its roots changed: each Roots asks it again, however soon, and an answer
+// in flight is still shared.
+func TestCacheNoListChangedAsksEveryCall(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{noListChanged: true, request: c.request})
+				for n := 1; n <= 3; n++ {
+					cacheExpect(t, s, c, n, fmt.Sprintf("call %d, no time between calls", n))
+				}
+				time.Sleep(time.Hour)
+				cacheExpect(t, s, c, 4, "call 4, an hour later")
+			})
+		})
+	}
+}
+
+func TestCacheNoListChangedSharesInFlight(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				release := make(chan struct{})
+				s := api.server(dServerCfg{noListChanged: true, request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+					<-release
+					return c.request(ctx, m, p)
+				}})
+				const n = 8
+				results := make([][]dRoot, n)
+				errs := make([]error, n)
+				var wg sync.WaitGroup
+				for i := range n {
+					wg.Go(func() { results[i], errs[i] = s.roots(context.Background()) })
+				}
+				synctest.Wait() // every caller waits in Roots
+				close(release)
+				wg.Wait()
+				for i := range n {
+					if errs[i] != nil || !slices.Equal(results[i], cacheAnswered(1)) {
+						t.Errorf("caller %d: Roots = %v, %v; want %v", i, results[i], errs[i], cacheAnswered(1))
+					}
+				}
+				if got := c.calls.Load(); got != 1 {
+					t.Errorf("%d concurrent callers made %d requests, want 1 shared", n, got)
+				}
+				cacheExpect(t, s, c, 2, "the call after the shared request")
+			})
+		})
+	}
+}
+
+// A client with listChanged: true announces changes, so its answer is
+// kept, however old, until list_changed or Invalidate.
+func TestCacheListChangedKeepsAnswer(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{request: c.request})
+				cacheExpect(t, s, c, 1, "first call")
+				time.Sleep(1000 * time.Hour)
+				cacheExpect(t, s, c, 1, "1000 hours later")
+				if err := s.notify(context.Background(), "notifications/roots/list_changed", nil); err != nil {
+					t.Fatal(err)
+				}
+				cacheExpect(t, s, c, 2, "after list_changed")
+				cacheExpect(t, s, c, 2, "again after list_changed")
+				s.invalidate()
+				cacheExpect(t, s, c, 3, "after Invalidate")
+			})
+		})
 	}
 }
 
@@ -810,6 +886,62 @@ func TestCacheAnswerAtDeadline(t *testing.T) {
 					t.Errorf("the request ended after %v, want DefaultTimeout, %v", d, roots20250618.DefaultTimeout)
 				}
 				cacheExpect(t, s, c, 1, "from the cache")
+			})
+		})
+	}
+}
+
+// MaxAge lets an answer be reused while it is younger than MaxAge, counted
+// from when its request was sent, for a client that cannot announce
+// changes as for one that can; for the latter, list_changed still drops
+// a younger answer.
+func TestCacheMaxAge(t *testing.T) {
+	const maxAge = 5 * time.Second
+	for _, api := range legacyAPIs {
+		for _, noListChanged := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/noListChanged=%v", api.rev, noListChanged), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					c := &cacheCounting{}
+					s := api.server(dServerCfg{noListChanged: noListChanged, maxAge: maxAge, request: c.request})
+					cacheExpect(t, s, c, 1, "first call")
+					time.Sleep(maxAge - time.Nanosecond)
+					cacheExpect(t, s, c, 1, "just before MaxAge")
+					time.Sleep(time.Nanosecond)
+					cacheExpect(t, s, c, 2, "at MaxAge")
+					time.Sleep(maxAge / 2)
+					cacheExpect(t, s, c, 2, "at half MaxAge")
+					s.invalidate()
+					cacheExpect(t, s, c, 3, "after Invalidate")
+					if noListChanged {
+						return
+					}
+					if err := s.notify(context.Background(), "notifications/roots/list_changed", nil); err != nil {
+						t.Fatal(err)
+					}
+					cacheExpect(t, s, c, 4, "after list_changed, before MaxAge")
+				})
+			})
+		}
+	}
+}
+
+// The age of an answer counts from when its request was sent, not from
+// when the answer came: a slow answer is that much older.
+func TestCacheMaxAgeFromSending(t *testing.T) {
+	const maxAge, slow = 5 * time.Second, 3 * time.Second
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{noListChanged: true, maxAge: maxAge, request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+					time.Sleep(slow)
+					return c.request(ctx, m, p)
+				}})
+				cacheExpect(t, s, c, 1, "first call")
+				time.Sleep(maxAge - slow - time.Nanosecond)
+				cacheExpect(t, s, c, 1, "just before MaxAge after the request was sent")
+				time.Sleep(time.Nanosecond)
+				cacheExpect(t, s, c, 2, "MaxAge after the request was sent")
 			})
 		})
 	}

@@ -66,6 +66,7 @@ type dServerCfg struct {
 	noListChanged bool
 	lenient       bool
 	timeout       time.Duration
+	maxAge        time.Duration
 	onInvalid     func(error)
 	request       func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	onListChanged func(gotParams bool, meta map[string]any) error // nil: OnListChanged unset
@@ -167,7 +168,7 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20241105.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
 				s.ClientRoots = &roots20241105.RootsCapability{ListChanged: !c.noListChanged}
 			}
@@ -239,7 +240,7 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20250326.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
 				s.ClientRoots = &roots20250326.RootsCapability{ListChanged: !c.noListChanged}
 			}
@@ -311,7 +312,7 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20250618.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
 				s.ClientRoots = &roots20250618.RootsCapability{ListChanged: !c.noListChanged}
 			}
@@ -383,7 +384,7 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20251125.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
 				s.ClientRoots = &roots20251125.RootsCapability{ListChanged: !c.noListChanged}
 			}

@@ -202,9 +202,19 @@ const DefaultTimeout = 30 * time.Second
 type RequestFunc func(ctx context.Context, method Method, params json.RawMessage) (json.RawMessage, error)
 
 // Server is the server side of the roots feature for one session: it asks
-// the client for its roots and keeps them until the client says they
-// changed. It is safe for concurrent use; the zero value is not usable:
-// set ClientRoots and Request.
+// the client for its roots, lets concurrent callers share one request, and
+// keeps the answer for as long as it can be trusted. It is safe for
+// concurrent use; the zero value is not usable: set ClientRoots and
+// Request, and do not change the fields once Roots has been called.
+//
+// How long an answer is kept depends on what the client can do.
+// A client that declared roots with listChanged: true tells the server
+// when its roots change, so its answer is kept until
+// notifications/roots/list_changed or Invalidate drops it (and, when
+// MaxAge is set, for no longer than MaxAge). A client that declared roots
+// without listChanged will never say that its roots changed, so by
+// default Roots asks it again on every call; set MaxAge to reuse an
+// answer for up to that long instead.
 //
 // A panic in Request or OnInvalidRoots does not crash the process: the
 // callers waiting for that request get an error that says what panicked,
@@ -217,6 +227,12 @@ type Server struct {
 	Request RequestFunc
 	// Timeout bounds each roots/list; zero means DefaultTimeout.
 	Timeout time.Duration
+	// MaxAge, when positive, lets Roots reuse an answer while it is younger
+	// than MaxAge, counted from when its request was sent. For a client
+	// that announces changes it also bounds how long the answer is kept
+	// between notifications. Zero keeps the answer of such a client until
+	// it announces a change, and asks any other client on every call.
+	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
 	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
 	// error.
@@ -231,7 +247,8 @@ type Server struct {
 	mu     sync.Mutex
 	cached []Root
 	valid  bool
-	gen    uint64 // counts invalidations, so a fetch that began before one is not cached
+	sent   time.Time // when the request that got cached was sent
+	gen    uint64    // counts invalidations, so a fetch that began before one is not cached
 	call   *fetch
 }
 
@@ -252,11 +269,10 @@ func (s *Server) NewListRootsRequest() (Method, json.RawMessage, error) {
 	return MethodListRoots, json.RawMessage("{}"), nil
 }
 
-// Roots returns the client's roots. The first call asks the client; later
-// calls are served from the cache until Invalidate or a list_changed
-// notification drops it. Concurrent callers share one request; a caller
-// that comes after the cache was dropped does not join a request sent
-// before.
+// Roots returns the client's roots: a cached answer while it may be reused
+// (see Server), and otherwise the answer to a new roots/list. Concurrent
+// callers share one request; a caller that comes after Invalidate or a
+// list_changed notification does not join a request sent before it.
 //
 // The request runs with the values of the ctx of the caller that started
 // it, but with its own deadline, Timeout from its start: a caller whose ctx
@@ -271,11 +287,12 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	if s.valid {
+	if s.valid && (s.MaxAge <= 0 || time.Since(s.sent) < s.MaxAge) {
 		roots := slices.Clone(s.cached)
 		s.mu.Unlock()
 		return roots, nil
 	}
+	s.valid, s.cached = false, nil
 	call := s.call
 	if call == nil {
 		call = &fetch{done: make(chan struct{})}
@@ -302,6 +319,12 @@ func (s *Server) Invalidate() {
 	s.mu.Unlock()
 }
 
+// keeps reports whether an answer may be served again later: the client
+// announces changes, or MaxAge allows reuse.
+func (s *Server) keeps() bool {
+	return s.MaxAge > 0 || s.ClientRoots != nil && s.ClientRoots.ListChanged
+}
+
 // run sends the shared request for call, which began at generation gen,
 // and hands its outcome to the callers waiting on call.done. ctx carries
 // the values of the caller that started it, without its cancellation.
@@ -312,6 +335,7 @@ func (s *Server) run(ctx context.Context, call *fetch, gen uint64) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	sent := time.Now()
 	returned := false
 	defer func() {
 		if !returned {
@@ -329,8 +353,8 @@ func (s *Server) run(ctx context.Context, call *fetch, gen uint64) {
 		if s.call == call {
 			s.call = nil
 		}
-		if call.err == nil && gen == s.gen {
-			s.cached, s.valid = call.roots, true
+		if call.err == nil && gen == s.gen && s.keeps() {
+			s.cached, s.valid, s.sent = call.roots, true, sent
 		}
 		s.mu.Unlock()
 		close(call.done)
