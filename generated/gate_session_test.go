@@ -731,3 +731,73 @@ func TestGateRootSetFiles(t *testing.T) {
 		})
 	}
 }
+
+// A client that cannot announce a change is asked on every call, unless
+// MaxAge lets an answer be reused; MaxAge also bounds how long the answer
+// of a client that can announce changes is kept.
+func TestGateSessionMaxAge(t *testing.T) {
+	for _, rev := range gateLegacy() {
+		t.Run(rev.Version, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				for _, c := range []struct {
+					caps   string
+					maxAge time.Duration
+					// requests after: two calls in a row, one a second later,
+					// one after a minute has passed
+					want [3]int32
+				}{
+					{`{"roots":{}}`, 0, [3]int32{2, 3, 4}},
+					{`{"roots":{}}`, time.Minute, [3]int32{1, 1, 2}},
+					{`{"roots":{"listChanged":true}}`, 0, [3]int32{1, 1, 1}},
+					{`{"roots":{"listChanged":true}}`, time.Minute, [3]int32{1, 1, 2}},
+				} {
+					peer := newGatePeer(gateRootsA...)
+					sess := &rootsgate.Session{Request: peer.request(rev.Version), MaxAge: c.maxAge}
+					if err := sess.Initialize(rev.Version, json.RawMessage(c.caps)); err != nil {
+						t.Fatal(err)
+					}
+					var got [3]int32
+					for i, wait := range []time.Duration{0, time.Second, time.Minute} {
+						time.Sleep(wait)
+						for range 2 - min(i, 1) {
+							if roots, err := sess.Roots(ctx, nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+								t.Fatalf("Roots = %+v, %v", roots, err)
+							}
+						}
+						got[i] = peer.asks.Load()
+					}
+					if got != c.want {
+						t.Errorf("caps %s, MaxAge %v: requests after each step %v, want %v", c.caps, c.maxAge, got, c.want)
+					}
+				}
+			})
+		})
+	}
+}
+
+// A Request that panics costs its callers an error, not the process, and
+// the next call asks again.
+func TestGateSessionRequestPanics(t *testing.T) {
+	for _, rev := range gateLegacy() {
+		t.Run(rev.Version, func(t *testing.T) {
+			var calls atomic.Int32
+			peer := newGatePeer(gateRootsA...)
+			sess := &rootsgate.Session{Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+				if calls.Add(1) == 1 {
+					panic("transport exploded")
+				}
+				return peer.request(rev.Version)(ctx, method, params)
+			}}
+			if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sess.Roots(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "transport exploded") || !strings.HasPrefix(err.Error(), rev.Version) {
+				t.Errorf("panicking Request: %v, want an error naming the panic and the version", err)
+			}
+			if roots, err := sess.Roots(context.Background(), nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Errorf("after the panic: %+v, %v", roots, err)
+			}
+		})
+	}
+}

@@ -3,8 +3,10 @@
 // inside them, refusing any path that leads out. It shows the gate
 // (generated/rootsgate) at work on a real wire, with one code path for
 // every revision: on the 2024-11-05 ... 2025-11-25 revisions the gate asks
-// with roots/list and keeps the answer until notifications/roots/list_changed;
-// on 2026-07-28 it asks through an input_required result.
+// with roots/list through the generated Server, which keeps the answer of
+// a client that declared listChanged until notifications/roots/list_changed
+// and asks any other client on every call; on 2026-07-28 it asks through
+// an input_required result.
 //
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-strict]
 package main

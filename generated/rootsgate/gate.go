@@ -719,8 +719,8 @@ const DefaultInputKey = "roots"
 //	roots, err := sess.Roots(ctx, params) // params: the JSON params of the request being served
 //
 // On a revision where roots/list is a request of its own, the session
-// asks the client with Request and keeps the answer until the client says
-// its roots changed: it is the revision's generated Server, with its
+// asks the client with Request and keeps the answer while it may be
+// trusted (see MaxAge): it is the revision's generated Server, with its
 // guarantees (one request shared by concurrent callers, a timeout, no
 // request at all when the client did not declare roots, and no stale list
 // once a list_changed notification has been handled). Call Initialize when
@@ -746,6 +746,12 @@ type Session struct {
 	// Timeout bounds each roots/list request; zero means the revision's
 	// DefaultTimeout.
 	Timeout time.Duration
+	// MaxAge, when positive, lets Roots reuse an answer while it is younger
+	// than MaxAge, counted from when its request was sent. When zero, the
+	// answer of a client that declared listChanged is kept until it
+	// announces a change, and any other client is asked again on every
+	// call, since it will never say that its roots changed.
+	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
 	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
 	// error.
@@ -807,6 +813,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
+			MaxAge:         s.MaxAge,
 			Lenient:        s.Lenient,
 			OnInvalidRoots: s.OnInvalidRoots,
 		}
@@ -834,6 +841,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
+			MaxAge:         s.MaxAge,
 			Lenient:        s.Lenient,
 			OnInvalidRoots: s.OnInvalidRoots,
 		}
@@ -861,6 +869,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
+			MaxAge:         s.MaxAge,
 			Lenient:        s.Lenient,
 			OnInvalidRoots: s.OnInvalidRoots,
 		}
@@ -888,6 +897,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
+			MaxAge:         s.MaxAge,
 			Lenient:        s.Lenient,
 			OnInvalidRoots: s.OnInvalidRoots,
 		}
@@ -945,9 +955,10 @@ func (s *Session) Version() string {
 // JSON params are params (empty or null when it has none):
 //
 //   - On a session initialized for a revision where roots/list is a
-//     request of its own, the cached roots, asking the client first if
-//     needed. Errors wrap ErrNoRootsCapability (nothing was sent) or
-//     ErrNoAnswer (the client did not answer within Timeout).
+//     request of its own, the cached roots while they may be trusted (see
+//     MaxAge), else the client's answer to a new roots/list. Errors wrap
+//     ErrNoRootsCapability (nothing was sent) or ErrNoAnswer (the client
+//     did not answer within Timeout).
 //   - On a request whose _meta names a revision where roots/list travels
 //     in inputRequests, the roots in the request's inputResponses; if it
 //     has none, an [*InputRequiredError] whose Result to send asks for
