@@ -801,3 +801,38 @@ func TestGateSessionRequestPanics(t *testing.T) {
 		})
 	}
 }
+
+// An answer with a bad root: strict, an error naming it and no roots;
+// lenient, the good roots and the bad one reported, on every revision.
+func TestGateSessionLenient(t *testing.T) {
+	const answer = `{"roots":[{"uri":"file:///ok"},{"uri":"https://bad"}]}`
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			for _, lenient := range []bool{false, true} {
+				var reported []error
+				sess := &rootsgate.Session{
+					Request: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+						return json.RawMessage(answer), nil
+					},
+					Lenient:        lenient,
+					OnInvalidRoots: func(err error) { reported = append(reported, err) },
+				}
+				if rev.DirectRequest {
+					if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+						t.Fatal(err)
+					}
+				}
+				roots, err := sess.Roots(context.Background(), gateParams(rev, gateCaps(rev), json.RawMessage(`{"roots":`+answer+`}`)))
+				if !lenient {
+					if err == nil || roots != nil || !strings.Contains(err.Error(), "roots[1].uri") || reported != nil {
+						t.Errorf("strict: %+v, %v, reported %v; want an error naming roots[1].uri", roots, err, reported)
+					}
+					continue
+				}
+				if err != nil || !reflect.DeepEqual(roots, []rootsgate.Root{{URI: "file:///ok"}}) || len(reported) != 1 || !strings.Contains(reported[0].Error(), "roots[1]") {
+					t.Errorf("lenient: %+v, %v, reported %v; want the good root and roots[1] reported", roots, err, reported)
+				}
+			}
+		})
+	}
+}
