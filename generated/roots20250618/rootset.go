@@ -21,7 +21,9 @@ import (
 // A RootSet answers the question a server asks before it touches a file:
 // is this path inside one of the client's roots, and which one? Build it
 // once per roots list with [NewRootSet] or [ListRootsResult.RootSet]; it is
-// safe for concurrent use and never changes.
+// safe for concurrent use, and its roots never change. The file methods
+// open each root's directory when they first act under it and keep it
+// open; [RootSet.Close] closes them.
 //
 // Root URIs are read by these rules; a root that breaks one is left out
 // and reported by index:
