@@ -499,3 +499,44 @@ func TestRootSetSwapRace(t *testing.T) {
 		t.Error("no read succeeded: the race did not exercise the inside path")
 	}
 }
+
+// TestRootSetLinkRoot: a root that is itself a link. The file methods act
+// in the directory it names; a path through the link's target is inside
+// only with ResolveSymlinks, and ".." after the root's link leads to the
+// target's parent, which is outside.
+func TestRootSetLinkRoot(t *testing.T) {
+	e := newEscapeTree(t)
+	if err := os.Symlink(e.rootP, e.at("linkroot")); err != nil {
+		t.Fatal(err)
+	}
+	for _, api := range rsAPIs {
+		for _, resolve := range []bool{false, true} {
+			s, _, err := api.build([]string{fileURI(e.at("linkroot"))}, rsOpts{resolve: resolve})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				p        string
+				want     string // "" when refused
+				resolved bool   // allowed only with ResolveSymlinks
+			}{
+				{e.at("linkroot/file"), "root/file", false},
+				{e.at("linkroot/sub/file"), "root/sub/file", false},
+				{e.at("linkroot/inlink/../file"), "root/file", true}, // resolved through the link's target
+				{e.at("root/file"), "root/file", true},               // the link's target
+				{e.at("linkroot/../secret"), "", false},
+				{e.at("linkroot/in/secret"), "", false},
+			} {
+				want := c.want
+				if c.resolved && !resolve {
+					want = ""
+				}
+				got, err := s.files.ReadFile(c.p)
+				if string(got) != want || (want == "") != (err != nil) {
+					t.Errorf("%s ResolveSymlinks=%v: ReadFile(%q) = %q, %v; want %q", api.rev, resolve, c.p, got, err, want)
+				}
+			}
+			s.files.Close()
+		}
+	}
+}
