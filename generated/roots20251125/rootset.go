@@ -97,6 +97,8 @@ type RootSet struct {
 type rootDir struct {
 	mu   sync.Mutex
 	root atomic.Pointer[os.Root]
+	// file is the same directory for openBeneath, where the system has it.
+	file atomic.Pointer[os.File]
 }
 
 // ErrOutsideRoots is wrapped, in an [*fs.PathError], by the error of a
@@ -672,6 +674,13 @@ func (s *RootSet) dir(i int) (*os.Root, error) {
 	if err != nil {
 		return nil, err
 	}
+	if haveOpenBeneath {
+		// Without it (a directory that cannot be read, say), os.Root alone
+		// does the work.
+		if f, err := os.Open(s.paths[i]); err == nil {
+			d.file.Store(f)
+		}
+	}
 	d.root.Store(r)
 	return r, nil
 }
@@ -687,6 +696,9 @@ func (s *RootSet) Close() error {
 		d.mu.Lock()
 		if r := d.root.Swap(nil); r != nil {
 			errs = append(errs, r.Close())
+		}
+		if f := d.file.Swap(nil); f != nil {
+			errs = append(errs, f.Close())
 		}
 		d.mu.Unlock()
 	}
@@ -776,6 +788,17 @@ func (s *RootSet) Open(p string) (*os.File, error) {
 // [os.O_CREATE], a file that does not exist yet is created where p
 // leads, only if that is inside a root.
 func (s *RootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	if haveOpenBeneath && !s.closed.Load() {
+		if i, name, ok := s.lexicalName(p); ok {
+			if _, err := s.dir(i); err == nil {
+				if dir := s.dirs[i].file.Load(); dir != nil {
+					if f, handled, err := openBeneath(dir, name, flag, perm); handled {
+						return f, pathError("open", p, err)
+					}
+				}
+			}
+		}
+	}
 	var f *os.File
 	err := s.act("open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
 		f, err = dir.OpenFile(name, flag, perm)
