@@ -84,6 +84,10 @@ func newEscapeTree(t testing.TB) escapeTree {
 	return escapeTree{base: base, root: fileURI(base + "/root"), root2: fileURI(base + "/root2"), rootP: base + "/root", root2P: base + "/root2"}
 }
 
+// bounds are the server's directories that narrow a wider client root to
+// the tree's two roots.
+func (e escapeTree) bounds() []string { return []string{e.rootP, e.root2P} }
+
 // at names p under the tree's base as text: no cleaning.
 func (e escapeTree) at(p string) string { return e.base + "/" + p }
 
@@ -180,20 +184,35 @@ func escapeReadCases(e escapeTree) []escapeCase {
 // method of every revision's RootSet, and counts escapes: an operation
 // that succeeded on something outside the roots, or changed anything
 // there. There must be none, and each case must end as the table says.
+//
+// The same table runs with the two roots given by the client, and with
+// the client's roots wider (the tree's base, or "/") and narrowed to root
+// and root2 by the server's Bounds: the outcome must be the same.
 func TestRootSetEscapes(t *testing.T) {
 	cases, escapes := 0, 0
 	for _, api := range rsAPIs {
-		for _, resolve := range []bool{false, true} {
+		for _, setup := range []struct {
+			name    string
+			resolve bool
+			roots   func(escapeTree) []string
+			bounds  func(escapeTree) []string
+		}{
+			{"client roots", false, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
+			{"client roots/ResolveSymlinks", true, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
+			{"base bounded", false, func(e escapeTree) []string { return []string{fileURI(e.base)} }, escapeTree.bounds},
+			{"slash bounded/ResolveSymlinks", true, func(e escapeTree) []string { return []string{"file:///"} }, escapeTree.bounds},
+		} {
 			e := newEscapeTree(t)
 			before := e.outsideState(t)
-			s, bad, err := api.build([]string{e.root, e.root2}, rsOpts{resolve: resolve})
+			o := rsOpts{resolve: setup.resolve}
+			if setup.bounds != nil {
+				o.bounds = setup.bounds(e)
+			}
+			s, bad, err := api.build(setup.roots(e), o)
 			if err != nil {
 				t.Fatalf("%s: %v (%q)", api.rev, err, bad)
 			}
-			name := api.rev
-			if resolve {
-				name += "/ResolveSymlinks"
-			}
+			name := api.rev + "/" + setup.name
 			t.Run(name, func(t *testing.T) {
 				defer s.files.Close()
 				for _, c := range escapeReadCases(e) {
