@@ -228,10 +228,11 @@ type Server struct {
 	// Timeout bounds each roots/list; zero means DefaultTimeout.
 	Timeout time.Duration
 	// MaxAge, when positive, lets Roots reuse an answer while it is younger
-	// than MaxAge, counted from when its request was sent. For a client
-	// that announces changes it also bounds how long the answer is kept
-	// between notifications. Zero keeps the answer of such a client until
-	// it announces a change, and asks any other client on every call.
+	// than MaxAge, counted from when its request was sent.
+	// For a client that announces changes it also bounds how long the
+	// answer is kept between notifications. Zero keeps the answer of such
+	// a client until it announces a change, and asks any other client on
+	// every call.
 	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
 	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
