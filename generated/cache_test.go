@@ -813,6 +813,14 @@ func TestCacheCancelledContext(t *testing.T) {
 					t.Errorf("Roots with a done ctx sent %d requests, want none", got)
 				}
 				cacheExpect(t, s, c, 1, "the first call with a live ctx")
+
+				// Cached roots do not change that: a done ctx gets its error.
+				s = api.server(dServerCfg{request: c.request})
+				cacheExpect(t, s, c, 2, "a listChanged client's first call")
+				if r, err := s.roots(cancelled); err != context.Canceled || r != nil {
+					t.Errorf("Roots with a cancelled ctx and cached roots = %v, %v; want nil, context.Canceled", r, err)
+				}
+				cacheExpect(t, s, c, 2, "the cached roots")
 			})
 		})
 	}

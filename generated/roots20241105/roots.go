@@ -279,7 +279,7 @@ func (s *Server) NewListRootsRequest() (Method, json.RawMessage, error) {
 // it, but with its own deadline, Timeout from its start: a caller whose ctx
 // ends stops waiting and gets the ctx's error, while the request runs on,
 // so that the others still get its answer. A ctx that is already done
-// sends nothing.
+// gets its error at once, cached roots or not, and nothing is sent.
 func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
 		return nil, err
