@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,6 +18,9 @@ import (
 	"time"
 
 	"github.com/rootsgen/rootsgen/generated/roots20250618"
+	"github.com/rootsgen/rootsgen/generator"
+	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // These tests exercise the per-session roots cache of the generated
@@ -323,7 +329,7 @@ func TestCacheTimeout(t *testing.T) {
 		var calls atomic.Int32
 		var hadDeadline atomic.Bool
 		s := &roots20250618.Server{
-			ClientRoots: &roots20250618.RootsCapability{},
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 			Timeout:     50 * time.Millisecond,
 			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 				calls.Add(1)
@@ -374,7 +380,7 @@ func TestCacheTimeout(t *testing.T) {
 		release := make(chan struct{})
 		entered := make(chan context.Context, 1)
 		s := &roots20250618.Server{
-			ClientRoots: &roots20250618.RootsCapability{},
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 				calls.Add(1)
 				entered <- ctx
@@ -473,7 +479,7 @@ func TestCacheErrorsAreNotCached(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			var calls atomic.Int32
 			s := &roots20250618.Server{
-				ClientRoots: &roots20250618.RootsCapability{},
+				ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 				Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 					if calls.Add(1) == 1 {
 						return f.answer()
@@ -521,7 +527,7 @@ func TestCacheReturnsCopies(t *testing.T) {
 	t.Run("Sequential", func(t *testing.T) {
 		var calls atomic.Int32
 		s := &roots20250618.Server{
-			ClientRoots: &roots20250618.RootsCapability{},
+			ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 			Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 				calls.Add(1)
 				return cacheAnswer(t, cacheRootsA), nil
@@ -546,7 +552,7 @@ func TestCacheReturnsCopies(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			release := make(chan struct{})
 			s := &roots20250618.Server{
-				ClientRoots: &roots20250618.RootsCapability{},
+				ClientRoots: &roots20250618.RootsCapability{ListChanged: true},
 				Request: func(ctx context.Context, method roots20250618.Method, params json.RawMessage) (json.RawMessage, error) {
 					<-release
 					return cacheAnswer(t, cacheRootsA), nil
@@ -578,5 +584,481 @@ func TestCacheReturnsCopies(t *testing.T) {
 func TestDefaultTimeout(t *testing.T) {
 	if roots20250618.DefaultTimeout != 30*time.Second {
 		t.Errorf("DefaultTimeout = %v, want the documented 30s", roots20250618.DefaultTimeout)
+	}
+}
+
+// The tests below run against every legacy revision through the adapters
+// of dispatch_test.go, in synctest bubbles: time only moves when every
+// goroutine of the bubble is blocked, so ages and deadlines are exact.
+
+// cacheCounting is a client that counts its roots/list requests and
+// answers the n-th (1-based) with the single root file:///n.
+type cacheCounting struct{ calls atomic.Int32 }
+
+func (c *cacheCounting) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	n := c.calls.Add(1)
+	if method != "roots/list" || string(params) != "{}" {
+		return nil, fmt.Errorf("Request called with %s %s, want roots/list {}", method, params)
+	}
+	return json.RawMessage(fmt.Sprintf(`{"roots":[{"uri":"file:///%d"}]}`, n)), nil
+}
+
+// cacheAnswered is the roots cacheCounting answers its n-th request with.
+func cacheAnswered(n int) []dRoot { return []dRoot{{URI: fmt.Sprintf("file:///%d", n)}} }
+
+// cacheExpect calls Roots and fails unless it returns the answer to the
+// client's n-th request after exactly n requests in all.
+func cacheExpect(t *testing.T, s dServer, c *cacheCounting, n int, when string) {
+	t.Helper()
+	got, err := s.roots(context.Background())
+	if err != nil {
+		t.Fatalf("%s: Roots: %v", when, err)
+	}
+	if calls := int(c.calls.Load()); calls != n || !slices.Equal(got, cacheAnswered(n)) {
+		t.Errorf("%s: Roots = %v after %d requests in all; want %v after %d", when, got, calls, cacheAnswered(n), n)
+	}
+}
+
+// A client that declared roots without listChanged will never say that
+// its roots changed: each Roots asks it again, however soon, and an answer
+// in flight is still shared.
+func TestCacheNoListChangedAsksEveryCall(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{noListChanged: true, request: c.request})
+				for n := 1; n <= 3; n++ {
+					cacheExpect(t, s, c, n, fmt.Sprintf("call %d, no time between calls", n))
+				}
+				time.Sleep(time.Hour)
+				cacheExpect(t, s, c, 4, "call 4, an hour later")
+			})
+		})
+	}
+}
+
+func TestCacheNoListChangedSharesInFlight(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				release := make(chan struct{})
+				s := api.server(dServerCfg{noListChanged: true, request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+					<-release
+					return c.request(ctx, m, p)
+				}})
+				const n = 8
+				results := make([][]dRoot, n)
+				errs := make([]error, n)
+				var wg sync.WaitGroup
+				for i := range n {
+					wg.Go(func() { results[i], errs[i] = s.roots(context.Background()) })
+				}
+				synctest.Wait() // every caller waits in Roots
+				close(release)
+				wg.Wait()
+				for i := range n {
+					if errs[i] != nil || !slices.Equal(results[i], cacheAnswered(1)) {
+						t.Errorf("caller %d: Roots = %v, %v; want %v", i, results[i], errs[i], cacheAnswered(1))
+					}
+				}
+				if got := c.calls.Load(); got != 1 {
+					t.Errorf("%d concurrent callers made %d requests, want 1 shared", n, got)
+				}
+				cacheExpect(t, s, c, 2, "the call after the shared request")
+			})
+		})
+	}
+}
+
+// A client with listChanged: true announces changes, so its answer is
+// kept, however old, until list_changed or Invalidate.
+func TestCacheListChangedKeepsAnswer(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{request: c.request})
+				cacheExpect(t, s, c, 1, "first call")
+				time.Sleep(1000 * time.Hour)
+				cacheExpect(t, s, c, 1, "1000 hours later")
+				if err := s.notify(context.Background(), "notifications/roots/list_changed", nil); err != nil {
+					t.Fatal(err)
+				}
+				cacheExpect(t, s, c, 2, "after list_changed")
+				cacheExpect(t, s, c, 2, "again after list_changed")
+				s.invalidate()
+				cacheExpect(t, s, c, 3, "after Invalidate")
+			})
+		})
+	}
+}
+
+// cacheRequestPanics: a Request that panics (or leaves its goroutine with
+// runtime.Goexit) does not crash the process; every waiter gets an error
+// saying what happened, nothing is cached, and the next call asks again.
+func TestCacheRequestPanics(t *testing.T) {
+	boom := errors.New("boom")
+	cases := []struct {
+		name  string
+		fail  func()
+		check func(t *testing.T, err error)
+	}{
+		{"PanicString", func() { panic("transport exploded") }, func(t *testing.T, err error) {
+			if !strings.Contains(err.Error(), "Request panicked") || !strings.Contains(err.Error(), "transport exploded") {
+				t.Errorf("Roots error %q does not say that Request panicked, with what", err)
+			}
+		}},
+		{"PanicError", func() { panic(boom) }, func(t *testing.T, err error) {
+			if !errors.Is(err, boom) || !strings.Contains(err.Error(), "Request panicked") {
+				t.Errorf("Roots error %q does not say that Request panicked, wrapping the panic's error", err)
+			}
+		}},
+		{"Goexit", runtime.Goexit, func(t *testing.T, err error) {
+			if !strings.Contains(err.Error(), "Goexit") {
+				t.Errorf("Roots error %q does not say that the request called runtime.Goexit", err)
+			}
+		}},
+	}
+	for _, api := range legacyAPIs {
+		for _, tc := range cases {
+			t.Run(api.rev+"/"+tc.name, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					c := &cacheCounting{}
+					release := make(chan struct{})
+					s := api.server(dServerCfg{request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+						if c.calls.Load() == 0 {
+							c.calls.Add(1)
+							<-release
+							tc.fail()
+						}
+						return c.request(ctx, m, p)
+					}})
+					const n = 3
+					results := make([][]dRoot, n)
+					errs := make([]error, n)
+					var wg sync.WaitGroup
+					for i := range n {
+						wg.Go(func() { results[i], errs[i] = s.roots(context.Background()) })
+					}
+					synctest.Wait() // every caller waits on the first request
+					close(release)
+					wg.Wait() // a waiter left hanging makes synctest report a deadlock
+					for i := range n {
+						if errs[i] == nil {
+							t.Errorf("caller %d: Roots = %v, nil; want an error", i, results[i])
+							continue
+						}
+						if results[i] != nil {
+							t.Errorf("caller %d: Roots returned roots %v with its error", i, results[i])
+						}
+						tc.check(t, errs[i])
+					}
+					cacheExpect(t, s, c, 2, "the call after the failed request")
+					cacheExpect(t, s, c, 2, "the call after that, from the cache")
+				})
+			})
+		}
+	}
+}
+
+// A panic in OnInvalidRoots, which runs in the request's goroutine, is
+// reported like one in Request, naming OnInvalidRoots.
+func TestCacheOnInvalidRootsPanics(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var calls atomic.Int32
+				s := api.server(dServerCfg{lenient: true,
+					onInvalid: func(error) { panic("reporter broke") },
+					request: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+						calls.Add(1)
+						return json.RawMessage(`{"roots":[{"uri":"file:///a"},{"uri":"http://bad"}]}`), nil
+					}})
+				for i := 1; i <= 2; i++ {
+					r, err := s.roots(context.Background())
+					if err == nil || !strings.Contains(err.Error(), "OnInvalidRoots panicked") || !strings.Contains(err.Error(), "reporter broke") {
+						t.Errorf("call %d: Roots = %v, %v; want an error saying OnInvalidRoots panicked", i, r, err)
+					}
+					if got := calls.Load(); got != int32(i) {
+						t.Errorf("call %d: %d requests in all, want %d: the failure was cached", i, got, i)
+					}
+				}
+			})
+		})
+	}
+}
+
+// A Roots whose ctx is already done sends nothing, not even when no
+// request is in flight, and returns the ctx's error.
+func TestCacheCancelledContext(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{noListChanged: true, request: c.request})
+				cancelled, cancel := context.WithCancel(context.Background())
+				cancel()
+				expired, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+				defer cancel2()
+				for _, ctx := range []context.Context{cancelled, expired} {
+					r, err := s.roots(ctx)
+					if want := ctx.Err(); err != want || r != nil {
+						t.Errorf("Roots with a done ctx = %v, %v; want nil, %v", r, err, want)
+					}
+				}
+				synctest.Wait() // a request started in the background would have run by now
+				if got := c.calls.Load(); got != 0 {
+					t.Errorf("Roots with a done ctx sent %d requests, want none", got)
+				}
+				cacheExpect(t, s, c, 1, "the first call with a live ctx")
+
+				// Cached roots do not change that: a done ctx gets its error.
+				s = api.server(dServerCfg{request: c.request})
+				cacheExpect(t, s, c, 2, "a listChanged client's first call")
+				if r, err := s.roots(cancelled); err != context.Canceled || r != nil {
+					t.Errorf("Roots with a cancelled ctx and cached roots = %v, %v; want nil, context.Canceled", r, err)
+				}
+				cacheExpect(t, s, c, 2, "the cached roots")
+			})
+		})
+	}
+}
+
+type cacheCtxKey struct{}
+
+// The shared request carries the values of the ctx of the caller that
+// started it, with its own deadline (Timeout from the start) instead of
+// that caller's, and that caller cancelling does not end it.
+func TestCacheRequestContext(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				const timeout = 7 * time.Second
+				c := &cacheCounting{}
+				release := make(chan struct{})
+				entered := make(chan context.Context, 1)
+				s := api.server(dServerCfg{timeout: timeout, request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+					entered <- ctx
+					select {
+					case <-release:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+					return c.request(ctx, m, p)
+				}})
+				start := time.Now()
+				first, cancelFirst := context.WithTimeout(context.WithValue(context.Background(), cacheCtxKey{}, "session-42"), time.Second)
+				defer cancelFirst()
+				firstDone := make(chan error, 1)
+				go func() { _, err := s.roots(first); firstDone <- err }()
+				reqCtx := <-entered // the request is in flight
+				if got := reqCtx.Value(cacheCtxKey{}); got != "session-42" {
+					t.Errorf("the request's ctx has value %v for the first caller's key, want session-42", got)
+				}
+				if d, ok := reqCtx.Deadline(); !ok || !d.Equal(start.Add(timeout)) {
+					t.Errorf("the request's ctx deadline = %v, %v; want Timeout after the start, %v", d, ok, start.Add(timeout))
+				}
+
+				second := make(chan []dRoot, 1)
+				go func() { r, _ := s.roots(context.Background()); second <- r }()
+				cancelFirst()
+				if err := <-firstDone; !errors.Is(err, context.Canceled) {
+					t.Errorf("the first caller's Roots = %v after it cancelled, want context.Canceled", err)
+				}
+				synctest.Wait()
+				if err := reqCtx.Err(); err != nil {
+					t.Errorf("the shared request's ctx ended (%v) when the caller that started it cancelled", err)
+				}
+				close(release)
+				if r := <-second; !slices.Equal(r, cacheAnswered(1)) {
+					t.Errorf("the second caller got %v, want %v", r, cacheAnswered(1))
+				}
+				if got := c.calls.Load(); got != 1 {
+					t.Errorf("%d requests, want 1", got)
+				}
+			})
+		})
+	}
+}
+
+// An answer that Request returns once its ctx's deadline has passed is
+// still an answer: it is returned and cached, not reported as ErrNoAnswer.
+func TestCacheAnswerAtDeadline(t *testing.T) {
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+					<-ctx.Done() // the answer arrives just as the timeout ends
+					return c.request(ctx, m, p)
+				}})
+				start := time.Now()
+				cacheExpect(t, s, c, 1, "an answer at the deadline")
+				if d := time.Since(start); d != roots20250618.DefaultTimeout {
+					t.Errorf("the request ended after %v, want DefaultTimeout, %v", d, roots20250618.DefaultTimeout)
+				}
+				cacheExpect(t, s, c, 1, "from the cache")
+			})
+		})
+	}
+}
+
+// MaxAge lets an answer be reused while it is younger than MaxAge, counted
+// from when its request was sent, for a client that cannot announce
+// changes as for one that can; for the latter, list_changed still drops
+// a younger answer.
+func TestCacheMaxAge(t *testing.T) {
+	const maxAge = 5 * time.Second
+	for _, api := range legacyAPIs {
+		for _, noListChanged := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/noListChanged=%v", api.rev, noListChanged), func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					c := &cacheCounting{}
+					s := api.server(dServerCfg{noListChanged: noListChanged, maxAge: maxAge, request: c.request})
+					cacheExpect(t, s, c, 1, "first call")
+					time.Sleep(maxAge - time.Nanosecond)
+					cacheExpect(t, s, c, 1, "just before MaxAge")
+					time.Sleep(time.Nanosecond)
+					cacheExpect(t, s, c, 2, "at MaxAge")
+					time.Sleep(maxAge / 2)
+					cacheExpect(t, s, c, 2, "at half MaxAge")
+					s.invalidate()
+					cacheExpect(t, s, c, 3, "after Invalidate")
+					if noListChanged {
+						return
+					}
+					if err := s.notify(context.Background(), "notifications/roots/list_changed", nil); err != nil {
+						t.Fatal(err)
+					}
+					cacheExpect(t, s, c, 4, "after list_changed, before MaxAge")
+				})
+			})
+		}
+	}
+}
+
+// The age of an answer counts from when its request was sent, not from
+// when the answer came: a slow answer is that much older.
+func TestCacheMaxAgeFromSending(t *testing.T) {
+	const maxAge, slow = 5 * time.Second, 3 * time.Second
+	for _, api := range legacyAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				c := &cacheCounting{}
+				s := api.server(dServerCfg{noListChanged: true, maxAge: maxAge, request: func(ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
+					time.Sleep(slow)
+					return c.request(ctx, m, p)
+				}})
+				cacheExpect(t, s, c, 1, "first call")
+				time.Sleep(maxAge - slow - time.Nanosecond)
+				cacheExpect(t, s, c, 1, "just before MaxAge after the request was sent")
+				time.Sleep(time.Nanosecond)
+				cacheExpect(t, s, c, 2, "MaxAge after the request was sent")
+			})
+		})
+	}
+}
+
+// cacheNoNotificationTest is the test run in the package generated for a
+// revision whose schema has no notifications/roots/list_changed: even a
+// client whose capability says listChanged: true cannot announce a
+// change there, so Roots asks on every call unless MaxAge allows reuse.
+const cacheNoNotificationTest = `package mcproots_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"example.com/nonotify/mcproots"
+)
+
+func TestNoNotification(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		request := func(context.Context, mcproots.Method, json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(fmt.Sprintf("{\"roots\":[{\"uri\":\"file:///%d\"}]}", calls.Add(1))), nil
+		}
+		expect := func(s *mcproots.Server, n int32, when string) {
+			t.Helper()
+			roots, err := s.Roots(context.Background())
+			if want := fmt.Sprintf("file:///%d", n); err != nil || len(roots) != 1 || roots[0].URI != want || calls.Load() != n {
+				t.Errorf("%s: Roots = %v, %v after %d requests in all; want %s after %d", when, roots, err, calls.Load(), want, n)
+			}
+		}
+		s := &mcproots.Server{ClientRoots: &mcproots.RootsCapability{ListChanged: true}, Request: request}
+		expect(s, 1, "first call")
+		expect(s, 2, "second call")
+		s = &mcproots.Server{ClientRoots: &mcproots.RootsCapability{ListChanged: true}, Request: request, MaxAge: time.Second}
+		expect(s, 3, "first call with MaxAge")
+		time.Sleep(time.Second - time.Nanosecond)
+		expect(s, 3, "just before MaxAge")
+		time.Sleep(time.Nanosecond)
+		expect(s, 4, "at MaxAge")
+	})
+}
+`
+
+// TestCacheRevisionWithoutNotification generates a package from the
+// 2025-06-18 schema without RootsListChangedNotification, as a revision
+// without the notification would be, and runs cacheNoNotificationTest in
+// it: the policy must follow the schema's features, not a revision name.
+func TestCacheRevisionWithoutNotification(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test in a scratch module")
+	}
+	goCmd, err := exec.LookPath("go")
+	prereq.Need(t, err, "this test runs the go command")
+	raw, err := schema.Open("2025-06-18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	defs, _ := doc["definitions"].(map[string]any)
+	if _, ok := defs["RootsListChangedNotification"]; !ok {
+		t.Fatal("the 2025-06-18 schema has no definitions.RootsListChangedNotification to remove")
+	}
+	delete(defs, "RootsListChangedNotification")
+	if raw, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	files, m, err := generator.Generate(generator.Options{Revision: "2025-06-18", Schema: raw, Package: "mcproots"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Features.ListChangedNotification || !m.Features.DirectRequest || !m.Features.CapabilityListChanged {
+		t.Fatalf("features %+v: want a direct roots/list request and a listChanged flag, but no notification", m.Features)
+	}
+
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/nonotify\n\ngo 1.25\n")
+	for _, f := range files {
+		write(filepath.Join("mcproots", f.Name), string(f.Content))
+	}
+	write("mcproots/nonotify_test.go", cacheNoNotificationTest)
+	cmd := exec.Command(goCmd, "test", "-count=1", "./mcproots")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go test in the package generated without the notification: %v\n%s", err, out)
 	}
 }

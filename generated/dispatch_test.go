@@ -60,18 +60,23 @@ type dClientCfg struct {
 }
 
 type dServerCfg struct {
-	noCap         bool
+	noCap bool
+	// noListChanged declares roots: {} instead of roots: {listChanged: true}:
+	// a client that never announces a change, so nothing is cached.
+	noListChanged bool
 	lenient       bool
 	timeout       time.Duration
+	maxAge        time.Duration
 	onInvalid     func(error)
 	request       func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	onListChanged func(gotParams bool, meta map[string]any) error // nil: OnListChanged unset
 }
 
 type dServer struct {
-	newReq func() (string, json.RawMessage, error)
-	roots  func(context.Context) ([]dRoot, error)
-	notify func(context.Context, string, json.RawMessage) error
+	newReq     func() (string, json.RawMessage, error)
+	roots      func(context.Context) ([]dRoot, error)
+	notify     func(context.Context, string, json.RawMessage) error
+	invalidate func()
 }
 
 type legacyAPI struct {
@@ -163,9 +168,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20241105.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
-				s.ClientRoots = &roots20241105.RootsCapability{}
+				s.ClientRoots = &roots20241105.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20241105.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -187,8 +192,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20241105.RPCError],
@@ -234,9 +240,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20250326.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
-				s.ClientRoots = &roots20250326.RootsCapability{}
+				s.ClientRoots = &roots20250326.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20250326.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -258,8 +264,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20250326.RPCError],
@@ -305,9 +312,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20250618.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
-				s.ClientRoots = &roots20250618.RootsCapability{}
+				s.ClientRoots = &roots20250618.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20250618.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -329,8 +336,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20250618.RPCError],
@@ -376,9 +384,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20251125.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
+			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
 			if !c.noCap {
-				s.ClientRoots = &roots20251125.RootsCapability{}
+				s.ClientRoots = &roots20251125.RootsCapability{ListChanged: !c.noListChanged}
 			}
 			s.Request = func(ctx context.Context, m roots20251125.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -400,8 +408,9 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify: s.HandleNotification,
+				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify:     s.HandleNotification,
+				invalidate: s.Invalidate,
 			}
 		},
 		rpcJSON:  asJSON[roots20251125.RPCError],

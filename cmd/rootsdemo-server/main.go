@@ -3,9 +3,10 @@
 // Command rootsdemo-server is a small MCP server, over stdio, whose one
 // tool, list_roots, returns the client's roots. It shows the generated
 // packages at work on a real wire: on the 2024-11-05 ... 2025-11-25
-// revisions it asks with roots/list and keeps the answer in the generated
-// Server's cache until notifications/roots/list_changed; on 2026-07-28 it
-// asks through an input_required result.
+// revisions it asks with roots/list through the generated Server, which
+// keeps the answer of a client that declared listChanged until
+// notifications/roots/list_changed and asks any other client on every
+// call; on 2026-07-28 it asks through an input_required result.
 //
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-strict]
 package main

@@ -202,9 +202,23 @@ const DefaultTimeout = 30 * time.Second
 type RequestFunc func(ctx context.Context, method Method, params json.RawMessage) (json.RawMessage, error)
 
 // Server is the server side of the roots feature for one session: it asks
-// the client for its roots and keeps them until the client says they
-// changed. It is safe for concurrent use; the zero value is not usable:
-// set ClientRoots and Request.
+// the client for its roots, lets concurrent callers share one request, and
+// keeps the answer for as long as it can be trusted. It is safe for
+// concurrent use; the zero value is not usable: set ClientRoots and
+// Request, and do not change the fields once Roots has been called.
+//
+// How long an answer is kept depends on what the client can do.
+// A client that declared roots with listChanged: true tells the server
+// when its roots change, so its answer is kept until
+// notifications/roots/list_changed or Invalidate drops it (and, when
+// MaxAge is set, for no longer than MaxAge). A client that declared roots
+// without listChanged will never say that its roots changed, so by
+// default Roots asks it again on every call; set MaxAge to reuse an
+// answer for up to that long instead.
+//
+// A panic in Request or OnInvalidRoots does not crash the process: the
+// callers waiting for that request get an error that says what panicked,
+// and the next call asks again.
 type Server struct {
 	// ClientRoots is the roots capability the client declared when the
 	// session began; nil means none, and Roots fails without asking.
@@ -213,6 +227,13 @@ type Server struct {
 	Request RequestFunc
 	// Timeout bounds each roots/list; zero means DefaultTimeout.
 	Timeout time.Duration
+	// MaxAge, when positive, lets Roots reuse an answer while it is younger
+	// than MaxAge, counted from when its request was sent.
+	// For a client that announces changes it also bounds how long the
+	// answer is kept between notifications. Zero keeps the answer of such
+	// a client until it announces a change, and asks any other client on
+	// every call.
+	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
 	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
 	// error.
@@ -227,7 +248,8 @@ type Server struct {
 	mu     sync.Mutex
 	cached []Root
 	valid  bool
-	gen    uint64 // counts invalidations, so a fetch that began before one is not cached
+	sent   time.Time // when the request that got cached was sent
+	gen    uint64    // counts invalidations, so a fetch that began before one is not cached
 	call   *fetch
 }
 
@@ -248,26 +270,35 @@ func (s *Server) NewListRootsRequest() (Method, json.RawMessage, error) {
 	return MethodListRoots, json.RawMessage("{}"), nil
 }
 
-// Roots returns the client's roots. The first call asks the client; later
-// calls are served from the cache until Invalidate or a list_changed
-// notification drops it. Concurrent callers share one request. A caller
-// whose ctx ends stops waiting; the request itself runs on to its timeout,
-// so that the others still get its answer.
+// Roots returns the client's roots: a cached answer while it may be reused
+// (see Server), and otherwise the answer to a new roots/list. Concurrent
+// callers share one request; a caller that comes after Invalidate or a
+// list_changed notification does not join a request sent before it.
+//
+// The request runs with the values of the ctx of the caller that started
+// it, but with its own deadline, Timeout from its start: a caller whose ctx
+// ends stops waiting and gets the ctx's error, while the request runs on,
+// so that the others still get its answer. A ctx that is already done
+// gets its error at once, cached roots or not, and nothing is sent.
 func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
-	if s.valid {
+	if s.valid && (s.MaxAge <= 0 || time.Since(s.sent) < s.MaxAge) {
 		roots := slices.Clone(s.cached)
 		s.mu.Unlock()
 		return roots, nil
 	}
+	s.valid, s.cached = false, nil
 	call := s.call
 	if call == nil {
 		call = &fetch{done: make(chan struct{})}
 		s.call = call
-		go s.run(call, s.gen)
+		go s.run(context.WithoutCancel(ctx), call, s.gen)
 	}
 	s.mu.Unlock()
 	select {
@@ -289,23 +320,83 @@ func (s *Server) Invalidate() {
 	s.mu.Unlock()
 }
 
-func (s *Server) run(call *fetch, gen uint64) {
+// keeps reports whether an answer may be served again later: the client
+// announces changes, or MaxAge allows reuse.
+func (s *Server) keeps() bool {
+	return s.MaxAge > 0 || s.ClientRoots != nil && s.ClientRoots.ListChanged
+}
+
+// run sends the shared request for call, which began at generation gen,
+// and hands its outcome to the callers waiting on call.done. ctx carries
+// the values of the caller that started it, without its cancellation.
+func (s *Server) run(ctx context.Context, call *fetch, gen uint64) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	sent := time.Now()
+	returned := false
+	defer func() {
+		if !returned {
+			// Something panicked outside Request and OnInvalidRoots (whose
+			// panics are errors already), or called runtime.Goexit, which
+			// cannot be stopped: the waiters must still hear of it.
+			call.roots = nil
+			if v := recover(); v != nil {
+				call.err = fmt.Errorf("roots/list: %w", &panicError{"the request", v})
+			} else {
+				call.err = errors.New("roots/list: Request or OnInvalidRoots called runtime.Goexit")
+			}
+		}
+		s.mu.Lock()
+		if s.call == call {
+			s.call = nil
+		}
+		if call.err == nil && gen == s.gen && s.keeps() {
+			s.cached, s.valid, s.sent = call.roots, true, sent
+		}
+		s.mu.Unlock()
+		close(call.done)
+	}()
 	call.roots, call.err = s.ask(ctx, timeout)
-	s.mu.Lock()
-	if s.call == call {
-		s.call = nil
-	}
-	if call.err == nil && gen == s.gen {
-		s.cached, s.valid = call.roots, true
-	}
-	s.mu.Unlock()
-	close(call.done)
+	returned = true
+}
+
+// panicError reports a panic in one of the Server's functions.
+type panicError struct {
+	what  string // the function that panicked
+	value any    // what it panicked with
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("%s panicked: %v", e.what, e.value) }
+
+// Unwrap returns the panic's value when it is an error.
+func (e *panicError) Unwrap() error {
+	err, _ := e.value.(error)
+	return err
+}
+
+// request calls s.Request, turning a panic into a *panicError.
+func (s *Server) request(ctx context.Context, method Method, params json.RawMessage) (raw json.RawMessage, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			raw, err = nil, &panicError{"Request", v}
+		}
+	}()
+	return s.Request(ctx, method, params)
+}
+
+// reportInvalid calls s.OnInvalidRoots, turning a panic into a *panicError.
+func (s *Server) reportInvalid(invalid error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{"OnInvalidRoots", v}
+		}
+	}()
+	s.OnInvalidRoots(invalid)
+	return nil
 }
 
 func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error) {
@@ -313,11 +404,14 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := s.Request(ctx, method, params)
-	if ctx.Err() == context.DeadlineExceeded {
-		return nil, fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
-	}
+	raw, err := s.request(ctx, method, params)
 	if err != nil {
+		// A failure once the timeout has passed is the timeout's doing,
+		// whatever Request made of it; a panic is reported as such. An
+		// answer, even one that came just as time ran out, is used.
+		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
+			return nil, fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+		}
 		return nil, fmt.Errorf("roots/list: %w", err)
 	}
 	if isNullValue(raw[skipSpace(raw, 0):]) {
@@ -335,7 +429,9 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	}
 	roots, err := result.ValidRoots()
 	if err != nil && s.OnInvalidRoots != nil {
-		s.OnInvalidRoots(err)
+		if err := s.reportInvalid(err); err != nil {
+			return nil, fmt.Errorf("roots/list: %w", err)
+		}
 	}
 	return roots, nil
 }
