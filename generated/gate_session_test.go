@@ -836,3 +836,26 @@ func TestGateSessionLenient(t *testing.T) {
 		})
 	}
 }
+
+// Bounds intersects the client's roots with the server's directories on
+// every revision: a root that holds a server directory is narrowed to it.
+func TestGateRootSetBounds(t *testing.T) {
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			roots := []rootsgate.Root{{URI: "file:///", Name: "all"}, {URI: "file:///home/me", Name: "me"}}
+			set, err := rootsgate.NewRootSet(rev.Version, roots, rootsgate.Bounds("/srv/data"), rootsgate.WindowsPaths(false))
+			if err == nil || !strings.Contains(err.Error(), "roots[1]") {
+				t.Errorf("NewRootSet error %v, want roots[1] reported as outside the bounds", err)
+			}
+			if dirs := set.Dirs(); len(dirs) != 1 || dirs[0] != "/srv/data" {
+				t.Errorf("Dirs() = %q, want [/srv/data]", dirs)
+			}
+			if !set.Contains("/srv/data/x") || set.Contains("/etc/passwd") || set.Contains("/home/me/x") {
+				t.Error("Contains ignores the bounds")
+			}
+			if r, ok := set.Which("/srv/data/x"); !ok || r.Name != "all" {
+				t.Errorf("Which = %+v, %t; want the client's root", r, ok)
+			}
+		})
+	}
+}

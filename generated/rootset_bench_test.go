@@ -2,6 +2,7 @@ package generated_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -52,4 +53,82 @@ func benchmarkRootSet(b *testing.B, n int, depths []int) {
 			})
 		}
 	}
+}
+
+// BenchmarkRootSetOpen opens (and closes) a file through RootSet.Open and,
+// side by side, through a plain os.Open of the same path, for a file 1, 2
+// and 8 names below the root, and with 10 to 100,000 roots in the set.
+func BenchmarkRootSetOpen(b *testing.B) {
+	base := b.TempDir()
+	for _, below := range []int{1, 2, 8} {
+		dir := base + "/root" + strings.Repeat("/d", below-1)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		file := dir + "/f"
+		if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range []int{10, 100000} {
+			s := benchSet(b, base+"/root", n)
+			b.Run(fmt.Sprintf("below=%d/roots=%d/RootSet.Open", below, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					f, err := s.Open(file)
+					if err != nil {
+						b.Fatal(err)
+					}
+					f.Close()
+				}
+			})
+			s.Close()
+		}
+		b.Run(fmt.Sprintf("below=%d/os.Open", below), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				f, err := os.Open(file)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkRootSetResolve resolves paths of depth 2, 8 and 32 (counted as
+// in BenchmarkRootSet: depth 2 is the root itself) on a real tree.
+func BenchmarkRootSetResolve(b *testing.B) {
+	base := b.TempDir()
+	s := benchSet(b, base+"/root", 10000)
+	defer s.Close()
+	for _, depth := range []int{2, 8, 32} {
+		p := base + "/root" + strings.Repeat("/d", depth-2)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := s.Resolve(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// benchSet is a set of n roots: root and n-1 others that do not exist.
+func benchSet(b *testing.B, root string, n int) *roots.RootSet {
+	b.Helper()
+	rs := make([]roots.Root, n)
+	rs[0] = roots.Root{URI: "file://" + root}
+	for i := 1; i < n; i++ {
+		rs[i] = roots.Root{URI: fmt.Sprintf("file:///home/user%d/project", i)}
+	}
+	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
 }

@@ -84,6 +84,10 @@ func newEscapeTree(t testing.TB) escapeTree {
 	return escapeTree{base: base, root: fileURI(base + "/root"), root2: fileURI(base + "/root2"), rootP: base + "/root", root2P: base + "/root2"}
 }
 
+// bounds are the server's directories that narrow a wider client root to
+// the tree's two roots.
+func (e escapeTree) bounds() []string { return []string{e.rootP, e.root2P} }
+
 // at names p under the tree's base as text: no cleaning.
 func (e escapeTree) at(p string) string { return e.base + "/" + p }
 
@@ -180,20 +184,35 @@ func escapeReadCases(e escapeTree) []escapeCase {
 // method of every revision's RootSet, and counts escapes: an operation
 // that succeeded on something outside the roots, or changed anything
 // there. There must be none, and each case must end as the table says.
+//
+// The same table runs with the two roots given by the client, and with
+// the client's roots wider (the tree's base, or "/") and narrowed to root
+// and root2 by the server's Bounds: the outcome must be the same.
 func TestRootSetEscapes(t *testing.T) {
 	cases, escapes := 0, 0
 	for _, api := range rsAPIs {
-		for _, resolve := range []bool{false, true} {
+		for _, setup := range []struct {
+			name    string
+			resolve bool
+			roots   func(escapeTree) []string
+			bounds  func(escapeTree) []string
+		}{
+			{"client roots", false, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
+			{"client roots/ResolveSymlinks", true, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
+			{"base bounded", false, func(e escapeTree) []string { return []string{fileURI(e.base)} }, escapeTree.bounds},
+			{"slash bounded/ResolveSymlinks", true, func(e escapeTree) []string { return []string{"file:///"} }, escapeTree.bounds},
+		} {
 			e := newEscapeTree(t)
 			before := e.outsideState(t)
-			s, bad, err := api.build([]string{e.root, e.root2}, rsOpts{resolve: resolve})
+			o := rsOpts{resolve: setup.resolve}
+			if setup.bounds != nil {
+				o.bounds = setup.bounds(e)
+			}
+			s, bad, err := api.build(setup.roots(e), o)
 			if err != nil {
 				t.Fatalf("%s: %v (%q)", api.rev, err, bad)
 			}
-			name := api.rev
-			if resolve {
-				name += "/ResolveSymlinks"
-			}
+			name := api.rev + "/" + setup.name
 			t.Run(name, func(t *testing.T) {
 				defer s.files.Close()
 				for _, c := range escapeReadCases(e) {
@@ -497,5 +516,46 @@ func TestRootSetSwapRace(t *testing.T) {
 	}
 	if safeIn.Load() == 0 {
 		t.Error("no read succeeded: the race did not exercise the inside path")
+	}
+}
+
+// TestRootSetLinkRoot: a root that is itself a link. The file methods act
+// in the directory it names; a path through the link's target is inside
+// only with ResolveSymlinks, and ".." after the root's link leads to the
+// target's parent, which is outside.
+func TestRootSetLinkRoot(t *testing.T) {
+	e := newEscapeTree(t)
+	if err := os.Symlink(e.rootP, e.at("linkroot")); err != nil {
+		t.Fatal(err)
+	}
+	for _, api := range rsAPIs {
+		for _, resolve := range []bool{false, true} {
+			s, _, err := api.build([]string{fileURI(e.at("linkroot"))}, rsOpts{resolve: resolve})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				p        string
+				want     string // "" when refused
+				resolved bool   // allowed only with ResolveSymlinks
+			}{
+				{e.at("linkroot/file"), "root/file", false},
+				{e.at("linkroot/sub/file"), "root/sub/file", false},
+				{e.at("linkroot/inlink/../file"), "root/file", true}, // resolved through the link's target
+				{e.at("root/file"), "root/file", true},               // the link's target
+				{e.at("linkroot/../secret"), "", false},
+				{e.at("linkroot/in/secret"), "", false},
+			} {
+				want := c.want
+				if c.resolved && !resolve {
+					want = ""
+				}
+				got, err := s.files.ReadFile(c.p)
+				if string(got) != want || (want == "") != (err != nil) {
+					t.Errorf("%s ResolveSymlinks=%v: ReadFile(%q) = %q, %v; want %q", api.rev, resolve, c.p, got, err, want)
+				}
+			}
+			s.files.Close()
+		}
 	}
 }

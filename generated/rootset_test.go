@@ -26,7 +26,10 @@ import (
 )
 
 // rsOpts are the options a test builds a set with.
-type rsOpts struct{ windows, resolve bool }
+type rsOpts struct {
+	windows, resolve bool
+	bounds           []string // nil: no Bounds option
+}
 
 // rsView is a revision-neutral view of a *RootSet; roots are named by URI.
 type rsView struct {
@@ -36,6 +39,7 @@ type rsView struct {
 	whichResolved func(string) (string, bool, error)
 	resolve       func(string) (real, uri string, err error)
 	openRoot      func(string) (dir *os.Root, rel, uri string, err error)
+	dirs          func() []string
 	files         rsFiles
 	outside       error // the package's ErrOutsideRoots
 }
@@ -69,9 +73,10 @@ func rsAdapter[R, O any, S interface {
 	Which(string) (R, bool)
 	WhichResolved(string) (R, bool, error)
 	Resolve(string) (string, R, error)
+	Dirs() []string
 	OpenRoot(string) (*os.Root, string, R, error)
 	rsFiles
-}](rev string, mk func(string) R, uriOf func(R) string, newSet func([]R, ...O) (S, error), fromResult func([]R, ...O) (S, error), windows func(bool) O, resolve func() O, outside error) rsAPI {
+}](rev string, mk func(string) R, uriOf func(R) string, newSet func([]R, ...O) (S, error), fromResult func([]R, ...O) (S, error), windows func(bool) O, resolve func() O, bounds func(...string) O, outside error) rsAPI {
 	build := func(newSet func([]R, ...O) (S, error)) func([]string, rsOpts) (rsView, []string, error) {
 		return func(uris []string, o rsOpts) (rsView, []string, error) {
 			roots := make([]R, len(uris))
@@ -81,6 +86,9 @@ func rsAdapter[R, O any, S interface {
 			opts := []O{windows(o.windows)}
 			if o.resolve {
 				opts = append(opts, resolve())
+			}
+			if o.bounds != nil {
+				opts = append(opts, bounds(o.bounds...))
 			}
 			s, err := newSet(roots, opts...)
 			v := rsView{
@@ -102,6 +110,7 @@ func rsAdapter[R, O any, S interface {
 					dir, rel, r, err := s.OpenRoot(p)
 					return dir, rel, uriOf(r), err
 				},
+				dirs:    s.Dirs,
 				files:   s,
 				outside: outside,
 			}
@@ -136,7 +145,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20241105.Root, o ...roots20241105.RootSetOption) (*roots20241105.RootSet, error) {
 			return (&roots20241105.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20241105.WindowsPaths, roots20241105.ResolveSymlinks, roots20241105.ErrOutsideRoots),
+		roots20241105.WindowsPaths, roots20241105.ResolveSymlinks, roots20241105.Bounds, roots20241105.ErrOutsideRoots),
 	rsAdapter("2025-03-26",
 		func(u string) roots20250326.Root { return roots20250326.Root{URI: u} },
 		func(r roots20250326.Root) string { return r.URI },
@@ -144,7 +153,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20250326.Root, o ...roots20250326.RootSetOption) (*roots20250326.RootSet, error) {
 			return (&roots20250326.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20250326.WindowsPaths, roots20250326.ResolveSymlinks, roots20250326.ErrOutsideRoots),
+		roots20250326.WindowsPaths, roots20250326.ResolveSymlinks, roots20250326.Bounds, roots20250326.ErrOutsideRoots),
 	rsAdapter("2025-06-18",
 		func(u string) roots20250618.Root { return roots20250618.Root{URI: u} },
 		func(r roots20250618.Root) string { return r.URI },
@@ -152,7 +161,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20250618.Root, o ...roots20250618.RootSetOption) (*roots20250618.RootSet, error) {
 			return (&roots20250618.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20250618.WindowsPaths, roots20250618.ResolveSymlinks, roots20250618.ErrOutsideRoots),
+		roots20250618.WindowsPaths, roots20250618.ResolveSymlinks, roots20250618.Bounds, roots20250618.ErrOutsideRoots),
 	rsAdapter("2025-11-25",
 		func(u string) roots20251125.Root { return roots20251125.Root{URI: u} },
 		func(r roots20251125.Root) string { return r.URI },
@@ -160,7 +169,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20251125.Root, o ...roots20251125.RootSetOption) (*roots20251125.RootSet, error) {
 			return (&roots20251125.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20251125.WindowsPaths, roots20251125.ResolveSymlinks, roots20251125.ErrOutsideRoots),
+		roots20251125.WindowsPaths, roots20251125.ResolveSymlinks, roots20251125.Bounds, roots20251125.ErrOutsideRoots),
 	rsAdapter("2026-07-28",
 		func(u string) roots20260728.Root { return roots20260728.Root{URI: u} },
 		func(r roots20260728.Root) string { return r.URI },
@@ -168,7 +177,7 @@ var rsAPIs = []rsAPI{
 		func(r []roots20260728.Root, o ...roots20260728.RootSetOption) (*roots20260728.RootSet, error) {
 			return (&roots20260728.ListRootsResult{Roots: r}).RootSet(o...)
 		},
-		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks, roots20260728.ErrOutsideRoots),
+		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks, roots20260728.Bounds, roots20260728.ErrOutsideRoots),
 }
 
 // rsCase is one path and the index (into the table's roots) of the root it
@@ -668,4 +677,83 @@ func FuzzRootSet(f *testing.F) {
 		}
 		w.ContainsURI(p)
 	})
+}
+
+// TestRootSetBounds: the server's directories narrow the client's roots.
+// A root that holds a bound is narrowed to it, a root inside a bound is
+// kept whole, a root that overlaps none is refused by index, and a bound
+// that is not an absolute path is refused as bounds[i].
+func TestRootSetBounds(t *testing.T) {
+	for _, api := range rsAPIs {
+		t.Run(api.rev, func(t *testing.T) {
+			roots := []string{"file:///", "file:///srv/data/proj", "file:///home/me", "file:///srv", "file:///opt/x/y"}
+			s, bad, err := api.build(roots, rsOpts{bounds: []string{"/srv/data", "/opt/x", "relative", "/srv/data/../data/"}})
+			if want := []string{"bounds[2]", "roots[2].uri"}; !slices.Equal(bad, want) {
+				t.Fatalf("refused %q, want %q (%v)", bad, want, err)
+			}
+			if got, want := s.dirs(), []string{"/srv/data", "/opt/x", "/srv/data/proj", "/opt/x/y"}; !slices.Equal(got, want) {
+				t.Errorf("Dirs() = %q, want %q", got, want)
+			}
+			for _, c := range []struct{ p, root string }{
+				{"/srv/data", "file:///"},
+				{"/srv/data/a/b", "file:///"},
+				{"/srv/data/proj/x", "file:///srv/data/proj"},
+				{"/opt/x/z", "file:///"},
+				{"/opt/x/y/z", "file:///opt/x/y"},
+				{"/srv/datax", ""},
+				{"/srv/other", ""},
+				{"/srv", ""},
+				{"/", ""},
+				{"/home/me/x", ""},
+				{"/srv/data/../other", ""},
+			} {
+				got, ok := s.which(c.p)
+				if got != c.root || ok != (c.root != "") {
+					t.Errorf("Which(%q) = %q, %v; want %q", c.p, got, ok, c.root)
+				}
+			}
+			// Bounds with no directory allow nothing.
+			none, bad, _ := api.build([]string{"file:///"}, rsOpts{bounds: []string{}})
+			if none.contains("/srv/data") || !slices.Equal(bad, []string{"roots[0].uri"}) {
+				t.Errorf("empty Bounds: refused %q, contains /srv/data: %v", bad, none.contains("/srv/data"))
+			}
+			// Windows bounds compare like Windows roots.
+			w, bad, _ := api.build([]string{"file:///C:/"}, rsOpts{windows: true, bounds: []string{`c:\srv`}})
+			if len(bad) != 0 || !w.contains(`C:\srv\x`) || w.contains(`C:\other`) {
+				t.Errorf("Windows bounds: refused %q, C:\\srv\\x in: %v, C:\\other in: %v", bad, w.contains(`C:\srv\x`), w.contains(`C:\other`))
+			}
+		})
+	}
+}
+
+// TestRootSetBoundsLinks: links that cross the server's bound. The client
+// root is the whole tree; the bound is one directory in it. A link inside
+// the bound that points elsewhere in the client's root is refused, and so
+// is a path that goes up out of the bound; a link from elsewhere into the
+// bound reads the file it leads to, which is inside.
+func TestRootSetBoundsLinks(t *testing.T) {
+	e := newEscapeTree(t)
+	for _, api := range rsAPIs {
+		s, _, err := api.build([]string{fileURI(e.base)}, rsOpts{bounds: []string{e.rootP + "/sub"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ p, want string }{
+			{e.at("root/sub/file"), "root/sub/file"},
+			{e.at("root/sub/deeper/d2/file"), "root/sub/deeper/d2/file"},
+			{e.at("root/file"), ""},                                    // in the client's root, not in the bound
+			{e.at("root/sub/../file"), ""},                             // up out of the bound
+			{e.at("root/sub/up/root/file"), ""},                        // a link in the bound to base
+			{e.at("root/inlink/file"), "root/sub/file"},                // what a path names counts, not its spelling:
+			{e.at("root/chainin1/d2/file"), "root/sub/deeper/d2/file"}, // these links lead into the bound
+			{e.at("outside/back-in/sub/file"), "root/sub/file"},        //
+			{e.at("root/sub/deeper/far/z"), ""},                        // a link out of everything
+		} {
+			got, err := s.files.ReadFile(c.p)
+			if string(got) != c.want || (c.want == "") != (err != nil) {
+				t.Errorf("%s: ReadFile(%q) = %q, %v; want %q", api.rev, c.p, got, err, c.want)
+			}
+		}
+		s.files.Close()
+	}
 }

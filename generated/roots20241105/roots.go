@@ -228,10 +228,11 @@ type Server struct {
 	// Timeout bounds each roots/list; zero means DefaultTimeout.
 	Timeout time.Duration
 	// MaxAge, when positive, lets Roots reuse an answer while it is younger
-	// than MaxAge, counted from when its request was sent. For a client
-	// that announces changes it also bounds how long the answer is kept
-	// between notifications. Zero keeps the answer of such a client until
-	// it announces a change, and asks any other client on every call.
+	// than MaxAge, counted from when its request was sent.
+	// For a client that announces changes it also bounds how long the
+	// answer is kept between notifications. Zero keeps the answer of such
+	// a client until it announces a change, and asks any other client on
+	// every call.
 	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
 	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
@@ -278,7 +279,7 @@ func (s *Server) NewListRootsRequest() (Method, json.RawMessage, error) {
 // it, but with its own deadline, Timeout from its start: a caller whose ctx
 // ends stops waiting and gets the ctx's error, while the request runs on,
 // so that the others still get its answer. A ctx that is already done
-// sends nothing.
+// gets its error at once, cached roots or not, and nothing is sent.
 func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
 		return nil, err

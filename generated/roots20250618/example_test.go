@@ -4,7 +4,12 @@ package roots20250618
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
 // A client's answer to roots/list with one root that breaks the rules: the
@@ -56,6 +61,41 @@ func ExampleRootSet() {
 	// /home/user/project/vendor/lib/lib.go is in Library
 	// /home/user/project/../project-old/main.go is outside
 	// /home/user/projectx is outside
+}
+
+// A tool reads the file a client named through the root that holds it; a
+// path that leads out of every root is refused before anything is read.
+func ExampleRootSet_ReadFile() {
+	dir, err := os.MkdirTemp("", "rootset")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	project := filepath.Join(dir, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		fmt.Println(err)
+		return
+	}
+	os.WriteFile(filepath.Join(project, "notes.txt"), []byte("inside the root\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "secret.txt"), []byte("outside\n"), 0o644)
+
+	uri := (&url.URL{Scheme: "file", Path: "/" + strings.TrimPrefix(filepath.ToSlash(project), "/")}).String()
+	set, err := NewRootSet([]Root{{URI: uri, Name: "Project"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer set.Close()
+
+	data, err := set.ReadFile(filepath.Join(project, "notes.txt"))
+	fmt.Printf("%q %v\n", data, err)
+	sep := string(filepath.Separator)
+	_, err = set.ReadFile(project + sep + ".." + sep + "secret.txt")
+	fmt.Println(errors.Is(err, ErrOutsideRoots))
+	// Output:
+	// "inside the root\n" <nil>
+	// true
 }
 
 // A server's roots/list request, as it arrives on the wire.

@@ -21,7 +21,9 @@ import (
 // A RootSet answers the question a server asks before it touches a file:
 // is this path inside one of the client's roots, and which one? Build it
 // once per roots list with [NewRootSet] or [ListRootsResult.RootSet]; it is
-// safe for concurrent use and never changes.
+// safe for concurrent use, and its roots never change. The file methods
+// open each root's directory when they first act under it and keep it
+// open; [RootSet.Close] closes them.
 //
 // Root URIs are read by these rules; a root that breaks one is left out
 // and reported by index:
@@ -79,14 +81,18 @@ import (
 // junctions that lead out of the root. Elsewhere, paths are POSIX paths: a
 // name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x.
 type RootSet struct {
-	roots   []Root
-	paths   []string  // each root's path as written, cleaned
+	roots []Root
+	// The directories paths may be in, one or more per root: the root's
+	// own, or with [Bounds] its parts inside the server's directories.
+	// The indexes of these slices are what rootIndex maps paths to.
+	paths   []string  // each directory's path as written, cleaned
+	owner   []int     // the index in roots of the root it belongs to
+	dirs    []rootDir // each directory, opened when first used
 	lexical rootIndex // paths, indexed
-	// resolved holds the roots' paths with symbolic links resolved
+	// resolved holds the paths with symbolic links resolved
 	// (ResolveSymlinks); otherwise it is lexical.
 	resolved rootIndex
 	windows  bool
-	dirs     []rootDir // each root's directory, opened when first used
 	closed   atomic.Bool
 }
 
@@ -95,6 +101,8 @@ type RootSet struct {
 type rootDir struct {
 	mu   sync.Mutex
 	root atomic.Pointer[os.Root]
+	// file is the same directory for openBeneath, where the system has it.
+	file atomic.Pointer[os.File]
 }
 
 // ErrOutsideRoots is wrapped, in an [*fs.PathError], by the error of a
@@ -102,7 +110,8 @@ type rootDir struct {
 // are resolved, or that can be inside none (a relative path, a NUL byte).
 var ErrOutsideRoots = errors.New("outside the client's roots")
 
-// rootIndex maps a root's canonical path to its index in RootSet.roots.
+// rootIndex maps a root directory's canonical path to its index in
+// RootSet.paths.
 // Looking a path up walks its ancestors, longest first, so a check costs
 // one map lookup per level of the path, however many roots there are.
 type rootIndex struct {
@@ -122,6 +131,8 @@ type RootSetOption func(*rootSetConfig)
 
 type rootSetConfig struct {
 	windows, resolve bool
+	bounds           []string
+	bounded          bool
 }
 
 // ResolveSymlinks resolves the symbolic links in each root's path when the
@@ -130,6 +141,24 @@ type rootSetConfig struct {
 // cannot be resolved is reported and left out.
 func ResolveSymlinks() RootSetOption {
 	return func(c *rootSetConfig) { c.resolve = true }
+}
+
+// Bounds limits the set to the directories a server's operator allows
+// (from its command line or configuration, say): a path is inside the set
+// only when it is inside one of the client's roots and inside one of dirs.
+// A root that holds a directory of dirs is narrowed to it (the client's
+// file:/// with dirs /srv/data allows /srv/data and what lies below), a
+// root inside one of dirs is kept whole, and a root that overlaps none of
+// them is left out and reported, like an invalid root. dirs are absolute
+// paths of the set's kind (see [WindowsPaths]); one that is not, or that
+// cannot be resolved with [ResolveSymlinks], allows nothing and is
+// reported as bounds[i]. Bounds given more than once add up. With no dirs
+// at all, nothing is allowed.
+func Bounds(dirs ...string) RootSetOption {
+	return func(c *rootSetConfig) {
+		c.bounds = append(c.bounds, dirs...)
+		c.bounded = true
+	}
 }
 
 // WindowsPaths says whether paths are Windows paths (true) or POSIX paths
@@ -153,6 +182,7 @@ func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
 		s.resolved.byPath = make(map[string]int, len(roots))
 	}
 	v := validator{typeName: "RootSet"}
+	bounds := s.bounds(&v, c)
 	for i := range roots {
 		at := &path{nil, "roots", i}
 		before := len(v.problems)
@@ -161,7 +191,7 @@ func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
 			continue
 		}
 		p, msg := rootURIPath(roots[i].URI, c.windows)
-		var real string
+		real := p
 		if msg == "" && c.resolve {
 			var err error
 			if real, err = resolvePath(p, c.windows, resolveMode{}); err != nil {
@@ -172,19 +202,93 @@ func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
 			v.add(&path{at, "uri", -1}, msg)
 			continue
 		}
-		s.lexical.add(p, len(s.roots))
-		if c.resolve {
-			s.resolved.add(real, len(s.roots))
+		if !c.bounded {
+			s.addDir(dirPaths{p, real}, len(s.roots))
+			s.roots = append(s.roots, roots[i])
+			continue
+		}
+		// Keep the overlap of the root with each bound: the whole root
+		// where a bound holds it, else each bound the root holds.
+		added := false
+		for _, b := range bounds {
+			if within(real, b.real, c.windows) {
+				s.addDir(dirPaths{p, real}, len(s.roots))
+				added = true
+				break
+			}
+			if within(b.real, real, c.windows) {
+				s.addDir(b, len(s.roots))
+				added = true
+			}
+		}
+		if !added {
+			v.add(&path{at, "uri", -1}, "outside every directory the server allows")
+			continue
 		}
 		s.roots = append(s.roots, roots[i])
-		s.paths = append(s.paths, p)
 	}
 	if !c.resolve {
 		s.resolved = s.lexical
 	}
-	s.dirs = make([]rootDir, len(s.roots))
+	s.dirs = make([]rootDir, len(s.paths))
 	return s, v.err()
 }
+
+// dirPaths is a directory's path as written, cleaned, and resolved (the
+// same without ResolveSymlinks).
+type dirPaths struct{ lexical, real string }
+
+// addDir adds a directory where paths may be, belonging to root i.
+func (s *RootSet) addDir(d dirPaths, i int) {
+	if _, dup := s.lexical.byPath[d.lexical]; dup {
+		return
+	}
+	s.lexical.add(d.lexical, len(s.paths))
+	if s.resolved.byPath != nil {
+		s.resolved.add(d.real, len(s.paths))
+	}
+	s.paths = append(s.paths, d.lexical)
+	s.owner = append(s.owner, i)
+}
+
+// bounds reads the Bounds of c, reporting those that cannot be used.
+func (s *RootSet) bounds(v *validator, c rootSetConfig) []dirPaths {
+	var out []dirPaths
+	for i, b := range c.bounds {
+		at := &path{nil, "bounds", i}
+		p, ok := s.canonical(b)
+		if !ok {
+			v.add(at, "not an absolute path")
+			continue
+		}
+		real := p
+		if c.resolve {
+			var err error
+			if real, err = resolvePath(p, c.windows, resolveMode{}); err != nil {
+				v.add(at, "cannot resolve symbolic links: "+err.Error())
+				continue
+			}
+		}
+		out = append(out, dirPaths{p, real})
+	}
+	return out
+}
+
+// within reports whether p is dir or lies below it; both are canonical.
+func within(p, dir string, windows bool) bool {
+	if !strings.HasPrefix(p, dir) {
+		return false
+	}
+	sep := byte('/')
+	if windows {
+		sep = '\\'
+	}
+	return len(p) == len(dir) || dir[len(dir)-1] == sep || p[len(dir)] == sep
+}
+
+// Dirs returns the directories paths may be in, one or more per root: a
+// root's own, or with [Bounds] its parts inside the server's directories.
+func (s *RootSet) Dirs() []string { return slices.Clone(s.paths) }
 
 // RootSet builds the set of x's roots: see [NewRootSet].
 func (x *ListRootsResult) RootSet(opts ...RootSetOption) (*RootSet, error) {
@@ -226,7 +330,7 @@ func (s *RootSet) Which(p string) (Root, bool) {
 	if !ok {
 		return Root{}, false
 	}
-	return s.roots[i], true
+	return s.roots[s.owner[i]], true
 }
 
 // WhichResolved is Which for the file p really names: see
@@ -261,7 +365,7 @@ func (s *RootSet) Resolve(p string) (string, Root, error) {
 	if err != nil {
 		return "", Root{}, err
 	}
-	return real, s.roots[i], nil
+	return real, s.roots[s.owner[i]], nil
 }
 
 // resolveIn resolves p and finds the root that holds it: it returns the
@@ -670,6 +774,13 @@ func (s *RootSet) dir(i int) (*os.Root, error) {
 	if err != nil {
 		return nil, err
 	}
+	if haveOpenBeneath {
+		// Without it (a directory that cannot be read, say), os.Root alone
+		// does the work.
+		if f, err := os.Open(s.paths[i]); err == nil {
+			d.file.Store(f)
+		}
+	}
 	d.root.Store(r)
 	return r, nil
 }
@@ -685,6 +796,9 @@ func (s *RootSet) Close() error {
 		d.mu.Lock()
 		if r := d.root.Swap(nil); r != nil {
 			errs = append(errs, r.Close())
+		}
+		if f := d.file.Swap(nil); f != nil {
+			errs = append(errs, f.Close())
 		}
 		d.mu.Unlock()
 	}
@@ -774,6 +888,17 @@ func (s *RootSet) Open(p string) (*os.File, error) {
 // [os.O_CREATE], a file that does not exist yet is created where p
 // leads, only if that is inside a root.
 func (s *RootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	if haveOpenBeneath && !s.closed.Load() {
+		if i, name, ok := s.lexicalName(p); ok {
+			if _, err := s.dir(i); err == nil {
+				if dir := s.dirs[i].file.Load(); dir != nil {
+					if f, handled, err := openBeneath(dir, name, flag, perm); handled {
+						return f, pathError("open", p, err)
+					}
+				}
+			}
+		}
+	}
 	var f *os.File
 	err := s.act("open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
 		f, err = dir.OpenFile(name, flag, perm)
@@ -894,5 +1019,5 @@ func (s *RootSet) OpenRoot(p string) (*os.Root, string, Root, error) {
 	if err != nil {
 		return nil, "", Root{}, pathError("openroot", p, err)
 	}
-	return r, name, s.roots[i], nil
+	return r, name, s.roots[s.owner[i]], nil
 }

@@ -1251,6 +1251,8 @@ type RootSetOption func(*rootSetConfig)
 type rootSetConfig struct {
 	resolve bool
 	windows *bool
+	bounded bool
+	bounds  []string
 }
 
 // ResolveSymlinks resolves the symbolic links in each root's path when the
@@ -1259,6 +1261,19 @@ type rootSetConfig struct {
 // reported.
 func ResolveSymlinks() RootSetOption {
 	return func(c *rootSetConfig) { c.resolve = true }
+}
+
+// Bounds limits the set to the directories the server's operator allows:
+// a path is inside the set only when it is inside one of the client's
+// roots and inside one of dirs. A root that holds one of dirs is narrowed
+// to it, a root inside one is kept whole, and a root that overlaps none is
+// left out and reported. Bounds given more than once add up; with no dirs
+// at all, nothing is allowed. See the revision's Bounds for the details.
+func Bounds(dirs ...string) RootSetOption {
+	return func(c *rootSetConfig) {
+		c.bounds = append(c.bounds, dirs...)
+		c.bounded = true
+	}
 }
 
 // WindowsPaths says whether paths are Windows paths (true) or POSIX paths
@@ -1286,6 +1301,7 @@ type RootSet struct {
 type revisionRootSet interface {
 	Contains(p string) bool
 	ContainsURI(uri string) bool
+	Dirs() []string
 	Close() error
 	roots() []Root
 	which(p string) (Root, bool)
@@ -1327,6 +1343,9 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.windows != nil {
 			o = append(o, r20241105.WindowsPaths(*c.windows))
 		}
+		if c.bounded {
+			o = append(o, r20241105.Bounds(c.bounds...))
+		}
 		set, err := r20241105.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20241105{set}}, err
 	case "2025-03-26":
@@ -1340,6 +1359,9 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		}
 		if c.windows != nil {
 			o = append(o, r20250326.WindowsPaths(*c.windows))
+		}
+		if c.bounded {
+			o = append(o, r20250326.Bounds(c.bounds...))
 		}
 		set, err := r20250326.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20250326{set}}, err
@@ -1355,6 +1377,9 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.windows != nil {
 			o = append(o, r20250618.WindowsPaths(*c.windows))
 		}
+		if c.bounded {
+			o = append(o, r20250618.Bounds(c.bounds...))
+		}
 		set, err := r20250618.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20250618{set}}, err
 	case "2025-11-25":
@@ -1368,6 +1393,9 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		}
 		if c.windows != nil {
 			o = append(o, r20251125.WindowsPaths(*c.windows))
+		}
+		if c.bounded {
+			o = append(o, r20251125.Bounds(c.bounds...))
 		}
 		set, err := r20251125.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20251125{set}}, err
@@ -1383,6 +1411,9 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.windows != nil {
 			o = append(o, r20260728.WindowsPaths(*c.windows))
 		}
+		if c.bounded {
+			o = append(o, r20260728.Bounds(c.bounds...))
+		}
 		set, err := r20260728.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20260728{set}}, err
 	}
@@ -1394,6 +1425,10 @@ func (s *RootSet) Version() string { return s.version }
 
 // Roots returns the roots in the set: the valid ones, in the order given.
 func (s *RootSet) Roots() []Root { return s.set.roots() }
+
+// Dirs returns the directories paths may be in, one or more per root: a
+// root's own, or with [Bounds] its parts inside the server's directories.
+func (s *RootSet) Dirs() []string { return s.set.Dirs() }
 
 // Contains reports whether the path p, read as text, is inside one of the
 // roots. It touches no file, so a link that points out is not seen: use

@@ -4,12 +4,16 @@
 package gocheck
 
 import (
+	"bytes"
 	"errors"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"path/filepath"
 	"sort"
 	"sync"
 )
@@ -23,8 +27,9 @@ var (
 )
 
 // Package parses the files (name to content) of one package, its
-// in-package tests included, and type-checks them. It returns the parse error, or
-// up to ten type errors joined.
+// in-package tests included, and type-checks those that build on this
+// system (file name suffixes and //go:build lines, as the go command
+// reads them). It returns the parse error, or up to ten type errors joined.
 func Package(path string, files map[string][]byte) error {
 	mu.Lock()
 	defer mu.Unlock()
@@ -33,8 +38,17 @@ func Package(path string, files map[string][]byte) error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	ctxt := build.Default
+	ctxt.OpenFile = func(name string) (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(files[filepath.Base(name)])), nil
+	}
 	var parsed []*ast.File
 	for _, name := range names {
+		if ok, err := ctxt.MatchFile(".", name); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
 		f, err := parser.ParseFile(fset, name, files[name], parser.SkipObjectResolution)
 		if err != nil {
 			return err
