@@ -245,3 +245,29 @@ func TestHostileNoAnswer(t *testing.T) {
 		c.Closed()
 	})
 }
+
+// -max-age: a client that declared roots without listChanged is asked on
+// every call, unless the server may reuse an answer for a while.
+func TestHostileMaxAge(t *testing.T) {
+	for _, c := range []struct {
+		maxAge time.Duration
+		asks   int
+	}{{0, 2}, {time.Hour, 1}} {
+		s := start(t, options{Timeout: peertest.Wait, MaxAge: c.maxAge})
+		fc := newFakeClient(t, s)
+		fc.initialize(legacy, `{"roots":{}}`)
+		for i := range 2 {
+			fc.callTool("")
+			if i == 0 || c.maxAge == 0 {
+				fc.answer(fc.Expect("roots/list"), `{"roots":[{"uri":"file:///a"}]}`)
+			}
+			if roots, toolErr := fc.toolResult(); toolErr != "" || !slices.Equal(roots, []root{{URI: "file:///a"}}) {
+				t.Errorf("call %d: %v, %q", i, roots, toolErr)
+			}
+		}
+		s.stop(t)
+		if got := strings.Count(s.transcript.String(), `"method":"roots/list"`); got != c.asks {
+			t.Errorf("-max-age %v: %d roots/list requests, want %d", c.maxAge, got, c.asks)
+		}
+	}
+}

@@ -8,7 +8,7 @@
 // and asks any other client on every call; on 2026-07-28 it asks through
 // an input_required result.
 //
-//	rootsdemo-server [-transcript FILE] [-timeout 30s] [-strict]
+//	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict]
 package main
 
 import (
@@ -32,6 +32,7 @@ func main() {
 	var o options
 	transcript := flag.String("transcript", "", "append every frame to `FILE`")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Second, "how long to wait for the client's roots/list answer")
+	flag.DurationVar(&o.MaxAge, "max-age", 0, "reuse a roots/list answer this long (0: until list_changed, or never for a client without listChanged)")
 	flag.BoolVar(&o.Strict, "strict", false, "refuse a roots answer with an invalid root instead of keeping the valid ones")
 	flag.Parse()
 	o.Log = log.New(os.Stderr, "rootsdemo-server: ", 0)
@@ -50,6 +51,7 @@ func main() {
 
 type options struct {
 	Timeout    time.Duration
+	MaxAge     time.Duration
 	Strict     bool
 	Log        *log.Logger
 	Transcript io.Writer
@@ -90,6 +92,7 @@ func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
 			return s.conn.Call(ctx, method, params)
 		},
 		Timeout:        o.Timeout,
+		MaxAge:         o.MaxAge,
 		Lenient:        !o.Strict,
 		OnInvalidRoots: s.report,
 		RequestState:   func(json.RawMessage) string { return "call/" + strconv.FormatInt(s.states.Add(1), 10) },
