@@ -976,7 +976,9 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 }
 
 // RootSet is Roots made into a [RootSet] of the revision the roots came
-// from; see [NewRootSet].
+// from. Its errors are those of Roots, with a nil set; or, as with
+// [NewRootSet], a set of the good roots together with an error naming the
+// roots it left out. Close the set when done.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	version, roots, err := s.roots(ctx, params)
 	if err != nil {
@@ -1319,9 +1321,10 @@ type revisionRootSet interface {
 
 // NewRootSet builds the set of roots under version with the RootSet of
 // that revision's package. Roots that break its rules are left out, and
-// the error names each by its index (roots[3].uri); the valid ones are
-// kept, so one bad root never costs the good ones. Check the error to
-// refuse the list instead.
+// the error names each by its index (roots[3].uri) while the set keeps
+// the valid ones, so one bad root never costs the good ones. Check the
+// error to refuse the list instead. An unknown or malformed version is an
+// error with a nil set.
 func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, error) {
 	if _, err := Lookup(version); err != nil {
 		return nil, err
