@@ -8,7 +8,11 @@
 // and asks any other client on every call; on 2026-07-28 it asks through
 // an input_required result.
 //
-//	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict]
+// With -allow (repeatable), read_file reads only inside the directories it
+// names as well as inside the client's roots: a client root wider than
+// them is narrowed to them.
+//
+//	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict] [-allow DIR]...
 package main
 
 import (
@@ -34,6 +38,10 @@ func main() {
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Second, "how long to wait for the client's roots/list answer")
 	flag.DurationVar(&o.MaxAge, "max-age", 0, "reuse a roots/list answer this long (0: until list_changed, or never for a client without listChanged)")
 	flag.BoolVar(&o.Strict, "strict", false, "refuse a roots answer with an invalid root instead of keeping the valid ones")
+	flag.Func("allow", "let read_file read only inside `DIR` (repeatable), as well as inside the client's roots", func(dir string) error {
+		o.Allow = append(o.Allow, dir)
+		return nil
+	})
 	flag.Parse()
 	o.Log = log.New(os.Stderr, "rootsdemo-server: ", 0)
 	if *transcript != "" {
@@ -53,6 +61,7 @@ type options struct {
 	Timeout    time.Duration
 	MaxAge     time.Duration
 	Strict     bool
+	Allow      []string // the operator's directories; nil: the client's roots alone
 	Log        *log.Logger
 	Transcript io.Writer
 	MaxLine    int // bytes of one incoming message; 0 means ndjson.DefaultMaxLine
@@ -228,7 +237,7 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 	var err error
 	if p.Name == "list_roots" {
 		roots, err = s.roots.Roots(ctx, params)
-	} else if set, err = s.roots.RootSet(ctx, params); set != nil {
+	} else if set, err = s.roots.RootSet(ctx, params, s.bounds()...); set != nil {
 		defer set.Close()
 		if err != nil {
 			s.o.Log.Printf("read_file: roots left out: %v", err)
@@ -250,6 +259,14 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 		return listResult(roots, stateless), nil
 	}
 	return readFile(set, p.Arguments.Path, stateless), nil
+}
+
+// bounds are the RootSet options that apply -allow.
+func (s *server) bounds() []rootsgate.RootSetOption {
+	if s.o.Allow == nil {
+		return nil
+	}
+	return []rootsgate.RootSetOption{rootsgate.Bounds(s.o.Allow...)}
 }
 
 // readFile is read_file: the file at path, read through the RootSet of

@@ -147,3 +147,39 @@ func TestGoSDKReadFile(t *testing.T) {
 		})
 	}
 }
+
+// With -allow, the operator's directory bounds the client's roots: a
+// client that sends file:/// reads inside the allowed directory and
+// nowhere else, on a legacy and on a 2026-07-28 session.
+func TestGoSDKReadFileAllow(t *testing.T) {
+	for _, version := range []string{"2025-06-18", ""} {
+		t.Run("protocol="+version, func(t *testing.T) {
+			tr := newReadTree(t)
+			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+			defer cancel()
+			s := start(t, options{Timeout: peertest.Wait, Allow: []string{tr.root}})
+			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+			client.AddRoots(&mcp.Root{URI: "file:///", Name: "everything"})
+			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
+				t.Errorf("inside the allowed directory: %q (error %t), want the file", text, isErr)
+			}
+			for _, p := range []string{
+				filepath.Join(tr.other, "new.txt"),  // in the client's root, not allowed
+				filepath.Join(tr.outside, "secret"), //
+				filepath.Join(tr.root, "link"),      // a link out of the allowed directory
+				tr.root + "/in/../x",                // ".." after a link out
+				"/etc/hostname",                     //
+			} {
+				if text, isErr := readFileTool(t, ctx, cs, p); !isErr || !strings.Contains(text, "outside the client's roots") {
+					t.Errorf("read_file %s = %q (error %t), want refused", p, text, isErr)
+				}
+			}
+			cs.Close()
+			s.stop(t)
+		})
+	}
+}
