@@ -42,7 +42,7 @@ func TestListMarkdown(t *testing.T) {
 			t.Errorf("the overview lists %s", unwanted)
 		}
 	}
-	if !strings.Contains(stdout, "\nIn every revision, with the members the table does not list: `Client`, ") {
+	if !strings.Contains(stdout, "\nIn every revision, with the members the table does not list: `Bounds`, `Client`, ") {
 		t.Errorf("the overview does not end with the common declarations:\n%s", stdout)
 	}
 	if code, _, stderr := rootsgen(t, nil, "-markdown"); code != exitUsage || !strings.Contains(stderr, "-markdown goes with -list") {
