@@ -154,6 +154,10 @@ func writeOrCheck(files []generator.File, out, what, name string, check, verbose
 		return exitFail
 	}
 	changes, err := generator.Write(out, files)
+	if errors.Is(err, generator.ErrLeftChanged) {
+		fmt.Fprintf(stderr, "rootsgen: writing %s: %v\n", out, err)
+		return exitFail
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rootsgen: writing %s: %v (nothing was changed)\n", out, err)
 		return exitFail
