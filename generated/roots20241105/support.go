@@ -361,6 +361,18 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 var errRequired = errors.New("required")
 
+// checkJSON says what is wrong when data is not one valid JSON value. The
+// decoders only delimit the values they walk past, so raw bytes from a
+// transport go through it once, where they reach a decoder, and a
+// malformed message is reported as such, not as a value of the wrong kind.
+func checkJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	// Only now ask encoding/json what is wrong.
+	return fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, new(json.RawMessage)))
+}
+
 // memberError puts a member's name in front of the path of err, so that
 // errors from nested values name the whole path from typeName.
 func memberError(typeName, member string, err error) error {
