@@ -122,7 +122,7 @@ func checkURI(s string, schemes ...string) string {
 			continue
 		}
 		if !isURIChar(c) {
-			return fmt.Sprintf("character %q must be percent-encoded in a URI", c)
+			return mustEncode(s[i:])
 		}
 	}
 	if len(schemes) == 0 {
@@ -153,6 +153,21 @@ func checkFileURI(rest string) string {
 		return "a root URI must not have a query or fragment"
 	}
 	return ""
+}
+
+// mustEncode says that the character s starts with may not appear as it is
+// in a URI, naming the whole character (not one byte of its UTF-8) and how
+// to write it: 'ü' is %C3%BC.
+func mustEncode(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02X is not UTF-8 text; percent-encode it as %%%02X", s[0], s[0])
+	}
+	var encoded strings.Builder
+	for i := 0; i < size; i++ {
+		fmt.Fprintf(&encoded, "%%%02X", s[i])
+	}
+	return fmt.Sprintf("character %q must be percent-encoded as %s", r, encoded.String())
 }
 
 func isScheme(s string) bool {
