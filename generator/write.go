@@ -58,6 +58,9 @@ func Diff(dir string, files []File) ([]Change, error) {
 		return nil, err
 	}
 	defer root.Close()
+	if hasJournal(root) {
+		return nil, fmt.Errorf("%s holds the journal of a rootsgen run that was interrupted (%s); run rootsgen without -check to complete it", dir, journalName)
+	}
 	return diffIn(root, files)
 }
 
@@ -177,9 +180,17 @@ func Write(dir string, files []File) (changes []Change, err error) {
 		return nil, err
 	}
 	defer root.Close()
-	changes, err = diffIn(root, files)
+	unlock, err := lockDir(root, dir)
 	if err != nil {
 		return nil, err
+	}
+	defer unlock()
+	if err := finishInterrupted(root); err != nil {
+		return nil, fmt.Errorf("%w: completing the write of an interrupted run: %w", ErrLeftChanged, err)
+	}
+	changes, err = diffIn(root, files)
+	if err != nil || len(changes) == 0 {
+		return changes, err
 	}
 	content := map[string][]byte{}
 	for _, f := range files {
@@ -202,6 +213,7 @@ func Write(dir string, files []File) (changes []Change, err error) {
 			return nil, err
 		}
 		temps[c.Name] = tmp
+		afterStep()
 	}
 	// Keep what is replaced, to put it back if a later step fails.
 	old := map[string][]byte{}
@@ -213,6 +225,12 @@ func Write(dir string, files []File) (changes []Change, err error) {
 			}
 		}
 	}
+	// From here on, a run killed at any point is completed by the next.
+	if err := writeJournal(root, changes, content); err != nil {
+		cleanup()
+		return nil, err
+	}
+	afterStep()
 	var done []Change
 	rollback := func(cause error) ([]Change, error) {
 		errs := []error{cause}
@@ -231,6 +249,12 @@ func Write(dir string, files []File) (changes []Change, err error) {
 			}
 		}
 		cleanup()
+		if len(errs) > 1 {
+			// The journal stays: the next run completes this one's write.
+			errs = append(errs, fmt.Errorf("the next rootsgen run in %s completes this write", dir))
+		} else if err := removeJournal(root); err != nil {
+			errs = append(errs, fmt.Errorf("%w: could not remove %s, so the next run completes this write: %w", ErrLeftChanged, journalName, err))
+		}
 		return nil, errors.Join(errs...)
 	}
 	for _, c := range changes {
@@ -242,6 +266,7 @@ func Write(dir string, files []File) (changes []Change, err error) {
 		}
 		delete(temps, c.Name)
 		done = append(done, c)
+		afterStep()
 	}
 	for _, c := range changes {
 		if c.Kind == "remove" {
@@ -249,7 +274,12 @@ func Write(dir string, files []File) (changes []Change, err error) {
 				return rollback(err)
 			}
 			done = append(done, c)
+			afterStep()
 		}
+	}
+	syncDir(root)
+	if err := removeJournal(root); err != nil {
+		return changes, fmt.Errorf("%w: every file is in place, but %s could not be removed: %w", ErrLeftChanged, journalName, err)
 	}
 	return changes, nil
 }
