@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,8 +103,13 @@ func refuseSymlink(dir string) error {
 	return nil
 }
 
+// maxFileBytes bounds the files of the output directory rootsgen reads
+// whole: far larger than any file it writes, far smaller than memory.
+const maxFileBytes = 64 << 20
+
 // readRegular reads a file of the output directory, refusing anything that
-// is not a regular file (a symlink, a directory).
+// is not a regular file (a symlink, a directory) or is larger than
+// maxFileBytes.
 func readRegular(root *os.Root, name string) ([]byte, error) {
 	info, err := root.Lstat(name)
 	if err != nil {
@@ -112,7 +118,35 @@ func readRegular(root *os.Root, name string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s in the output directory is not a regular file; refusing to replace it", name)
 	}
-	return root.ReadFile(name)
+	if info.Size() > maxFileBytes {
+		return nil, fmt.Errorf("%s in the output directory is %d bytes, larger than any file rootsgen writes; refusing to replace it", name, info.Size())
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err == nil && len(data) > maxFileBytes {
+		err = fmt.Errorf("%s in the output directory grew past %d bytes while read; refusing to replace it", name, maxFileBytes)
+	}
+	return data, err
+}
+
+// hasHeader reports whether the regular file name in root starts with the
+// header of the files rootsgen writes; it reads only that much.
+func hasHeader(root *os.Root, name string) (bool, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, len(headerPrefix))
+	n, err := io.ReadFull(f, head)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return string(head[:n]) == headerPrefix, err
 }
 
 // staleFiles lists the .go files in root that rootsgen wrote and that are
@@ -128,11 +162,11 @@ func staleFiles(root *os.Root, files []File) ([]string, error) {
 		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || slices.ContainsFunc(files, func(f File) bool { return f.Name == name }) {
 			continue
 		}
-		content, err := root.ReadFile(name)
+		ours, err := hasHeader(root, name)
 		if err != nil {
 			return nil, err
 		}
-		if bytes.HasPrefix(content, []byte(headerPrefix)) {
+		if ours {
 			stale = append(stale, name)
 		}
 	}
@@ -219,7 +253,7 @@ func Write(dir string, files []File) (changes []Change, err error) {
 	old := map[string][]byte{}
 	for _, c := range changes {
 		if c.Kind != "create" {
-			if old[c.Name], err = root.ReadFile(c.Name); err != nil {
+			if old[c.Name], err = readRegular(root, c.Name); err != nil {
 				cleanup()
 				return nil, err
 			}

@@ -69,3 +69,46 @@ func TestPackageNameSkipsSpecialFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeFileInOut: a Go file in -out far larger than any generated one
+// (sparse, so it takes no disk) is not read whole: as a stale file it is
+// recognised by its first bytes only, and where a generated file goes it
+// is refused by its size.
+func TestHugeFileInOut(t *testing.T) {
+	for _, name := range []string{"old.go", "types.go"} {
+		t.Run(name, func(t *testing.T) {
+			out := generateInto(t, filepath.Join(t.TempDir(), "out"))
+			huge := filepath.Join(out, name)
+			f, err := os.Create(huge)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Truncate(64 << 30); err != nil {
+				f.Close()
+				t.Skipf("cannot make a 64 GiB sparse file here: %v", err)
+			}
+			f.Close()
+			done := make(chan int, 1)
+			var stderr string
+			go func() {
+				var code int
+				code, _, stderr = rootsgen(t, nil, "-revision", "2025-06-18", "-package", "mcproots", "-out", out)
+				done <- code
+			}()
+			select {
+			case code := <-done:
+				switch {
+				case name == "old.go" && code != exitOK:
+					t.Errorf("exit %d: %s", code, stderr)
+				case name == "types.go" && (code != exitFail || !strings.Contains(stderr, "larger than any file rootsgen writes")):
+					t.Errorf("exit %d: %s", code, stderr)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("rootsgen is still reading the 64 GiB file")
+			}
+			if info, err := os.Stat(huge); err != nil || info.Size() != 64<<30 {
+				t.Errorf("the huge file was changed: %v", err)
+			}
+		})
+	}
+}
