@@ -8,6 +8,9 @@ package generated_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -140,5 +143,62 @@ func TestDirectUnmarshalRefusesInvalidTokens(t *testing.T) {
 		if json.Unmarshal([]byte(in), &p) == nil {
 			t.Errorf("json.Unmarshal(%s) accepts it", in)
 		}
+	}
+}
+
+// TestUnionIntegersMatchBigRat compares the decoder with exact arithmetic
+// on random JSON numbers near the edges: the value is accepted exactly
+// when math/big finds it an integer in the int64 range, and is then that
+// integer.
+func TestUnionIntegersMatchBigRat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	digits := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteByte(byte('0' + rng.IntN(10)))
+		}
+		return b.String()
+	}
+	accepted := 0
+	for range 20000 {
+		var num strings.Builder
+		if rng.IntN(2) == 0 {
+			num.WriteByte('-')
+		}
+		switch whole := digits(1 + rng.IntN(22)); {
+		case rng.IntN(4) == 0:
+			num.WriteString("0")
+		case rng.IntN(4) == 0:
+			num.WriteString("9223372036854775" + digits(3)) // near the int64 limits
+		default:
+			num.WriteString(strings.TrimLeft(whole, "0") + "1")
+		}
+		if rng.IntN(2) == 0 {
+			num.WriteString("." + digits(1+rng.IntN(25)))
+		}
+		if rng.IntN(2) == 0 {
+			fmt.Fprintf(&num, "e%d", rng.IntN(61)-30)
+		}
+		in := num.String()
+		want, ok := new(big.Rat).SetString(in)
+		if !ok {
+			t.Fatalf("math/big cannot read %s", in)
+		}
+		exact := want.IsInt() && want.Num().IsInt64()
+		if exact {
+			accepted++
+		}
+		var id roots20251125.RequestID
+		err := id.UnmarshalJSON([]byte(in))
+		got, isInt := id.AsInteger()
+		switch {
+		case exact && (err != nil || !isInt || got != want.Num().Int64()):
+			t.Errorf("%s: got %d (%v, integer %v), want %s", in, got, err, isInt, want.Num())
+		case !exact && err == nil:
+			t.Errorf("%s: accepted as %d; it is not an int64", in, got)
+		}
+	}
+	if accepted < 1000 || accepted > 19000 {
+		t.Errorf("%d of 20000 numbers were integers: the sample misses one side", accepted)
 	}
 }
