@@ -200,7 +200,7 @@ func TestHostileDispatch(t *testing.T) {
 		return &r18.ListRootsResult{}, nil
 	})}
 	for _, tc := range []struct{ name, params, reason string }{
-		{"byte order mark", "\uFEFF{}", "want a JSON object"},
+		{"byte order mark", "\uFEFF{}", "malformed JSON: invalid character"},
 		{"trailing garbage", `{} x`, "malformed JSON"},
 		{"array", `[]`, "want a JSON object, got an array"},
 		{"deep _meta", `{"_meta":{"k":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`, "exceeded max depth"},

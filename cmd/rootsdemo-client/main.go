@@ -166,22 +166,28 @@ func connect(ctx context.Context, r io.Reader, w io.Writer, o options) (*client,
 
 func (c *client) handshake(ctx context.Context, listChanged bool) error {
 	if c.stateless {
+		// A server without server/discover, or without this version,
+		// likely speaks an older revision: say which flag to try.
+		fix := fmt.Sprintf("; if it speaks an older revision, run with -protocol %s", latestLegacy)
 		raw, err := c.conn.Call(ctx, "server/discover", map[string]any{"_meta": c.meta()})
 		if err != nil {
-			return err
+			return fmt.Errorf("server/discover (the %s handshake): %w%s", c.version, err, fix)
 		}
 		var res struct {
 			SupportedVersions []string `json:"supportedVersions"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil {
-			return err
+			return fmt.Errorf("server/discover (the %s handshake): %w%s", c.version, err, fix)
 		}
 		for _, v := range res.SupportedVersions {
 			if v == c.version {
 				return nil
 			}
 		}
-		return fmt.Errorf("the server does not support %s (it supports %v)", c.version, res.SupportedVersions)
+		if len(res.SupportedVersions) > 0 {
+			fix = "; run with -protocol set to one of them"
+		}
+		return fmt.Errorf("the server does not support %s (it supports %v)%s", c.version, res.SupportedVersions, fix)
 	}
 	raw, err := c.conn.Call(ctx, "initialize", map[string]any{
 		"protocolVersion": c.version,

@@ -154,6 +154,10 @@ func writeOrCheck(files []generator.File, out, what, name string, check, verbose
 		return exitFail
 	}
 	changes, err := generator.Write(out, files)
+	if errors.Is(err, generator.ErrLeftChanged) {
+		fmt.Fprintf(stderr, "rootsgen: writing %s: %v\n", out, err)
+		return exitFail
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "rootsgen: writing %s: %v (nothing was changed)\n", out, err)
 		return exitFail
@@ -195,8 +199,8 @@ func packageName(flagValue, dir string, getenv func(string) string) (string, err
 			if strings.HasSuffix(m, "_test.go") {
 				continue
 			}
-			if f, err := parser.ParseFile(token.NewFileSet(), m, nil, parser.PackageClauseOnly); err == nil {
-				return f.Name.Name, nil
+			if name := packageClause(m); name != "" {
+				return name, nil
 			}
 		}
 	}
@@ -218,6 +222,41 @@ func packageName(flagValue, dir string, getenv func(string) string) (string, err
 		return "", fmt.Errorf("cannot derive a package name from %q; give one with -package", dir)
 	}
 	return name, nil
+}
+
+// maxClauseBytes bounds how much of a Go file packageClause reads: the
+// package clause comes after the file's leading comments, which are short in
+// any file a person or rootsgen wrote.
+const maxClauseBytes = 1 << 20
+
+// packageClause returns the package name declared by the Go file at path,
+// or "" when it has none that can be read. Only a regular file is read, not
+// through a link, and only its first maxClauseBytes: -out may hold a FIFO
+// named x.go (opening it would wait for a writer forever) or a link to
+// /dev/zero (reading it would never end).
+func packageClause(path string) string {
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollowNoBlock, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	// The name may have been swapped for something else since Lstat.
+	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+		return ""
+	}
+	src, err := io.ReadAll(io.LimitReader(f, maxClauseBytes))
+	if err != nil {
+		return ""
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), path, src, parser.PackageClauseOnly)
+	if err != nil {
+		return ""
+	}
+	return file.Name.Name
 }
 
 func listRevisions(stdout, stderr io.Writer) int {

@@ -264,3 +264,23 @@ func TestUnknownRevisionWithSchema(t *testing.T) {
 		t.Error("the 2026-07-28 schema has no list-changed notification, yet one was generated")
 	}
 }
+
+// TestFailedCreateOfOutRemovesParents: -out's missing parents are created
+// before -out itself; when creating -out then fails (here its name is too
+// long), the parents made on the way must be removed again, or "nothing was
+// changed" is false.
+func TestFailedCreateOfOutRemovesParents(t *testing.T) {
+	tree := t.TempDir()
+	out := filepath.Join(tree, "a", "b", strings.Repeat("x", 300), "out")
+	code, _, stderr := rootsgen(t, nil, "-revision", "2025-06-18", "-package", "x", "-out", out)
+	if code != exitFail || !strings.Contains(stderr, "nothing was changed") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	entries, err := os.ReadDir(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("%s was left behind", filepath.Join(tree, e.Name()))
+	}
+}

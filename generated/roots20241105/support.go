@@ -122,7 +122,7 @@ func checkURI(s string, schemes ...string) string {
 			continue
 		}
 		if !isURIChar(c) {
-			return fmt.Sprintf("character %q must be percent-encoded in a URI", c)
+			return mustEncode(s[i:])
 		}
 	}
 	if len(schemes) == 0 {
@@ -153,6 +153,21 @@ func checkFileURI(rest string) string {
 		return "a root URI must not have a query or fragment"
 	}
 	return ""
+}
+
+// mustEncode says that the character s starts with may not appear as it is
+// in a URI, naming the whole character (not one byte of its UTF-8) and how
+// to write it: 'ü' is %C3%BC.
+func mustEncode(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02X is not UTF-8 text; percent-encode it as %%%02X", s[0], s[0])
+	}
+	var encoded strings.Builder
+	for i := 0; i < size; i++ {
+		fmt.Fprintf(&encoded, "%%%02X", s[i])
+	}
+	return fmt.Sprintf("character %q must be percent-encoded as %s", r, encoded.String())
 }
 
 func isScheme(s string) bool {
@@ -188,13 +203,20 @@ type primitive struct {
 	i     int64
 	f     float64
 	b     bool
-	isInt bool // a number with no fractional part that fits in an int64
+	isInt bool // a number that is exactly an integer in the int64 range
+	// isFloat: a number within the range of a float64 (f holds it).
+	isFloat bool
+	// notInt says why a number is not an integer, for messages.
+	notInt string
 }
 
 // is reports whether p is a value of the JSON Schema type member.
 func (p primitive) is(member string) bool {
-	if member == "integer" {
+	switch member {
+	case "integer":
 		return p.kind == "number" && p.isInt
+	case "number":
+		return p.kind == "number" && p.isFloat
 	}
 	return p.kind == member
 }
@@ -203,20 +225,24 @@ func (p primitive) describe() string {
 	switch {
 	case p.kind == "number" && p.isInt:
 		return "integer"
-	case p.kind == "number" && p.f == math.Trunc(p.f):
-		return "integer outside the int64 range"
+	case p.kind == "number" && p.notInt != "":
+		return p.notInt
 	}
 	return p.kind
 }
 
-// scanPrimitive decodes a JSON scalar. Integers are read exactly; a number
-// such as 1.0 or 1e3 with no fractional part also counts as an integer, as
-// JSON Schema says.
+// scanPrimitive decodes a JSON value that must be whole and valid on its
+// own: +5, 007 or tru are errors, as are two values in a row. Integers are
+// read exactly, digit by digit, never through a float64: a number is an
+// integer when its value is exactly one in the int64 range, so 1.0, 1e3
+// and 10e-1 are integers (as JSON Schema says), while
+// 1.00000000000000000001, 1e-400 and 9223372036854775808 are not.
 func scanPrimitive(data []byte) (primitive, error) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
-		return primitive{}, errors.New("empty value")
+	if !json.Valid(data) {
+		// Only now ask encoding/json what is wrong.
+		return primitive{}, fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, new(json.RawMessage)))
 	}
+	data = bytes.TrimSpace(data)
 	switch c := data[0]; {
 	case c == '"':
 		var s string
@@ -234,19 +260,77 @@ func scanPrimitive(data []byte) (primitive, error) {
 		return primitive{kind: "array"}, nil
 	}
 	p := primitive{kind: "number"}
-	if i, err := strconv.ParseInt(string(data), 10, 64); err == nil {
-		p.i, p.f, p.isInt = i, float64(i), true
-		return p, nil
-	}
-	f, err := strconv.ParseFloat(string(data), 64)
-	if err != nil {
-		return primitive{}, fmt.Errorf("number %s out of range or malformed", data)
-	}
-	p.f = f
-	if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-		p.i, p.isInt = int64(f), true
+	p.i, p.notInt = exactInteger(string(data))
+	p.isInt = p.notInt == ""
+	if f, err := strconv.ParseFloat(string(data), 64); err == nil {
+		p.f, p.isFloat = f, true
 	}
 	return p, nil
+}
+
+// exactInteger returns the value of num, a valid JSON number, when it is
+// exactly an integer in the int64 range; otherwise it says why it is not.
+func exactInteger(num string) (int64, string) {
+	const (
+		fractional = "number with a fractional part"
+		outOfRange = "integer outside the int64 range"
+	)
+	if !strings.ContainsAny(num, ".eE") {
+		// Plain digits (JSON allows no leading zeros or plus sign).
+		i, err := strconv.ParseInt(num, 10, 64)
+		if err != nil {
+			return 0, outOfRange
+		}
+		return i, ""
+	}
+	neg := num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	mantissa, exponent := num, ""
+	if k := strings.IndexAny(num, "eE"); k >= 0 {
+		mantissa, exponent = num[:k], num[k+1:]
+	}
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	// The value is digits × 10^shift.
+	digits := strings.TrimLeft(whole+fraction, "0")
+	shift := -int64(len(fraction))
+	if exponent != "" {
+		negExp := exponent[0] == '-'
+		if exponent[0] == '-' || exponent[0] == '+' {
+			exponent = exponent[1:]
+		}
+		// Exponents beyond any input's length all mean the same here.
+		var e int64
+		for _, c := range []byte(exponent) {
+			if e < 1<<40 {
+				e = e*10 + int64(c-'0')
+			}
+		}
+		if negExp {
+			e = -e
+		}
+		shift += e
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	shift += int64(len(digits) - len(trimmed))
+	switch {
+	case trimmed == "":
+		return 0, "" // zero, however written: -0, 0.0e5, 0e-999
+	case shift < 0:
+		return 0, fractional
+	case int64(len(trimmed))+shift > 19:
+		return 0, outOfRange
+	}
+	text := trimmed + strings.Repeat("0", int(shift))
+	if neg {
+		text = "-" + text
+	}
+	i, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, outOfRange
+	}
+	return i, ""
 }
 
 // marshalPrimitive writes one member of a union.
@@ -291,6 +375,18 @@ func (e *DecodeError) Error() string {
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 var errRequired = errors.New("required")
+
+// checkJSON says what is wrong when data is not one valid JSON value. The
+// decoders only delimit the values they walk past, so raw bytes from a
+// transport go through it once, where they reach a decoder, and a
+// malformed message is reported as such, not as a value of the wrong kind.
+func checkJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	// Only now ask encoding/json what is wrong.
+	return fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, new(json.RawMessage)))
+}
 
 // memberError puts a member's name in front of the path of err, so that
 // errors from nested values name the whole path from typeName.

@@ -94,7 +94,11 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 	}
 	params := new(RequestParams)
 	if len(raw) > 0 {
-		if err := params.UnmarshalJSON(raw); err != nil {
+		err := checkJSON(raw)
+		if err == nil {
+			err = params.UnmarshalJSON(raw)
+		}
+		if err != nil {
 			return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": err.Error()}}
 		}
 	}
@@ -416,6 +420,9 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	}
 	if isNullValue(raw[skipSpace(raw, 0):]) {
 		return nil, errors.New("roots/list: the client answered null, not a result")
+	}
+	if err := checkJSON(raw); err != nil {
+		return nil, fmt.Errorf("roots/list: %w", err)
 	}
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {

@@ -113,7 +113,11 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 	}
 	params := new(ListRootsRequestParams)
 	if len(raw) > 0 {
-		if err := params.UnmarshalJSON(raw); err != nil {
+		err := checkJSON(raw)
+		if err == nil {
+			err = params.UnmarshalJSON(raw)
+		}
+		if err != nil {
 			return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": err.Error()}}
 		}
 	}
@@ -147,10 +151,11 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests) (responses InputResponses, others []string, err error) {
 	responses = InputResponses{}
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		var probe struct {
-			Method string `json:"method"`
+		raw := requests[key].Raw()
+		if err := checkJSON(raw); err != nil {
+			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
 		}
-		if json.Unmarshal(requests[key].Raw(), &probe) != nil || Method(probe.Method) != MethodListRoots {
+		if Method(inputRequestMethod(raw)) != MethodListRoots {
 			others = append(others, key)
 			continue
 		}
@@ -173,6 +178,26 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 		}
 	}
 	return responses, others, nil
+}
+
+// inputRequestMethod returns the method of an inputRequests entry, raw
+// valid JSON: the string in the member named exactly "method", as the
+// decoders match names (encoding/json would also take "METHOD" or
+// "Method"), or "" when raw is not an object or has no such string.
+func inputRequestMethod(raw json.RawMessage) string {
+	m, _, err := objectMembers(raw)
+	if err != nil {
+		return ""
+	}
+	var method string
+	for m.next() {
+		if string(m.key) == "method" {
+			// Of duplicate members the last wins, as in the decoders.
+			method = ""
+			_ = decodeString(m.value, &method)
+		}
+	}
+	return method
 }
 
 // AskForRoots returns the result a server sends to ask for the client's
@@ -206,6 +231,9 @@ func AskForRoots(key, requestState string) (InputRequiredResult, error) {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool) ([]Root, error) {
+	if params == nil {
+		return nil, errors.New("no params: the retried request carries no inputResponses")
+	}
 	resp, ok := params.InputResponses[key]
 	if !ok {
 		return nil, fmt.Errorf("inputResponses has no %q entry", key)
@@ -213,6 +241,9 @@ func RootsFromInputResponses(params *InputResponseRequestParams, key string, len
 	raw := resp.Raw()
 	if len(raw) == 0 || isNullValue(raw[skipSpace(raw, 0):]) {
 		return nil, fmt.Errorf("inputResponses[%q] is null, not a result", key)
+	}
+	if err := checkJSON(raw); err != nil {
+		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
 	}
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {

@@ -1,0 +1,261 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The crash tests run Write in child processes (this test binary, started
+// again with ROOTSGEN_CRASH_DIR set) and kill them between its steps, or
+// run two at once, then check that the directory holds one whole package.
+
+// crashRevisions are the two packages the children write in turn; their
+// files differ, so a mix of them shows.
+var crashRevisions = []string{"2025-06-18", "2026-07-28"}
+
+func generateFor(t testing.TB, revision string) []File {
+	t.Helper()
+	files, _, err := Generate(Options{Revision: revision, Package: "crash", Version: goldenVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestCrashChild is the child: it writes ROOTSGEN_CRASH_REVISION into
+// ROOTSGEN_CRASH_DIR and kills itself with SIGKILL after step
+// ROOTSGEN_CRASH_STEP of Write (0: never), pausing ROOTSGEN_CRASH_PAUSE
+// after each step.
+func TestCrashChild(t *testing.T) {
+	dir := os.Getenv("ROOTSGEN_CRASH_DIR")
+	if dir == "" {
+		t.Skip("run by TestWriteKilledAtRandomSteps and TestConcurrentWrites")
+	}
+	files := generateFor(t, os.Getenv("ROOTSGEN_CRASH_REVISION"))
+	killAt, _ := strconv.Atoi(os.Getenv("ROOTSGEN_CRASH_STEP"))
+	pause, _ := time.ParseDuration(os.Getenv("ROOTSGEN_CRASH_PAUSE"))
+	steps := 0
+	afterStep = func() {
+		time.Sleep(pause)
+		steps++
+		if steps == killAt {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			time.Sleep(time.Minute)
+		}
+	}
+	if _, err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func crashChild(dir, revision string, step int) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "ROOTSGEN_CRASH_DIR="+dir, "ROOTSGEN_CRASH_REVISION="+revision, "ROOTSGEN_CRASH_STEP="+strconv.Itoa(step))
+	return cmd
+}
+
+// wantWhole checks that dir holds exactly files, and nothing of a write
+// in progress: no journal, no temporary file.
+func wantWhole(t *testing.T, dir string, files []File, context string) {
+	t.Helper()
+	if changes, err := Diff(dir, files); err != nil || len(changes) > 0 {
+		t.Fatalf("%s: the directory is not the package: %v %v", context, changes, err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(files) {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("%s: %d entries, want the %d files: %s", context, len(entries), len(files), strings.Join(names, " "))
+	}
+}
+
+// TestWriteKilledAtRandomSteps replaces one package by the other in a
+// child killed after a random step of Write (staging each file, writing
+// the journal, each rename, each removal), then writes again in this
+// process: whatever the step, that run must find and finish or discard
+// the killed one's work and leave exactly its own package.
+func TestWriteKilledAtRandomSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	packages := [][]File{generateFor(t, crashRevisions[0]), generateFor(t, crashRevisions[1])}
+	dir := t.TempDir()
+	if _, err := Write(dir, packages[0]); err != nil {
+		t.Fatal(err)
+	}
+	// Writing the other package takes one step per file to stage, one for
+	// the journal and one per file to rename.
+	maxSteps := 2*len(packages[1]) + 2
+	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
+	killed := 0
+	for i := range 45 {
+		from := i % 2 // the package on disk
+		step := 1 + rng.IntN(maxSteps)
+		child := crashChild(dir, crashRevisions[1-from], step)
+		var out bytes.Buffer
+		child.Stdout, child.Stderr = &out, &out
+		if err := child.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if i%3 == 2 {
+			// Every third child is killed from outside at a random
+			// moment instead, which may fall within a step.
+			step = 0
+			time.AfterFunc(time.Duration(rng.IntN(300))*time.Millisecond, func() { child.Process.Kill() })
+		}
+		err := child.Wait()
+		if ee, ok := err.(*exec.ExitError); ok && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL {
+			killed++
+		} else if err != nil {
+			t.Fatalf("child: %v\n%s", err, out.String())
+		}
+		// Recovery alone leaves one whole package: the killed child's,
+		// completed from its journal, or the one before it.
+		if err := recoverOnly(dir); err != nil {
+			t.Fatalf("iteration %d (killed after step %d): recovering: %v", i, step, err)
+		}
+		if changes, err := Diff(dir, packages[from]); err != nil || len(changes) > 0 {
+			wantWhole(t, dir, packages[1-from], fmt.Sprintf("iteration %d, killed after step %d, neither package", i, step))
+		} else {
+			wantWhole(t, dir, packages[from], fmt.Sprintf("iteration %d, killed after step %d", i, step))
+		}
+		// Whether or not the child got as far as its journal, the next
+		// run puts back one whole package: the killed one's, completed,
+		// or the one before it. Write the package on disk before the
+		// child ran, as the next go generate would.
+		next := packages[from]
+		if _, err := Write(dir, next); err != nil {
+			t.Fatalf("iteration %d (killed after step %d): the next run: %v", i, step, err)
+		}
+		wantWhole(t, dir, next, fmt.Sprintf("iteration %d, killed after step %d", i, step))
+		// Put the other package on disk for the next iteration.
+		if _, err := Write(dir, packages[1-from]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if killed == 0 {
+		t.Error("no child was killed")
+	}
+}
+
+// recoverOnly does what a run does first: it takes the lock and completes
+// or discards what an interrupted run left.
+func recoverOnly(dir string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	unlock, err := lockDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return finishInterrupted(root)
+}
+
+// TestKilledAfterJournalIsCompleted: a child killed once its journal is
+// written had committed to its package; the next run that only checks
+// finds the journal, and the next run that writes completes that package.
+func TestKilledAfterJournalIsCompleted(t *testing.T) {
+	packages := [][]File{generateFor(t, crashRevisions[0]), generateFor(t, crashRevisions[1])}
+	dir := t.TempDir()
+	if _, err := Write(dir, packages[0]); err != nil {
+		t.Fatal(err)
+	}
+	journalStep := len(packages[1]) + 1 // after staging every file
+	for _, step := range []int{journalStep, journalStep + 3} {
+		out, err := crashChild(dir, crashRevisions[1], step).CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("child not killed: %v\n%s", err, out)
+		}
+		if _, err := Diff(dir, packages[1]); err == nil || !strings.Contains(err.Error(), "interrupted") {
+			t.Errorf("Diff with a journal: %v, want an error saying a run was interrupted", err)
+		}
+		// Completing the killed run is what this write finds to do: its
+		// package is the killed one's, so nothing is left to change.
+		changes, err := Write(dir, packages[1])
+		if err != nil || len(changes) != 0 {
+			t.Errorf("after a kill at step %d: changes %v, error %v; want the killed run completed", step, changes, err)
+		}
+		wantWhole(t, dir, packages[1], fmt.Sprintf("killed after step %d", step))
+		if _, err := Write(dir, packages[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestConcurrentWrites: two runs writing different packages into the
+// same directory at once both succeed, one after the other, and the
+// directory ends up holding one of the two packages whole.
+func TestConcurrentWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	packages := [][]File{generateFor(t, crashRevisions[0]), generateFor(t, crashRevisions[1])}
+	for i := range 5 {
+		dir := t.TempDir()
+		// Each pauses after every step, so that their writes overlap
+		// unless one waits for the other.
+		a, b := crashChild(dir, crashRevisions[0], 0), crashChild(dir, crashRevisions[1], 0)
+		a.Env = append(a.Env, "ROOTSGEN_CRASH_PAUSE=10ms")
+		b.Env = append(b.Env, "ROOTSGEN_CRASH_PAUSE=10ms")
+		var outA, outB bytes.Buffer
+		a.Stdout, a.Stderr, b.Stdout, b.Stderr = &outA, &outA, &outB, &outB
+		if err := a.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Start(); err != nil {
+			t.Fatal(err)
+		}
+		errA, errB := a.Wait(), b.Wait()
+		if errA != nil || errB != nil {
+			t.Fatalf("round %d: %v, %v\n%s\n%s", i, errA, errB, outA.String(), outB.String())
+		}
+		if changes, err := Diff(dir, packages[0]); err == nil && len(changes) == 0 {
+			wantWhole(t, dir, packages[0], fmt.Sprintf("round %d", i))
+		} else {
+			wantWhole(t, dir, packages[1], fmt.Sprintf("round %d", i))
+		}
+	}
+}
+
+// TestLockedDirectory: a run that cannot get the lock within lockWait
+// fails with a message that says why, and changes nothing.
+func TestLockedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	unlock, err := tryLock(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	defer func(d time.Duration) { lockWait = d }(lockWait)
+	lockWait = 100 * time.Millisecond
+	_, err = Write(dir, generateFor(t, crashRevisions[0]))
+	if err == nil || !strings.Contains(err.Error(), "another rootsgen process is writing this directory (waited 100ms)") {
+		t.Errorf("Write into a locked directory: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("%d entries written", len(entries))
+	}
+}

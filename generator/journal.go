@@ -1,0 +1,195 @@
+package generator
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+)
+
+// Replacing a package is one rename per file, so a run that is killed
+// midway would leave files of two revisions. Write therefore first records
+// the whole change in a journal in the output directory, written to a
+// temporary file and renamed into place, and removes it once every file is
+// in place. A run that finds a journal completes the write it describes
+// before doing anything else, and removes the temporary files a killed run
+// left, so the directory always ends up holding one run's package. A lock
+// on the directory keeps two runs from writing it at once.
+
+// journalName is the journal's file name in the output directory.
+const journalName = ".rootsgen-journal"
+
+// lockWait is how long a run waits for another one writing the same
+// directory before it gives up.
+var lockWait = time.Minute
+
+// afterStep is called after each step of Write that changes the directory;
+// tests replace it to kill the process between steps.
+var afterStep = func() {}
+
+// A journal is the change a run is about to make.
+type journal struct {
+	// Files are written with their content (encoded in base64).
+	Files []journalFile `json:"files"`
+	// Remove are the names of stale files to remove.
+	Remove []string `json:"remove"`
+}
+
+type journalFile struct {
+	Name    string `json:"name"`
+	Content []byte `json:"content"`
+}
+
+// errLocked says another process holds the directory's lock.
+var errLocked = errors.New("another rootsgen process is writing this directory")
+
+// writeJournal records the change durably: once it returns, a later run
+// completes the change even if this one is killed.
+func writeJournal(root *os.Root, changes []Change, content map[string][]byte) error {
+	var j journal
+	for _, c := range changes {
+		if c.Kind == "remove" {
+			j.Remove = append(j.Remove, c.Name)
+		} else {
+			j.Files = append(j.Files, journalFile{Name: c.Name, Content: content[c.Name]})
+		}
+	}
+	data, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	tmp, err := stage(root, journalName, data)
+	if err != nil {
+		return err
+	}
+	if err := root.Rename(tmp, journalName); err != nil {
+		_ = root.Remove(tmp)
+		return err
+	}
+	syncDir(root)
+	return nil
+}
+
+// removeJournal marks the change complete.
+func removeJournal(root *os.Root) error {
+	if err := root.Remove(journalName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	syncDir(root)
+	return nil
+}
+
+// hasJournal reports whether a run left a change unfinished in root.
+func hasJournal(root *os.Root) bool {
+	_, err := root.Lstat(journalName)
+	return err == nil
+}
+
+// finishInterrupted completes the change of a run that was killed after
+// writing its journal, and removes the temporary files of any killed run.
+func finishInterrupted(root *os.Root) error {
+	if hasJournal(root) {
+		data, err := readRegular(root, journalName)
+		if err != nil {
+			return err
+		}
+		var j journal
+		if err := json.Unmarshal(data, &j); err != nil {
+			return fmt.Errorf("%s, left by an interrupted run, is damaged (%v); remove it and regenerate", journalName, err)
+		}
+		for _, f := range j.Files {
+			if !isGoFileName(f.Name) {
+				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, f.Name)
+			}
+			if old, err := readRegular(root, f.Name); err == nil && bytes.Equal(old, f.Content) {
+				continue
+			}
+			tmp, err := stage(root, f.Name, f.Content)
+			if err != nil {
+				return err
+			}
+			if err := root.Rename(tmp, f.Name); err != nil {
+				_ = root.Remove(tmp)
+				return err
+			}
+		}
+		for _, name := range j.Remove {
+			if !isGoFileName(name) {
+				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, name)
+			}
+			if old, err := readRegular(root, name); err == nil && bytes.HasPrefix(old, []byte(headerPrefix)) {
+				if err := root.Remove(name); err != nil {
+					return err
+				}
+			}
+		}
+		syncDir(root)
+		if err := removeJournal(root); err != nil {
+			return err
+		}
+	}
+	entries, err := fs.ReadDir(root.FS(), ".")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && isLeftoverTemp(e.Name()) {
+			if err := root.Remove(e.Name()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// isGoFileName reports whether name is a Go file's name in the directory
+// itself, as every generated file's is.
+func isGoFileName(name string) bool {
+	return strings.HasSuffix(name, ".go") && !strings.ContainsAny(name, `/\`) && name != ".go" && !strings.HasPrefix(name, ".")
+}
+
+// isLeftoverTemp reports whether name is one of the temporary files stage
+// makes: "." + a generated file's or the journal's name + "." + 12 hex
+// digits + ".tmp".
+func isLeftoverTemp(name string) bool {
+	rest, ok := strings.CutSuffix(name, ".tmp")
+	if !ok || !strings.HasPrefix(rest, ".") || len(rest) < 14 || rest[len(rest)-13] != '.' {
+		return false
+	}
+	for _, c := range rest[len(rest)-12:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	base := rest[1 : len(rest)-13]
+	return base == journalName || isGoFileName(base)
+}
+
+// syncDir makes renames and removals in root durable where the system
+// can; where it cannot (Windows), renames are durable enough on their own.
+func syncDir(root *os.Root) {
+	if d, err := root.Open("."); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// lockDir takes the lock on the output directory, waiting up to lockWait
+// for another run to finish, and returns the function that releases it.
+func lockDir(root *os.Root, dir string) (unlock func(), err error) {
+	deadline := time.Now().Add(lockWait)
+	for {
+		unlock, err := tryLock(root)
+		if !errors.Is(err, errLocked) {
+			return unlock, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w (waited %v): %s", errLocked, lockWait, lockHint(dir))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
