@@ -18,10 +18,10 @@ import (
 	"time"
 )
 
-// The errors of opening a sealed requestState, for errors.Is. Open and the
-// functions built on it return one of them as it is, so that the message
-// says which check failed and nothing about what was expected: the state
-// comes from the client, and the error may go back to it.
+// The errors of opening a sealed requestState, for errors.Is. A state that
+// Open, or a function built on it, refuses is one of them as it is: the
+// message says which check failed and nothing about what was expected,
+// since the state comes from the client and the error may go back to it.
 var (
 	// ErrStateMissing: the retried request carries no requestState,
 	// though the server sealed one into the result that asked for input.
@@ -224,9 +224,12 @@ func SalientParams(params []byte) ([]byte, error) {
 }
 
 // stateBuffers holds scratch space, so that sealing and opening allocate
-// nothing beyond their result.
+// nothing beyond their result. A buffer is cleared before it goes back,
+// so that no state or digest input lingers in it.
 var stateBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
+// getStateBuffer returns a buffer with room for n bytes; give it back with
+// putStateBuffer and the same n.
 func getStateBuffer(n int) *[]byte {
 	b := stateBuffers.Get().(*[]byte)
 	if cap(*b) < n {
@@ -235,7 +238,8 @@ func getStateBuffer(n int) *[]byte {
 	return b
 }
 
-func putStateBuffer(b *[]byte) {
+func putStateBuffer(b *[]byte, n int) {
+	clear((*b)[:n])
 	if cap(*b) <= 1<<16 {
 		stateBuffers.Put(b)
 	}
@@ -268,8 +272,9 @@ func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
 		return "", errNilSealer
 	}
 	n := s.sealedLen(state)
-	buf := getStateBuffer(max(n, b.digestInput()) + stateEncoding.EncodedLen(n))
-	defer putStateBuffer(buf)
+	size := max(n, b.digestInput()) + stateEncoding.EncodedLen(n)
+	buf := getStateBuffer(size)
+	defer putStateBuffer(buf, size)
 	raw, err := s.seal(*buf, state, b)
 	if err != nil {
 		return "", err
@@ -285,8 +290,9 @@ func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, err
 	if s == nil {
 		return dst, errNilSealer
 	}
-	buf := getStateBuffer(max(s.sealedLen(state), b.digestInput()))
-	defer putStateBuffer(buf)
+	size := max(s.sealedLen(state), b.digestInput())
+	buf := getStateBuffer(size)
+	defer putStateBuffer(buf, size)
 	raw, err := s.seal(*buf, state, b)
 	if err != nil {
 		return dst, err
@@ -355,8 +361,9 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 		return dst, ErrStateTampered
 	}
 	room := stateEncoding.DecodedLen(len(sealed))
-	buf := getStateBuffer(room + max(len(sealed), b.digestInput()))
-	defer putStateBuffer(buf)
+	size := room + max(len(sealed), b.digestInput())
+	buf := getStateBuffer(size)
+	defer putStateBuffer(buf, size)
 	text := append((*buf)[room:room], sealed...)
 	n, err := stateEncoding.Decode((*buf)[:room], text)
 	if err != nil {
