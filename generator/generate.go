@@ -139,7 +139,8 @@ func Generate(opts Options) ([]File, *Model, error) {
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
 	rendered := 0
 	for _, name := range templateFiles {
-		if name == "roots.go" && !data.Handlers() || strings.HasPrefix(name, "rootset") && !data.HasRootSet() || name == "example_test.go" && !data.Examples() {
+		if name == "roots.go" && !data.Handlers() || strings.HasPrefix(name, "rootset") && !data.HasRootSet() ||
+			name == "requeststate.go" && !data.AskReady() || name == "example_test.go" && !data.Examples() {
 			continue
 		}
 		rendered++
@@ -197,7 +198,7 @@ func numbered(src []byte) string {
 }
 
 // templateFiles are the files rendered from templates/, in output order.
-var templateFiles = []string{"doc.go", "support.go", "roots.go", "rootset.go", "rootset_linux.go", "rootset_other.go", "example_test.go"}
+var templateFiles = []string{"doc.go", "support.go", "roots.go", "requeststate.go", "rootset.go", "rootset_linux.go", "rootset_other.go", "example_test.go"}
 
 type templateData struct {
 	Header  string

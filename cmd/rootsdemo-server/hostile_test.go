@@ -6,7 +6,9 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -67,6 +69,33 @@ func (c *fakeClient) toolResult() (roots []root, toolErr string) {
 		return nil, res.Content[0].Text
 	}
 	return res.StructuredContent.Roots, ""
+}
+
+// askState sends tools/call of list_roots with extra params members,
+// expects the input_required result that asks for roots, and returns its
+// requestState.
+func (c *fakeClient) askState(extra string) string {
+	c.t.Helper()
+	c.callTool(extra)
+	m, raw := c.Recv()
+	var res struct {
+		ResultType   string `json:"resultType"`
+		RequestState string `json:"requestState"`
+	}
+	if m.Result == nil || json.Unmarshal(m.Result, &res) != nil || res.ResultType != "input_required" || res.RequestState == "" {
+		c.t.Fatalf("got %.300s, want an input_required result with a requestState", raw)
+	}
+	return res.RequestState
+}
+
+// rpcError reads the answer to the last request, which must be an error.
+func (c *fakeClient) rpcError() *ndjson.Error {
+	c.t.Helper()
+	m, raw := c.Recv()
+	if string(m.ID) != fmt.Sprint(c.id) || m.Error == nil {
+		c.t.Fatalf("got %.300s, want an error answering request %d", raw, c.id)
+	}
+	return m.Error
 }
 
 const legacy = "2025-06-18"
@@ -138,7 +167,8 @@ func TestHostileInvalidRoot(t *testing.T) {
 				s := start(t, options{Timeout: peertest.Wait, Strict: strict})
 				c := newFakeClient(t, s)
 				if stateless {
-					c.callTool(meta + `,"inputResponses":{"roots":` + mixed + `},"requestState":"x"`)
+					state := c.askState(meta)
+					c.callTool(meta + `,"inputResponses":{"roots":` + mixed + `},"requestState":` + strconv.Quote(state))
 				} else {
 					c.initialize(legacy, `{"roots":{}}`)
 					c.callTool("")
@@ -270,4 +300,98 @@ func TestHostileMaxAge(t *testing.T) {
 			t.Errorf("-max-age %v: %d roots/list requests, want %d", c.maxAge, got, c.asks)
 		}
 	}
+}
+
+// fakeClock is a clock the test moves by hand.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// On 2026-07-28 the requestState of the input_required result is sealed:
+// the retry brings it back unchanged and gets the roots; a retry with no
+// requestState, an altered one, one from another call, another
+// connection or another key, or one past its two minutes, is refused with
+// -32602 and a message naming the check that failed.
+func TestHostileRequestState(t *testing.T) {
+	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`
+	const answer = `,"inputResponses":{"roots":{"roots":[{"uri":"file:///ok"}]}}`
+	key := []byte("0123456789abcdef0123456789abcdef")
+	clock := &fakeClock{now: time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)}
+	s := start(t, options{Timeout: peertest.Wait, StateKey: key, StateNow: clock.Now})
+	c := newFakeClient(t, s)
+
+	retry := func(extra, state string) {
+		t.Helper()
+		c.callTool(meta + extra + answer + `,"requestState":` + strconv.Quote(state))
+	}
+	state := c.askState(meta)
+	retry("", state)
+	if roots, toolErr := c.toolResult(); !slices.Equal(roots, []root{{URI: "file:///ok"}}) || toolErr != "" {
+		t.Fatalf("retry with the sealed state: roots %v, error %q", roots, toolErr)
+	}
+	// A retry looks like a replay: within the expiry, it works again.
+	retry("", state)
+	if roots, _ := c.toolResult(); len(roots) != 1 {
+		t.Errorf("second retry with the same state: roots %v", roots)
+	}
+
+	refused := func(what, want string) {
+		t.Helper()
+		if e := c.rpcError(); e.Code != -32602 || !strings.Contains(e.Message, want) {
+			t.Errorf("%s: error %d %q, want -32602 with %q", what, e.Code, e.Message, want)
+		}
+	}
+	c.callTool(meta + answer)
+	refused("no requestState", "requestState: missing")
+	altered := []byte(state)
+	altered[len(altered)/2] ^= 1
+	retry("", string(altered))
+	refused("altered", "requestState: failed verification")
+	retry("", "call/1")
+	refused("forged", "requestState: failed verification")
+	retry(`,"arguments":{"path":"/etc/passwd"}`, state)
+	refused("other arguments", "requestState: sealed for another request")
+	c.id++ // the state of list_roots, moved to read_file
+	c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"/ok/x"}%s%s,"requestState":%q}}`, c.id, meta, answer, state))
+	refused("another tool", "requestState: sealed for another request")
+
+	// The same key on another connection: another principal.
+	other := start(t, options{Timeout: peertest.Wait, StateKey: key, StateNow: clock.Now})
+	oc := newFakeClient(t, other)
+	oc.callTool(meta + answer + `,"requestState":` + strconv.Quote(state))
+	if e := oc.rpcError(); e.Code != -32602 || !strings.Contains(e.Message, "sealed for another principal") {
+		t.Errorf("another connection: error %d %q", e.Code, e.Message)
+	}
+	other.stop(t)
+	// Another key, of the same id: not this server's state.
+	foreign := start(t, options{Timeout: peertest.Wait, StateNow: clock.Now})
+	fc := newFakeClient(t, foreign)
+	fc.callTool(meta + answer + `,"requestState":` + strconv.Quote(state))
+	if e := fc.rpcError(); e.Code != -32602 || !strings.Contains(e.Message, "failed verification") {
+		t.Errorf("another key: error %d %q", e.Code, e.Message)
+	}
+	foreign.stop(t)
+
+	clock.advance(stateTTL - time.Millisecond)
+	retry("", state)
+	if roots, _ := c.toolResult(); len(roots) != 1 {
+		t.Errorf("just before the expiry: roots %v", roots)
+	}
+	clock.advance(time.Millisecond)
+	retry("", state)
+	refused("expired", "requestState: expired")
+	s.stop(t)
 }

@@ -12,11 +12,22 @@
 // names as well as inside the client's roots: a client root wider than
 // them is narrowed to them.
 //
+// On 2026-07-28 the requestState of each input_required result is sealed
+// (rootsgate.StateSealer: AES-GCM under a random key made when the
+// connection starts, so no state outlives the process) and bound to
+// tools/call, the tool's name and arguments, a two-minute expiry, and a
+// principal. Stdio has no authentication, so the principal is the
+// connection: a random id made at its start. A retry whose requestState
+// was altered, has expired, or belongs to another call or connection is
+// answered with error -32602. Sealing bounds replay to the expiry; it does
+// not make a state single-use, which would need a record of used states.
+//
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict] [-allow DIR]...
 package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -65,7 +76,16 @@ type options struct {
 	Log        *log.Logger
 	Transcript io.Writer
 	MaxLine    int // bytes of one incoming message; 0 means ndjson.DefaultMaxLine
+	// StateKey seals requestState (32 bytes); nil means a random key made
+	// when the connection starts. StateNow is the sealer's clock; nil
+	// means time.Now.
+	StateKey []byte
+	StateNow func() time.Time
 }
+
+// stateTTL is how long a sealed requestState is good for: the client
+// answers roots/list without asking a person.
+const stateTTL = 2 * time.Minute
 
 // root is a root as the list_roots tool reports it.
 type root struct {
@@ -80,6 +100,9 @@ type server struct {
 	conn   *ndjson.Conn
 	roots  rootsgate.Session
 	states atomic.Int64
+	// principal stands for the client in sealed requestState: stdio has
+	// no authentication, so it is the connection, a random id.
+	principal string
 }
 
 // latestLegacy is the newest revision that begins with initialize.
@@ -95,7 +118,22 @@ var latestLegacy = func() string {
 
 // serve runs one connection until r ends.
 func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
-	s := &server{o: o, conn: ndjson.New(r, w)}
+	s := &server{o: o, conn: ndjson.New(r, w), principal: "conn-" + rand.Text()}
+	key := o.StateKey
+	if key == nil {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return err
+		}
+	}
+	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{
+		Current: rootsgate.StateKey{ID: "k1", Secret: key},
+		TTL:     stateTTL,
+		Now:     o.StateNow,
+	})
+	if err != nil {
+		return err
+	}
 	s.roots = rootsgate.Session{
 		Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 			return s.conn.Call(ctx, method, params)
@@ -105,6 +143,7 @@ func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
 		Lenient:        !o.Strict,
 		OnInvalidRoots: s.report,
 		RequestState:   func(json.RawMessage) string { return "call/" + strconv.FormatInt(s.states.Add(1), 10) },
+		Sealer:         sealer,
 	}
 	s.conn.Handle, s.conn.Notified = s.handle, s.notified
 	s.conn.Transcript, s.conn.MaxLine = o.Transcript, o.MaxLine
@@ -232,6 +271,9 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 	if p.Name != "list_roots" && p.Name != "read_file" {
 		return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(p.Name)}
 	}
+	// On 2026-07-28, the sealed requestState belongs to this connection
+	// and this call: the tool's name and arguments.
+	ctx = rootsgate.WithStateBinding(ctx, rootsgate.StateBinding{Principal: s.principal, Method: "tools/call"})
 	var roots []rootsgate.Root
 	var set *rootsgate.RootSet
 	var err error
@@ -252,6 +294,10 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 	case errors.As(err, &missing):
 		data, err := json.Marshal(missing.Object.Data)
 		return nil, errors.Join(err, &ndjson.Error{Code: missing.Object.Code, Message: missing.Object.Message, Data: data})
+	case isStateError(err):
+		// The retry's requestState is not one this connection sealed for
+		// this call, or it expired: refuse the request, not just the tool.
+		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
 	case err != nil:
 		return toolText(err.Error(), true, stateless), nil
 	}
@@ -259,6 +305,17 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 		return listResult(roots, stateless), nil
 	}
 	return readFile(set, p.Arguments.Path, stateless), nil
+}
+
+// isStateError reports whether err refuses a retry's requestState.
+func isStateError(err error) bool {
+	for _, e := range []error{rootsgate.ErrStateMissing, rootsgate.ErrStateTampered, rootsgate.ErrStateUnknownKey,
+		rootsgate.ErrStateExpired, rootsgate.ErrStateWrongPrincipal, rootsgate.ErrStateWrongRequest} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // bounds are the RootSet options that apply -allow.

@@ -98,6 +98,39 @@ func ExampleRootSet_ReadFile() {
 	// true
 }
 
+// A server seals its requestState for the request it answers with an
+// input_required result, and opens what the retry brings back: for the
+// same principal and request it gets its state; for anyone else, or once
+// altered, the error says why not.
+func ExampleStateSealer() {
+	key := []byte("0123456789abcdef0123456789abcdef") // in a server: 32 bytes from crypto/rand or a secret store
+	sealer, err := NewStateSealer(StateSealerConfig{Current: StateKey{ID: "2026-07", Secret: key}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	params, _ := SalientParams([]byte(`{"name":"read_file","arguments":{"path":"/srv/a"},"_meta":{}}`))
+	alice := StateBinding{Principal: "alice", Method: "tools/call", Params: params}
+	sealed, err := sealer.Seal([]byte("step 2 of 3"), alice)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	state, err := sealer.Open(sealed, alice)
+	fmt.Printf("%q %v\n", state, err)
+	_, err = sealer.Open(sealed, StateBinding{Principal: "mallory", Method: "tools/call", Params: params})
+	fmt.Println(errors.Is(err, ErrStateWrongPrincipal))
+	altered := []byte(sealed)
+	altered[10] ^= 1
+	_, err = sealer.Open(string(altered), alice)
+	fmt.Println(errors.Is(err, ErrStateTampered))
+	// Output:
+	// "step 2 of 3" <nil>
+	// true
+	// true
+}
+
 // A server's roots/list request, as it arrives on the wire.
 func Example_decodeListRootsRequest() {
 	data := []byte(`{"method":"roots/list","params":{}}`)

@@ -307,6 +307,32 @@ var (
 	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
 )
 
+// The errors of a requestState that a [Session] with a Sealer refuses, for
+// errors.Is; each also matches the same error of the revision's package.
+// See [StateSealer].
+var (
+	// ErrStateMissing: the retried request carries no requestState.
+	ErrStateMissing = errors.New("requestState: missing")
+	// ErrStateTampered: the requestState is not one this server sealed,
+	// or it was altered.
+	ErrStateTampered = errors.New("requestState: failed verification")
+	// ErrStateUnknownKey: the requestState was sealed with a key the
+	// sealer does not hold (any longer).
+	ErrStateUnknownKey = errors.New("requestState: sealed with an unknown key")
+	// ErrStateExpired: the requestState is authentic but past its expiry.
+	ErrStateExpired = errors.New("requestState: expired")
+	// ErrStateWrongPrincipal: the requestState was sealed for another
+	// principal.
+	ErrStateWrongPrincipal = errors.New("requestState: sealed for another principal")
+	// ErrStateWrongRequest: the requestState was sealed for another
+	// request: another method, tool or params.
+	ErrStateWrongRequest = errors.New("requestState: sealed for another request")
+	// ErrStateUnbound: the Session has a Sealer, but the ctx of the call
+	// carries no StateBinding (see [WithStateBinding]); nothing was
+	// sealed or opened.
+	ErrStateUnbound = errors.New("requestState: no StateBinding in the context")
+)
+
 // Lookup returns how version carries roots. A version that is not a date
 // (YYYY-MM-DD) is an error wrapping ErrMalformedVersion; a date that is not
 // one of Revisions is an error wrapping ErrUnknownVersion that lists them.
@@ -708,6 +734,107 @@ func isNull(raw json.RawMessage) bool {
 	return t == "" || t == "null"
 }
 
+// StateKey is a key a [StateSealer] seals and opens requestState with.
+type StateKey struct {
+	// ID names the key inside every state sealed with it: 1 to 255 bytes,
+	// not secret.
+	ID string
+	// Secret is the AES key: 16, 24 or 32 bytes (32 recommended) from a
+	// cryptographically secure source. The sealer keeps a copy.
+	Secret []byte
+}
+
+// StateSealerConfig configures a [StateSealer].
+type StateSealerConfig struct {
+	// Current seals every new state, and opens the states it sealed.
+	Current StateKey
+	// Older keys only open the states sealed with them before a
+	// rotation; remove one TTL after it stopped being Current.
+	Older []StateKey
+	// TTL is how long after sealing a state can be opened; zero means
+	// the revision's DefaultStateTTL.
+	TTL time.Duration
+	// Now, when set, is the sealer's clock (for tests); nil means
+	// time.Now.
+	Now func() time.Time
+}
+
+// A StateSealer seals the requestState of the input_required results a
+// [Session] sends and opens the one the retried request brings back, with
+// the StateSealer of each revision's package that has requestState
+// (AES-GCM under the current key, bound to the principal, the request's
+// method and salient params, and an expiry). Give it to Session.Sealer.
+//
+// Sealing bounds replay to the TTL; it does not make a state single-use:
+// the same principal may send the same state on the same request again
+// until it expires. A state that must be consumed at most once needs a
+// unique id inside it and a record of its use on the server.
+type StateSealer struct {
+	sr20260728 *r20260728.StateSealer
+}
+
+// NewStateSealer returns a sealer with the keys and TTL of c, for every
+// revision the gate serves that has requestState. It refuses what the
+// revisions' NewStateSealer refuses: an empty, over-long or repeated key
+// id, a secret that is not an AES key, a negative TTL.
+func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
+	s := &StateSealer{}
+	{
+		older := make([]r20260728.StateKey, len(c.Older))
+		for i, k := range c.Older {
+			older[i] = r20260728.StateKey(k)
+		}
+		var err error
+		s.sr20260728, err = r20260728.NewStateSealer(r20260728.StateSealerConfig{Current: r20260728.StateKey(c.Current), Older: older, TTL: c.TTL, Now: c.Now})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// StateBinding is the request a sealed requestState belongs to: who made
+// it and which request it is. A Session with a Sealer reads it from the
+// ctx of Roots, RootSet and State; put it there with [WithStateBinding].
+type StateBinding struct {
+	// Principal is who made the request, as the server authenticated
+	// them. Without authentication, use a value that stands for the
+	// connection, or a fixed one such as "anonymous".
+	Principal string
+	// Method is the request's method, such as "tools/call".
+	Method string
+	// Params are the bytes of the request's params the state is bound
+	// to. Nil means the session's default: the params without _meta,
+	// inputResponses and requestState, as canonical JSON (for tools/call,
+	// the tool's name and arguments).
+	Params []byte
+}
+
+// stateBindingKey is the context key of a StateBinding.
+type stateBindingKey struct{}
+
+// WithStateBinding returns a copy of ctx that carries b, for the calls of
+// a Session with a Sealer while serving the request b describes.
+func WithStateBinding(ctx context.Context, b StateBinding) context.Context {
+	return context.WithValue(ctx, stateBindingKey{}, b)
+}
+
+// stateBinding returns the binding in ctx, its Params filled in from
+// params with salient when nil.
+func stateBinding(ctx context.Context, version string, params json.RawMessage, salient func([]byte) ([]byte, error)) (StateBinding, error) {
+	b, ok := ctx.Value(stateBindingKey{}).(StateBinding)
+	if !ok {
+		return StateBinding{}, fmt.Errorf("%s: %w: use WithStateBinding", version, ErrStateUnbound)
+	}
+	if b.Params == nil {
+		var err error
+		if b.Params, err = salient(params); err != nil {
+			return StateBinding{}, fmt.Errorf("%s: request params: %w", version, err)
+		}
+	}
+	return b, nil
+}
+
 // DefaultInputKey is the key of the roots/list entry in inputRequests when
 // Session.InputKey is empty.
 const DefaultInputKey = "roots"
@@ -767,9 +894,20 @@ type Session struct {
 	InputKey string
 	// RequestState, when set, returns the requestState of the
 	// input_required result that asks for roots while serving the request
-	// with these params. The client sends it back unchanged; treat what
-	// comes back as the client's word, not yours.
+	// with these params. The client sends it back unchanged; without a
+	// Sealer, treat what comes back as the client's word, not yours.
 	RequestState func(params json.RawMessage) string
+	// Sealer, when set, seals the requestState of every input_required
+	// result (what RequestState returns, or an empty state) for the
+	// StateBinding in the call's ctx, and a retried request's roots are
+	// read only once its requestState opens for that request's binding:
+	// otherwise Roots fails with an error wrapping ErrStateMissing,
+	// ErrStateTampered, ErrStateUnknownKey, ErrStateExpired,
+	// ErrStateWrongPrincipal or ErrStateWrongRequest. Without a
+	// StateBinding in the ctx, Roots fails with ErrStateUnbound. State
+	// returns the opened state. Sealing bounds replay to the sealer's
+	// TTL but does not make a state single-use (see [StateSealer]).
+	Sealer *StateSealer
 
 	mu     sync.Mutex
 	legacy legacySession // nil until Initialize
@@ -963,7 +1101,10 @@ func (s *Session) Version() string {
 //     in inputRequests, the roots in the request's inputResponses; if it
 //     has none, an [*InputRequiredError] whose Result to send asks for
 //     them; if the request's _meta declares no roots capability, a
-//     [*MissingCapabilityError], which wraps ErrNoRootsCapability.
+//     [*MissingCapabilityError], which wraps ErrNoRootsCapability. With
+//     a Sealer, the roots only once the request's requestState opens for
+//     the StateBinding in ctx, and otherwise an error wrapping one of the
+//     ErrState errors.
 //
 // A request whose version is not a date wraps ErrMalformedVersion; one
 // this gate does not serve, or with no version on a session that was not
@@ -1009,7 +1150,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (string, []
 	case "2025-11-25":
 		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
 	case "2026-07-28":
-		roots, err := s.askr20260728(params)
+		roots, err := s.askr20260728(ctx, params)
 		return version, roots, err
 	}
 	return version, nil, wrongPath(version, "no way to ask for roots")
@@ -1144,7 +1285,7 @@ func (l legacyr20251125) invalidate() { l.s.Invalidate() }
 
 // askr20260728 serves a 2026-07-28 request: the roots it carries in
 // inputResponses, or the input_required result that asks for them.
-func (s *Session) askr20260728(params json.RawMessage) ([]Root, error) {
+func (s *Session) askr20260728(ctx context.Context, params json.RawMessage) ([]Root, error) {
 	const version = "2026-07-28"
 	var p r20260728.InputResponseRequestParams
 	if err := p.UnmarshalJSON(params); err != nil {
@@ -1165,12 +1306,23 @@ func (s *Session) askr20260728(params json.RawMessage) ([]Root, error) {
 	if key == "" {
 		key = DefaultInputKey
 	}
+	var sealer *r20260728.StateSealer
+	var bind r20260728.StateBinding
+	if s.Sealer != nil {
+		b, err := stateBinding(ctx, version, params, r20260728.SalientParams)
+		if err != nil {
+			return nil, err
+		}
+		if sealer, bind = s.Sealer.sr20260728, r20260728.StateBinding(b); sealer == nil {
+			return nil, fmt.Errorf("%s: Session.Sealer was not made by NewStateSealer", version)
+		}
+	}
 	if _, answered := p.InputResponses[key]; !answered {
 		var state string
 		if s.RequestState != nil {
 			state = s.RequestState(params)
 		}
-		res, err := r20260728.AskForRoots(key, state)
+		res, err := sealer.AskForRoots(key, []byte(state), bind) // unsealed when sealer is nil
 		if err != nil {
 			return nil, err
 		}
@@ -1180,7 +1332,10 @@ func (s *Session) askr20260728(params json.RawMessage) ([]Root, error) {
 		}
 		return nil, &InputRequiredError{Version: version, Key: key, Result: raw}
 	}
-	roots, err := r20260728.RootsFromInputResponses(&p, key, s.Lenient)
+	roots, _, err := sealer.RootsFromInputResponses(&p, key, s.Lenient, bind) // unchecked when sealer is nil
+	if err := stateErrorr20260728(version, err); err != nil {
+		return nil, err
+	}
 	var invalid *r20260728.ValidationError
 	if s.Lenient && errors.As(err, &invalid) {
 		// The valid roots are kept; the invalid ones are reported.
@@ -1193,6 +1348,72 @@ func (s *Session) askr20260728(params json.RawMessage) ([]Root, error) {
 		return nil, fmt.Errorf("%s: %w", version, err)
 	}
 	return fromr20260728s(roots), nil
+}
+
+// stateErrorr20260728 is err, an error of a 2026-07-28 StateSealer, made to match
+// the gate's ErrState error of the same meaning too; nil when err is not
+// one of them.
+func stateErrorr20260728(version string, err error) error {
+	for _, e := range [...]struct{ rev, gate error }{
+		{r20260728.ErrStateMissing, ErrStateMissing},
+		{r20260728.ErrStateTampered, ErrStateTampered},
+		{r20260728.ErrStateUnknownKey, ErrStateUnknownKey},
+		{r20260728.ErrStateExpired, ErrStateExpired},
+		{r20260728.ErrStateWrongPrincipal, ErrStateWrongPrincipal},
+		{r20260728.ErrStateWrongRequest, ErrStateWrongRequest},
+	} {
+		if errors.Is(err, e.rev) {
+			return &sentinelError{version, e.gate, err}
+		}
+	}
+	return nil
+}
+
+// stater20260728 is State for a 2026-07-28 request.
+func (s *Session) stater20260728(ctx context.Context, params json.RawMessage) ([]byte, error) {
+	const version = "2026-07-28"
+	var p r20260728.InputResponseRequestParams
+	if err := p.UnmarshalJSON(params); err != nil {
+		return nil, fmt.Errorf("%s: request params: %w", version, err)
+	}
+	if s.Sealer == nil {
+		if p.RequestState == "" {
+			return nil, nil
+		}
+		return []byte(p.RequestState), nil
+	}
+	b, err := stateBinding(ctx, version, params, r20260728.SalientParams)
+	if err != nil {
+		return nil, err
+	}
+	if s.Sealer.sr20260728 == nil {
+		return nil, fmt.Errorf("%s: Session.Sealer was not made by NewStateSealer", version)
+	}
+	state, err := s.Sealer.sr20260728.Open(p.RequestState, r20260728.StateBinding(b))
+	if e := stateErrorr20260728(version, err); e != nil {
+		return nil, e
+	}
+	return state, err
+}
+
+// State returns the state the session's RequestState gave when it asked
+// for roots, as the request being served (with these JSON params) brings
+// it back in requestState. With a Sealer, the requestState is opened and
+// checked as Roots checks it, for the StateBinding in ctx, and a state
+// that does not open is an error wrapping one of the ErrState errors;
+// without one, it is the requestState as the client sent it, unchecked,
+// or nil when there is none. A request whose revision has no
+// requestState is an error wrapping ErrWrongPath.
+func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, error) {
+	version, err := s.versionOf(params)
+	if err != nil {
+		return nil, err
+	}
+	switch version {
+	case "2026-07-28":
+		return s.stater20260728(ctx, params)
+	}
+	return nil, wrongPath(version, "requests carry no requestState")
 }
 
 // InputRequiredError is the error of [Session.Roots] for a request that

@@ -1,0 +1,228 @@
+package generated_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rootsgen/rootsgen/generated/roots20260728"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
+)
+
+// These tests run the gate's Session with a Sealer: the input_required
+// result carries a sealed requestState, and the retry gets its roots only
+// when that state opens for the StateBinding of the retry.
+
+// gateSealed is a Session with a Sealer on the clock, on every revision
+// where roots travel in inputRequests.
+func gateSealed(t *testing.T, clock *stateClock, current rootsgate.StateKey, older ...rootsgate.StateKey) *rootsgate.Session {
+	t.Helper()
+	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: current, Older: older, TTL: time.Minute, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &rootsgate.Session{Sealer: sealer, RequestState: func(json.RawMessage) string { return "server-state" }}
+}
+
+// toolParams are the params of a tools/call of tool with args under rev,
+// with the retry's inputResponses and requestState when responses is not
+// nil.
+func toolParams(rev rootsgate.Revision, tool, args string, responses json.RawMessage, state string) json.RawMessage {
+	p := `{"name":"` + tool + `","arguments":` + args + `,"_meta":{"` + versionKey + `":"` + rev.Version + `","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`
+	if responses != nil {
+		p += `,"inputResponses":` + string(responses)
+	}
+	if state != "" {
+		s, _ := json.Marshal(state)
+		p += `,"requestState":` + string(s)
+	}
+	return json.RawMessage(p + "}")
+}
+
+// gateFirst makes the first attempt of a read_file call and returns the
+// client's answer to the inputRequests and the requestState to echo.
+func gateFirst(t *testing.T, ctx context.Context, sess *rootsgate.Session, peer *gatePeer, rev rootsgate.Revision) (json.RawMessage, string) {
+	t.Helper()
+	_, err := sess.Roots(ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, nil, ""))
+	var ir *rootsgate.InputRequiredError
+	if !errors.As(err, &ir) {
+		t.Fatalf("first attempt: %v, want an *InputRequiredError", err)
+	}
+	var res struct {
+		InputRequests json.RawMessage `json:"inputRequests"`
+		RequestState  string          `json:"requestState"`
+	}
+	if err := json.Unmarshal(ir.Result, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.RequestState == "" || strings.Contains(res.RequestState, "server-state") {
+		t.Fatalf("input_required result %s: want a sealed requestState", ir.Result)
+	}
+	responses, _, err := peer.client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return responses, res.RequestState
+}
+
+// gateInputRevisions are the revisions where roots travel in inputRequests.
+func gateInputRevisions() []rootsgate.Revision {
+	var out []rootsgate.Revision
+	for _, rev := range rootsgate.Revisions() {
+		if rev.InputRequests {
+			out = append(out, rev)
+		}
+	}
+	return out
+}
+
+// The round trip through the Session: the sealed state opens on the
+// retry of the same call by the same principal, which gets its roots, and
+// State gives back what RequestState returned. Every other retry is
+// refused with the gate's error, which also matches the revision's.
+func TestGateSessionSealedState(t *testing.T) {
+	revs := gateInputRevisions()
+	if len(revs) == 0 {
+		t.Skip("no revision carries roots in inputRequests")
+	}
+	for _, rev := range revs {
+		t.Run(rev.Version, func(t *testing.T) {
+			clock := &stateClock{stateT0}
+			key := rootsgate.StateKey{ID: "k1", Secret: stateSecret1}
+			sess := gateSealed(t, clock, key)
+			peer := newGatePeer(gateRootsA...)
+			alice := rootsgate.StateBinding{Principal: "alice", Method: "tools/call"}
+			ctx := rootsgate.WithStateBinding(context.Background(), alice)
+			responses, state := gateFirst(t, ctx, sess, peer, rev)
+			retry := toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, state)
+
+			roots, err := sess.Roots(ctx, retry)
+			if err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Fatalf("retry: Roots = %+v, %v; want %+v", roots, err, gateRootsA)
+			}
+			if got, err := sess.State(ctx, retry); err != nil || string(got) != "server-state" {
+				t.Errorf("State = %q, %v; want server-state", got, err)
+			}
+			set, err := sess.RootSet(ctx, retry)
+			if err != nil || len(set.Roots()) != len(gateRootsA) {
+				t.Errorf("RootSet: %v", err)
+			} else {
+				set.Close()
+			}
+
+			altered := []byte(state)
+			altered[len(altered)-5] ^= 1 // in the tag
+			other := rootsgate.WithStateBinding(context.Background(), rootsgate.StateBinding{Principal: "mallory", Method: "tools/call"})
+			prompt := rootsgate.WithStateBinding(context.Background(), rootsgate.StateBinding{Principal: "alice", Method: "prompts/get"})
+			own := rootsgate.WithStateBinding(context.Background(), rootsgate.StateBinding{Principal: "alice", Method: "tools/call", Params: []byte(`{"mine":true}`)})
+			for _, c := range []struct {
+				what   string
+				ctx    context.Context
+				params json.RawMessage
+				want   error
+				rev    error
+			}{
+				{"no requestState", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, ""), rootsgate.ErrStateMissing, roots20260728.ErrStateMissing},
+				{"altered", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, string(altered)), rootsgate.ErrStateTampered, roots20260728.ErrStateTampered},
+				{"forged", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, "server-state"), rootsgate.ErrStateTampered, roots20260728.ErrStateTampered},
+				{"another principal", other, retry, rootsgate.ErrStateWrongPrincipal, roots20260728.ErrStateWrongPrincipal},
+				{"another tool", ctx, toolParams(rev, "write_file", `{"path":"/work/a/x"}`, responses, state), rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
+				{"other arguments", ctx, toolParams(rev, "read_file", `{"path":"/etc/passwd"}`, responses, state), rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
+				{"another method", prompt, retry, rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
+				{"the caller's own params", own, retry, rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
+				{"no binding", context.Background(), retry, rootsgate.ErrStateUnbound, nil},
+			} {
+				roots, err := sess.Roots(c.ctx, c.params)
+				if roots != nil || !errors.Is(err, c.want) || c.rev != nil && !errors.Is(err, c.rev) || !strings.Contains(err.Error(), rev.Version) {
+					t.Errorf("%s: Roots = %v, %v; want %v (and %v) naming %s", c.what, roots, err, c.want, c.rev, rev.Version)
+				}
+				if _, err := sess.State(c.ctx, c.params); !errors.Is(err, c.want) {
+					t.Errorf("%s: State error %v, want %v", c.what, err, c.want)
+				}
+			}
+			// A state the caller binds to its own params opens with them.
+			responses2, state2 := gateFirst(t, own, sess, peer, rev)
+			if roots, err := sess.Roots(own, toolParams(rev, "other_tool", `{}`, responses2, state2)); err != nil || len(roots) != len(gateRootsA) {
+				t.Errorf("own params: Roots = %v, %v", roots, err)
+			}
+
+			// The expiry, on the sealer's clock.
+			clock.now = stateT0.Add(time.Minute - time.Millisecond)
+			if _, err := sess.Roots(ctx, retry); err != nil {
+				t.Errorf("just before the expiry: %v", err)
+			}
+			clock.now = stateT0.Add(time.Minute)
+			if _, err := sess.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateExpired) || !errors.Is(err, roots20260728.ErrStateExpired) {
+				t.Errorf("at the expiry: %v, want ErrStateExpired", err)
+			}
+
+			// Rotation: a session whose sealer has a new key opens the
+			// old key's state while it keeps the old key, and refuses it
+			// once the old key is gone.
+			clock.now = stateT0
+			rotated := gateSealed(t, clock, rootsgate.StateKey{ID: "k2", Secret: stateSecret2}, key)
+			if roots, err := rotated.Roots(ctx, retry); err != nil || len(roots) != len(gateRootsA) {
+				t.Errorf("rotated, old key kept: %v", err)
+			}
+			removed := gateSealed(t, clock, rootsgate.StateKey{ID: "k2", Secret: stateSecret2})
+			if _, err := removed.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateUnknownKey) {
+				t.Errorf("rotated, old key removed: %v, want ErrStateUnknownKey", err)
+			}
+		})
+	}
+}
+
+// Without a Sealer, nothing changes: the requestState is RequestState's,
+// as it is, and comes back unchecked. A Sealer not made by NewStateSealer
+// is refused rather than sealing nothing. A Sealer plays no part where
+// roots/list is a request of its own.
+func TestGateSessionSealerEdges(t *testing.T) {
+	ctx := context.Background()
+	for _, rev := range rootsgate.Revisions() {
+		t.Run(rev.Version, func(t *testing.T) {
+			peer := newGatePeer(gateRootsA...)
+			sess := gateSession(t, rev, peer, gateCaps(rev))
+			sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k", Secret: stateSecret1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sess.Sealer = sealer
+			if rev.DirectRequest {
+				// No binding needed, nothing sealed.
+				if roots, _, err := gateAsk(t, ctx, sess, peer, rev, gateCaps(rev)); err != nil || len(roots) != len(gateRootsA) {
+					t.Errorf("legacy revision with a Sealer: %v, %v", roots, err)
+				}
+				if _, err := sess.State(ctx, gateParams(rev, gateCaps(rev), nil)); !errors.Is(err, rootsgate.ErrWrongPath) {
+					t.Errorf("State on a legacy revision: %v, want ErrWrongPath", err)
+				}
+				return
+			}
+			plain := &rootsgate.Session{RequestState: func(json.RawMessage) string { return "call/1" }}
+			_, err = plain.Roots(ctx, toolParams(rev, "t", `{}`, nil, ""))
+			var ir *rootsgate.InputRequiredError
+			if !errors.As(err, &ir) || !bytes.Contains(ir.Result, []byte(`"requestState":"call/1"`)) {
+				t.Errorf("without a Sealer: %v; want the plain requestState", err)
+			}
+			retry := toolParams(rev, "t", `{}`, json.RawMessage(`{"roots":{"roots":[]}}`), "anything")
+			if roots, err := plain.Roots(ctx, retry); err != nil || len(roots) != 0 {
+				t.Errorf("without a Sealer, any state: %v, %v", roots, err)
+			}
+			if got, err := plain.State(ctx, retry); err != nil || string(got) != "anything" {
+				t.Errorf("without a Sealer: State = %q, %v", got, err)
+			}
+			zero := &rootsgate.Session{Sealer: &rootsgate.StateSealer{}}
+			bound := rootsgate.WithStateBinding(ctx, rootsgate.StateBinding{Principal: "p", Method: "tools/call"})
+			if _, err := zero.Roots(bound, toolParams(rev, "t", `{}`, nil, "")); err == nil || errors.Is(err, rootsgate.ErrInputRequired) {
+				t.Errorf("a zero StateSealer: %v; want an error, not an unsealed result", err)
+			}
+			if _, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k", Secret: []byte("short")}}); err == nil {
+				t.Error("NewStateSealer accepted a 5-byte secret")
+			}
+		})
+	}
+}

@@ -1,0 +1,438 @@
+package generated_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	roots "github.com/rootsgen/rootsgen/generated/roots20260728"
+)
+
+// These tests check the sealed requestState of the 2026-07-28 package:
+// what StateSealer.Open refuses, and why, and the roots helpers built on
+// it. The gate's Session is tested with a sealer in gate_state_test.go.
+
+// stateClock is a clock the tests move by hand.
+type stateClock struct{ now time.Time }
+
+func (c *stateClock) Now() time.Time { return c.now }
+
+var (
+	stateSecret1 = bytes.Repeat([]byte{1}, 32)
+	stateSecret2 = bytes.Repeat([]byte{2}, 16)
+	stateT0      = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+	stateBind    = roots.StateBinding{Principal: "alice", Method: "tools/call", Params: []byte(`{"arguments":{"path":"/srv/a"},"name":"read_file"}`)}
+)
+
+// stateErrors are the sentinels, each of which a refused state matches
+// alone.
+var stateErrors = []error{roots.ErrStateMissing, roots.ErrStateTampered, roots.ErrStateUnknownKey, roots.ErrStateExpired, roots.ErrStateWrongPrincipal, roots.ErrStateWrongRequest}
+
+// onlyIs fails unless err matches want and no other state sentinel.
+func onlyIs(t *testing.T, what string, err, want error) {
+	t.Helper()
+	for _, e := range stateErrors {
+		if errors.Is(err, e) != (e == want) {
+			t.Errorf("%s: error %v; errors.Is(err, %q) = %v", what, err, e, errors.Is(err, e))
+		}
+	}
+}
+
+func newSealer(t testing.TB, clock *stateClock, current roots.StateKey, older ...roots.StateKey) *roots.StateSealer {
+	t.Helper()
+	s, err := roots.NewStateSealer(roots.StateSealerConfig{Current: current, Older: older, TTL: time.Minute, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustSeal(t testing.TB, s *roots.StateSealer, state []byte, b roots.StateBinding) string {
+	t.Helper()
+	sealed, err := s.Seal(state, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sealed
+}
+
+// A sealed state opens for its binding and gives back the state; the
+// text is unpadded base64url that shows nothing of the state; two seals
+// of one state differ (random nonces).
+func TestStateSealOpen(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := newSealer(t, clock, roots.StateKey{ID: "k1", Secret: stateSecret1})
+	for _, state := range [][]byte{nil, []byte("x"), []byte("call/1 secret-marker"), bytes.Repeat([]byte{0, 0xff}, roots.MaxStateSize/2)} {
+		sealed := mustSeal(t, s, state, stateBind)
+		if strings.ContainsAny(sealed, "=+/") || strings.Contains(sealed, "secret-marker") {
+			t.Errorf("sealed %.40q: want unpadded base64url that hides the state", sealed)
+		}
+		if again := mustSeal(t, s, state, stateBind); again == sealed {
+			t.Error("two seals of one state are equal: the nonce is not fresh")
+		}
+		got, err := s.Open(sealed, stateBind)
+		if err != nil || !bytes.Equal(got, state) {
+			t.Errorf("Open = %.40q, %v; want %.40q", got, err, state)
+		}
+		// AppendOpen appends, and leaves dst alone on error.
+		dst := []byte("prefix:")
+		if got, err := s.AppendOpen(dst, sealed, stateBind); err != nil || string(got) != "prefix:"+string(state) {
+			t.Errorf("AppendOpen = %.40q, %v", got, err)
+		}
+		if got, err := s.AppendOpen(dst, sealed, roots.StateBinding{}); err == nil || string(got) != "prefix:" {
+			t.Errorf("AppendOpen refused = %q, %v; want dst unchanged and an error", got, err)
+		}
+	}
+	// AppendSeal appends to what dst holds.
+	out, err := s.AppendSeal([]byte("prefix:"), []byte("st"), stateBind)
+	if err != nil || !bytes.HasPrefix(out, []byte("prefix:")) {
+		t.Fatalf("AppendSeal = %q, %v", out, err)
+	}
+	if got, err := s.Open(string(out[len("prefix:"):]), stateBind); err != nil || string(got) != "st" {
+		t.Errorf("Open(AppendSeal) = %q, %v", got, err)
+	}
+	if _, err := s.Seal(make([]byte, roots.MaxStateSize+1), stateBind); err == nil {
+		t.Error("Seal of a state over MaxStateSize succeeded")
+	}
+	onlyIs(t, "empty requestState", func() error { _, err := s.Open("", stateBind); return err }(), roots.ErrStateMissing)
+	onlyIs(t, "over-long requestState", func() error { _, err := s.Open(strings.Repeat("A", 1<<20), stateBind); return err }(), roots.ErrStateTampered)
+	var nilSealer *roots.StateSealer
+	if _, err := nilSealer.Seal(nil, stateBind); err == nil {
+		t.Error("a nil sealer sealed")
+	}
+	if _, err := nilSealer.Open("x", stateBind); err == nil {
+		t.Error("a nil sealer opened")
+	}
+}
+
+// Every change to a sealed state fails to open: each character of the
+// text replaced by every other base64url character, each bit of the
+// bytes it encodes flipped, the text cut at every length, a character
+// added. A changed key id is an unknown key; anything else fails
+// verification.
+func TestStateTamperEveryByte(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := newSealer(t, clock, roots.StateKey{ID: "k1", Secret: stateSecret1}, roots.StateKey{ID: "k0", Secret: stateSecret2})
+	state := bytes.Repeat([]byte("0123456789abcdef"), 16) // 256 bytes
+	sealed := mustSeal(t, s, state, stateBind)
+	open := func(text string) error {
+		got, err := s.Open(text, stateBind)
+		if err == nil {
+			t.Fatalf("a changed state opened: %q gave %.40q", text, got)
+		}
+		return err
+	}
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	for i := range len(sealed) {
+		for _, c := range alphabet + "=+/. \x00\xff" {
+			if byte(c) == sealed[i] || c > 0x7f {
+				continue
+			}
+			text := sealed[:i] + string(rune(c)) + sealed[i+1:]
+			if err := open(text); !errors.Is(err, roots.ErrStateTampered) && !errors.Is(err, roots.ErrStateUnknownKey) {
+				t.Errorf("character %d changed to %q: %v", i, c, err)
+			}
+		}
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(sealed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idEnd := 2 + int(raw[1])
+	for i := range raw {
+		for bit := range 8 {
+			changed := bytes.Clone(raw)
+			changed[i] ^= 1 << bit
+			err := open(base64.RawURLEncoding.EncodeToString(changed))
+			switch {
+			case i >= 2 && i < idEnd && string(changed[2:idEnd]) == "k0":
+				// The key id names the sealer's other key, which
+				// does not authenticate what k1 sealed.
+				onlyIs(t, fmt.Sprintf("byte %d bit %d (key id k0)", i, bit), err, roots.ErrStateTampered)
+			case i >= 2 && i < idEnd: // the key id: "k1" becomes a key the sealer lacks
+				onlyIs(t, fmt.Sprintf("byte %d bit %d (key id)", i, bit), err, roots.ErrStateUnknownKey)
+			case i == 1: // the id's length: a shorter or longer id, or too short a state
+				if !errors.Is(err, roots.ErrStateUnknownKey) && !errors.Is(err, roots.ErrStateTampered) {
+					t.Errorf("byte 1 bit %d (id length): %v", bit, err)
+				}
+			default:
+				onlyIs(t, fmt.Sprintf("byte %d bit %d", i, bit), err, roots.ErrStateTampered)
+			}
+		}
+	}
+	for n := range len(sealed) {
+		if err := open(sealed[:n]); n > 0 && !errors.Is(err, roots.ErrStateTampered) {
+			t.Errorf("cut to %d characters: %v", n, err)
+		}
+	}
+	onlyIs(t, "a character added", open(sealed+"A"), roots.ErrStateTampered)
+	onlyIs(t, "a byte added", open(base64.RawURLEncoding.EncodeToString(append(raw, 0))), roots.ErrStateTampered)
+	onlyIs(t, "padded", open(sealed+strings.Repeat("=", (4-len(sealed)%4)%4+4)), roots.ErrStateTampered)
+	// The untouched state still opens.
+	if got, err := s.Open(sealed, stateBind); err != nil || !bytes.Equal(got, state) {
+		t.Errorf("the original no longer opens: %v", err)
+	}
+}
+
+// A state opens until its TTL has passed, and from then on is expired,
+// whatever else is right about it. The clock is the sealer's, moved by
+// the test.
+func TestStateExpiry(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := newSealer(t, clock, roots.StateKey{ID: "k1", Secret: stateSecret1})
+	sealed := mustSeal(t, s, []byte("st"), stateBind)
+	clock.now = stateT0.Add(time.Minute - time.Millisecond)
+	if _, err := s.Open(sealed, stateBind); err != nil {
+		t.Errorf("a millisecond before the expiry: %v", err)
+	}
+	clock.now = stateT0.Add(time.Minute)
+	_, err := s.Open(sealed, stateBind)
+	onlyIs(t, "at the expiry", err, roots.ErrStateExpired)
+	clock.now = stateT0.Add(24 * time.Hour)
+	_, err = s.Open(sealed, stateBind)
+	onlyIs(t, "a day later", err, roots.ErrStateExpired)
+
+	// The default TTL, and the errors of a bad configuration.
+	d, err := roots.NewStateSealer(roots.StateSealerConfig{Current: roots.StateKey{ID: "k", Secret: stateSecret1}, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed = mustSeal(t, d, nil, stateBind)
+	clock.now = clock.now.Add(roots.DefaultStateTTL - time.Millisecond)
+	if _, err := d.Open(sealed, stateBind); err != nil {
+		t.Errorf("within DefaultStateTTL: %v", err)
+	}
+	clock.now = clock.now.Add(time.Millisecond)
+	if _, err := d.Open(sealed, stateBind); !errors.Is(err, roots.ErrStateExpired) {
+		t.Errorf("after DefaultStateTTL: %v", err)
+	}
+	for _, c := range []roots.StateSealerConfig{
+		{Current: roots.StateKey{ID: "k", Secret: stateSecret1}, TTL: -time.Second},
+		{Current: roots.StateKey{ID: "", Secret: stateSecret1}},
+		{Current: roots.StateKey{ID: strings.Repeat("k", 256), Secret: stateSecret1}},
+		{Current: roots.StateKey{ID: "k", Secret: []byte("short")}},
+		{Current: roots.StateKey{ID: "k", Secret: stateSecret1}, Older: []roots.StateKey{{ID: "k", Secret: stateSecret2}}},
+		{Current: roots.StateKey{ID: "k", Secret: stateSecret1}, Older: []roots.StateKey{{ID: "j", Secret: nil}}},
+	} {
+		if _, err := roots.NewStateSealer(c); err == nil {
+			t.Errorf("NewStateSealer(%+v) succeeded", c)
+		}
+	}
+}
+
+// A state sealed for one principal and request opens for no other: each
+// part of the binding is checked, and says which failed.
+func TestStateBinding(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := newSealer(t, clock, roots.StateKey{ID: "k1", Secret: stateSecret1})
+	sealed := mustSeal(t, s, []byte("st"), stateBind)
+	with := func(f func(b *roots.StateBinding)) roots.StateBinding {
+		b := stateBind
+		b.Params = bytes.Clone(b.Params)
+		f(&b)
+		return b
+	}
+	for _, c := range []struct {
+		what string
+		b    roots.StateBinding
+		want error
+	}{
+		{"another principal", with(func(b *roots.StateBinding) { b.Principal = "mallory" }), roots.ErrStateWrongPrincipal},
+		{"no principal", with(func(b *roots.StateBinding) { b.Principal = "" }), roots.ErrStateWrongPrincipal},
+		{"another method", with(func(b *roots.StateBinding) { b.Method = "prompts/get" }), roots.ErrStateWrongRequest},
+		{"another tool", with(func(b *roots.StateBinding) { b.Params = []byte(`{"arguments":{"path":"/srv/a"},"name":"write_file"}`) }), roots.ErrStateWrongRequest},
+		{"other arguments", with(func(b *roots.StateBinding) {
+			b.Params = []byte(`{"arguments":{"path":"/etc/passwd"},"name":"read_file"}`)
+		}), roots.ErrStateWrongRequest},
+		{"no params", with(func(b *roots.StateBinding) { b.Params = nil }), roots.ErrStateWrongRequest},
+		// The method and the params are framed apart: moving bytes
+		// from one to the other is another request.
+		{"bytes moved from params to method", roots.StateBinding{Principal: "alice", Method: "tools/call{", Params: stateBind.Params[1:]}, roots.ErrStateWrongRequest},
+		// The principal is checked before the request.
+		{"both wrong", roots.StateBinding{Principal: "mallory", Method: "x"}, roots.ErrStateWrongPrincipal},
+	} {
+		_, err := s.Open(sealed, c.b)
+		onlyIs(t, c.what, err, c.want)
+	}
+	if _, err := s.Open(sealed, with(func(*roots.StateBinding) {})); err != nil {
+		t.Errorf("an equal binding: %v", err)
+	}
+	// Expiry is checked before the binding.
+	clock.now = stateT0.Add(time.Hour)
+	_, err := s.Open(sealed, roots.StateBinding{Principal: "mallory"})
+	onlyIs(t, "expired and wrong principal", err, roots.ErrStateExpired)
+}
+
+// Keys rotate by id: a new sealer with a new current key still opens
+// what the old key sealed while the old key is among its older ones, and
+// refuses it as sealed with an unknown key once it is removed.
+func TestStateKeyRotation(t *testing.T) {
+	clock := &stateClock{stateT0}
+	k1, k2 := roots.StateKey{ID: "2026-07", Secret: stateSecret1}, roots.StateKey{ID: "2026-08", Secret: stateSecret2}
+	before := newSealer(t, clock, k1)
+	during := newSealer(t, clock, k2, k1)
+	after := newSealer(t, clock, k2)
+	old := mustSeal(t, before, []byte("old"), stateBind)
+	fresh := mustSeal(t, during, []byte("new"), stateBind)
+	for _, c := range []struct {
+		what   string
+		s      *roots.StateSealer
+		sealed string
+		want   string
+		err    error
+	}{
+		{"old key, before", before, old, "old", nil},
+		{"old key, during", during, old, "old", nil},
+		{"old key, after", after, old, "", roots.ErrStateUnknownKey},
+		{"new key, before", before, fresh, "", roots.ErrStateUnknownKey},
+		{"new key, during", during, fresh, "new", nil},
+		{"new key, after", after, fresh, "new", nil},
+	} {
+		got, err := c.s.Open(c.sealed, stateBind)
+		if c.err != nil {
+			onlyIs(t, c.what, err, c.err)
+		} else if err != nil || string(got) != c.want {
+			t.Errorf("%s: %q, %v; want %q", c.what, got, err, c.want)
+		}
+	}
+	// The same id with another secret is not the same key: it fails
+	// verification.
+	impostor := newSealer(t, clock, roots.StateKey{ID: k1.ID, Secret: stateSecret2})
+	_, err := impostor.Open(old, stateBind)
+	onlyIs(t, "same id, other secret", err, roots.ErrStateTampered)
+	// A state that names a key id nobody has.
+	raw, _ := base64.RawURLEncoding.DecodeString(old)
+	forged := append([]byte{raw[0], 2, 'z', 'z'}, raw[2+int(raw[1]):]...)
+	_, err = during.Open(base64.RawURLEncoding.EncodeToString(forged), stateBind)
+	onlyIs(t, "unknown key id", err, roots.ErrStateUnknownKey)
+}
+
+// SalientParams keeps what a retry repeats and drops what it changes:
+// the retry of a tools/call, with _meta, inputResponses and requestState,
+// another member order and other white space, gives the same bytes;
+// another tool or other arguments do not.
+func TestSalientParams(t *testing.T) {
+	first := `{"name":"read_file","arguments":{"path":"/a","n":1.50,"z":[1,{"b":2,"a":1}]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`
+	retry := ` { "_meta" : {"progressToken": 2}, "arguments": {"z":[1,{"a":1,"b":2}], "n":1.50, "path":"/a"}, "name":"read_file",
+		"inputResponses":{"roots":{"roots":[]}}, "requestState":"xyz" } `
+	a, err := roots.SalientParams([]byte(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"arguments":{"n":1.50,"path":"/a","z":[1,{"a":1,"b":2}]},"name":"read_file"}`; string(a) != want {
+		t.Errorf("SalientParams = %s, want %s", a, want)
+	}
+	if b, err := roots.SalientParams([]byte(retry)); err != nil || !bytes.Equal(a, b) {
+		t.Errorf("the retry gives %s, %v; want %s", b, err, a)
+	}
+	for _, other := range []string{
+		`{"name":"write_file","arguments":{"path":"/a","n":1.50,"z":[1,{"b":2,"a":1}]}}`,
+		`{"name":"read_file","arguments":{"path":"/b","n":1.50,"z":[1,{"b":2,"a":1}]}}`,
+		`{"name":"read_file","arguments":{"path":"/a","n":1.5,"z":[1,{"b":2,"a":1}]}}`,
+		`{"name":"read_file"}`,
+	} {
+		if b, err := roots.SalientParams([]byte(other)); err != nil || bytes.Equal(a, b) {
+			t.Errorf("SalientParams(%s) = %s, %v; want other bytes", other, b, err)
+		}
+	}
+	for _, empty := range []string{"", "null", " null ", "{}", `{"_meta":{}}`} {
+		if b, err := roots.SalientParams([]byte(empty)); err != nil || string(b) != "{}" {
+			t.Errorf("SalientParams(%q) = %s, %v; want {}", empty, b, err)
+		}
+	}
+	for _, bad := range []string{"[]", `"x"`, "1", "{", `{"a":1} {}`, `{"a":1}x`} {
+		if b, err := roots.SalientParams([]byte(bad)); err == nil {
+			t.Errorf("SalientParams(%q) = %s, want an error", bad, b)
+		}
+	}
+}
+
+// The roots helpers on a sealer: the input_required result always
+// carries a sealed requestState, and the retry's roots are read only
+// once it opens; a nil sealer is the package functions, unsealed.
+func TestStateRootsHelpers(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := newSealer(t, clock, roots.StateKey{ID: "k1", Secret: stateSecret1})
+	retry := func(t *testing.T, state string) *roots.InputResponseRequestParams {
+		t.Helper()
+		var p roots.InputResponseRequestParams
+		params := `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}},` +
+			`"inputResponses":{"r":{"roots":[{"uri":"file:///a"},{"uri":"http://bad"}]}}`
+		if state != "" {
+			params += `,"requestState":` + string(mustMarshal(t, state))
+		}
+		if err := json.Unmarshal([]byte(params+"}"), &p); err != nil {
+			t.Fatal(err)
+		}
+		return &p
+	}
+	for _, state := range []string{"", "call/7"} {
+		res, err := s.AskForRoots("r", []byte(state), stateBind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.RequestState == "" || res.RequestState == state || res.ResultType != "input_required" || len(res.InputRequests) != 1 {
+			t.Errorf("AskForRoots(%q) = %s; want a sealed requestState", state, mustMarshal(t, res))
+		}
+		got, opened, err := s.RootsFromInputResponses(retry(t, res.RequestState), "r", true, stateBind)
+		if len(got) != 1 || got[0].URI != "file:///a" || string(opened) != state || err == nil || !strings.Contains(err.Error(), "roots[1]") {
+			t.Errorf("RootsFromInputResponses = %v, %q, %v; want file:///a, %q and the bad root's error", got, opened, err, state)
+		}
+		got, opened, err = s.RootsFromInputResponses(retry(t, res.RequestState), "r", true, roots.StateBinding{Principal: "mallory"})
+		if got != nil || opened != nil {
+			t.Errorf("another principal got roots %v, state %q", got, opened)
+		}
+		onlyIs(t, "another principal", err, roots.ErrStateWrongPrincipal)
+	}
+	_, _, err := s.RootsFromInputResponses(retry(t, ""), "r", true, stateBind)
+	onlyIs(t, "no requestState", err, roots.ErrStateMissing)
+	if _, _, err := s.RootsFromInputResponses(nil, "r", true, stateBind); err == nil {
+		t.Error("nil params: no error")
+	}
+
+	var plain *roots.StateSealer
+	res, err := plain.AskForRoots("r", []byte("call/7"), stateBind)
+	if err != nil || res.RequestState != "call/7" {
+		t.Errorf("nil sealer: AskForRoots = %s, %v; want the state as it is", mustMarshal(t, res), err)
+	}
+	got, opened, err := plain.RootsFromInputResponses(retry(t, "anything"), "r", false, roots.StateBinding{})
+	if got != nil || string(opened) != "anything" || err == nil || !strings.Contains(err.Error(), "roots[1]") {
+		t.Errorf("nil sealer: RootsFromInputResponses = %v, %q, %v", got, opened, err)
+	}
+}
+
+// FuzzStateOpen runs Open on any text and principal: it never panics,
+// every refusal is one of the sentinels, and only a state this test
+// sealed, presented by its principal, opens, to the state sealed in it.
+// The key and the clock are fixed, so seeds stay valid.
+func FuzzStateOpen(f *testing.F) {
+	clock := &stateClock{stateT0}
+	s := newSealer(f, clock, roots.StateKey{ID: "k1", Secret: stateSecret1}, roots.StateKey{ID: "k0", Secret: stateSecret2})
+	const state = "call/1"
+	f.Add(mustSeal(f, s, []byte(state), stateBind), stateBind.Principal)
+	f.Add(mustSeal(f, s, []byte(state), stateBind), "bob")
+	f.Add("", "alice")
+	f.Add("AQJrMQ", "alice")
+	f.Add("AQJrMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "alice")
+	f.Fuzz(func(t *testing.T, sealed, principal string) {
+		b := stateBind
+		b.Principal = principal
+		got, err := s.Open(sealed, b)
+		if err != nil {
+			for _, e := range stateErrors {
+				if err == e {
+					return
+				}
+			}
+			t.Fatalf("Open(%q) = %v, not one of the sentinels", sealed, err)
+		}
+		if principal != stateBind.Principal || string(got) != state {
+			t.Fatalf("Open(%q) for %q opened to %q", sealed, principal, got)
+		}
+	})
+}
