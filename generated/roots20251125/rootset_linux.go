@@ -58,7 +58,7 @@ func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.F
 	if perm&fs.ModeSticky != 0 {
 		mode |= syscall.S_ISVTX
 	}
-	how := openHow{flags: uint64(flag | syscall.O_CLOEXEC), mode: mode, resolve: resolveBeneath | resolveNoMagiclinks}
+	how := openHow{flags: uint64(flag | syscall.O_CLOEXEC | syscall.O_LARGEFILE), mode: mode, resolve: resolveBeneath | resolveNoMagiclinks}
 	conn, err := dir.SyscallConn()
 	if err != nil {
 		return nil, false, nil
