@@ -1,5 +1,7 @@
 package generated_test
 
+//lint:file-ignore SA1019 the dispatch paths of every revision are tested, 2026-07-28 included, whose roots symbols are deprecated
+
 // Dispatch tests: the handlers, notifier, server cache and 2026-07-28 shims
 // of roots.go, asserting the exact JSON that goes on the wire. The four
 // legacy revisions share one API shape and run through one table each,

@@ -1,5 +1,7 @@
 package main
 
+//lint:file-ignore SA1019 the Go SDK's roots API, which it deprecates, is the peer under test
+
 import (
 	"context"
 	"encoding/json"

@@ -155,13 +155,13 @@ func TestBadInputCatalogue(t *testing.T) {
 		// silent renaming of the feature's core member.
 		{name: "a member that takes the Go name of uri", schema: rootsSchema(t, func(d map[string]any) {
 			rootProps(d)["URI"] = map[string]any{"type": "string"}
-		}), code: exitUsage, want: []string{`Root: the roots feature needs a string member "uri" with Go field URI (it is URI2: a member listed before it has the Go name URI)`}},
+		}), code: exitUsage, want: []string{`definition Root: the roots feature needs a string member "uri" with Go field URI (it is URI2: a member listed before it has the Go name URI)`}},
 		{name: "a result without roots", schema: rootsSchema(t, func(d map[string]any) {
 			props := d["ListRootsResult"].(map[string]any)["properties"].(map[string]any)
 			props["rooTs"] = props["roots"]
 			delete(props, "roots")
 			d["ListRootsResult"].(map[string]any)["required"] = []any{"rooTs"}
-		}), code: exitUsage, want: []string{`ListRootsResult: the roots feature needs a member "roots" that is an array of Root with Go field Roots`}},
+		}), code: exitUsage, want: []string{`definition ListRootsResult: the roots feature needs a member "roots" that is an array of Root with Go field Roots`}},
 		{name: "unknown revision", args: []string{"-revision", "2030-01-01"}, code: exitUsage, want: []string{`unknown revision "2030-01-01"`, "-schema"}},
 		{name: "revision that is not a date", args: []string{"-revision", "../../etc"}, code: exitUsage, want: []string{`unknown revision "../../etc"`}},
 	} {

@@ -406,15 +406,26 @@ func upgrade(t *testing.T, m *downstream.Module) {
 func exported(t *testing.T, dir string) map[string]bool {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil || len(pkgs) != 1 {
-		t.Fatalf("parsing %s: %v (%d packages)", dir, err, len(pkgs))
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	var files []*ast.File
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			files = append(files, f)
+	for _, name := range paths {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
 		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("parsing %s: %v", name, err)
+		}
+		if len(files) > 0 && f.Name.Name != files[0].Name.Name {
+			t.Fatalf("%s: package %s, but %s is package %s", dir, f.Name.Name, fset.File(files[0].Pos()).Name(), files[0].Name.Name)
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		t.Fatalf("%s: no Go files", dir)
 	}
 	p, err := doc.NewFromFiles(fset, files, "example.com/x")
 	if err != nil {
