@@ -284,6 +284,10 @@ func TestDownstreamTool(t *testing.T) {
 	if !strings.Contains(m.Read("go.mod"), "\ntool github.com/rootsgen/rootsgen/cmd/rootsgen\n") {
 		t.Fatalf("go get -tool wrote no tool directive:\n%s", m.Read("go.mod"))
 	}
+	// README's minimum Go for the module that pins the generator.
+	if !strings.Contains(m.Read("go.mod"), "\ngo 1.24.0\n") {
+		t.Errorf("go get -tool moved the go line of a go 1.24.0 module:\n%s", m.Read("go.mod"))
+	}
 	m.Write("gen.go", genFile)
 	m.Write("main.go", readTestdata(t, "main2025.go"))
 	m.MustGo("generate", "./...")

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -25,8 +26,8 @@ func Need(t testing.TB, err error, what string) {
 	t.Skipf("skipped: %s: %v (under CI=true this fails)", what, err)
 }
 
-// RepoRoot is the directory of the module's go.mod, found upwards from the
-// test's working directory.
+// RepoRoot is the directory of rootsgen's go.mod, found upwards from the
+// test's working directory (past the go.mod of the nested test module).
 func RepoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -34,12 +35,12 @@ func RepoRoot(t testing.TB) string {
 		t.Fatal(err)
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/rootsgen/rootsgen\n") {
 			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("go.mod not found above the test's directory")
+			t.Fatal("rootsgen's go.mod not found above the test's directory")
 		}
 		dir = parent
 	}

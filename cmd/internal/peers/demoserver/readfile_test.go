@@ -1,4 +1,4 @@
-package main
+package demoserver_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/demoserver"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
@@ -89,7 +90,7 @@ func TestGoSDKReadFile(t *testing.T) {
 			tr := newReadTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			s := start(t, options{Timeout: peertest.Wait})
+			s := start(t, demoserver.Options{Timeout: peertest.Wait})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: fileURI(tr.root), Name: "root"})
@@ -160,7 +161,7 @@ func TestGoSDKReadFileAllow(t *testing.T) {
 			tr := newReadTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			s := start(t, options{Timeout: peertest.Wait, Allow: []string{tr.root}})
+			s := start(t, demoserver.Options{Timeout: peertest.Wait, Allow: []string{tr.root}})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: "file:///", Name: "everything"})

@@ -55,7 +55,7 @@ func Publish(t testing.TB, repoRoot, dir, version string) *Proxy {
 	prereq.Need(t, err, "git ls-files in the checkout")
 	var files []zip.File
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
-		if name == "" || name == "go.work" || name == "go.work.sum" || strings.HasPrefix(name, "testdata/peers/") {
+		if name == "" || name == "go.work" || name == "go.work.sum" || strings.HasPrefix(name, "cmd/internal/peers/") {
 			continue
 		}
 		p := filepath.Join(repoRoot, filepath.FromSlash(name))

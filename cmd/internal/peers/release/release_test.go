@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/modproxy"
 	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
-	"github.com/rootsgen/rootsgen/testdata/peers/modproxy"
 )
 
 // version is the made-up release the tests publish the checkout as.
@@ -22,7 +22,7 @@ func publish(t *testing.T) *modproxy.Proxy {
 	if testing.Short() {
 		t.Skip("builds rootsgen from a module proxy with the go command")
 	}
-	root := filepath.Join(prereq.RepoRoot(t), "..", "..")
+	root := prereq.RepoRoot(t)
 	return modproxy.Publish(t, root, t.TempDir(), version)
 }
 
