@@ -1,5 +1,7 @@
 package generated_test
 
+//lint:file-ignore SA1019 the boundary check of every revision is tested, 2026-07-28 included, whose roots symbols are deprecated
+
 // RootSet tests: the root boundary check of rootset.go, the same code in
 // every revision's package, run through one table per path style against
 // each package. Every case asserts the exact root (or none) a path is in.

@@ -55,24 +55,48 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // Version is the rootsgen version recorded in generated headers: the module
-// version when rootsgen is built as a dependency (go run module@version, go
-// tool), "devel" when built inside its own repository.
+// version when rootsgen is built from the module cache, as the main module
+// (go run module@version, go install module@version) or as a dependency (go
+// tool after go get -tool), and "devel" when it is built from a source
+// checkout (or replaced by one).
 func Version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "devel"
 	}
-	if info.Main.Path != ModulePath {
-		for _, dep := range info.Deps {
-			if dep.Path == ModulePath {
-				if dep.Replace != nil {
-					return "devel"
-				}
-				return dep.Version
+	return versionFrom(info)
+}
+
+func versionFrom(info *debug.BuildInfo) string {
+	if info.Main.Path == ModulePath {
+		// A build in a checkout is "(devel)", or, when the go command
+		// stamps VCS information (-buildvcs), a version derived from the
+		// repository, which may hold uncommitted changes: not a release.
+		for _, s := range info.Settings {
+			if s.Key == "vcs" {
+				return "devel"
 			}
+		}
+		if isRelease(info.Main.Version) && info.Main.Replace == nil {
+			return info.Main.Version
+		}
+		return "devel"
+	}
+	for _, dep := range info.Deps {
+		if dep.Path == ModulePath {
+			if dep.Replace != nil || !isRelease(dep.Version) {
+				return "devel"
+			}
+			return dep.Version
 		}
 	}
 	return "devel"
+}
+
+// isRelease reports whether v is a module version the go command resolved,
+// as opposed to the "(devel)" or empty version of a source build.
+func isRelease(v string) bool {
+	return strings.HasPrefix(v, "v") && v != "(devel)"
 }
 
 // BuildModel loads, selects and models a revision: the front half of Generate.

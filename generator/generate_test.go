@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -241,3 +242,33 @@ func BenchmarkGenerate(b *testing.B) {
 		}
 	})
 }
+
+// TestVersionFrom: a release is reported whether rootsgen is the main module
+// (go run module@version) or a dependency (go tool), and a source build,
+// with or without VCS stamping, or a replaced module, is "devel".
+func TestVersionFrom(t *testing.T) {
+	vcs := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.modified", Value: "true"}}
+	mod := func(path, version string, replace *debug.Module) debug.Module {
+		return debug.Module{Path: path, Version: version, Replace: replace}
+	}
+	for _, tc := range []struct {
+		name string
+		info debug.BuildInfo
+		want string
+	}{
+		{"go run module@version", debug.BuildInfo{Main: mod(ModulePath, "v1.2.3", nil)}, "v1.2.3"},
+		{"go install of a pseudo-version", debug.BuildInfo{Main: mod(ModulePath, "v0.0.0-20260101000000-abcdefabcdef", nil)}, "v0.0.0-20260101000000-abcdefabcdef"},
+		{"checkout", debug.BuildInfo{Main: mod(ModulePath, "(devel)", nil)}, "devel"},
+		{"checkout without a version", debug.BuildInfo{Main: mod(ModulePath, "", nil)}, "devel"},
+		{"checkout stamped by -buildvcs", debug.BuildInfo{Main: mod(ModulePath, "v0.3.1-0.20261122141100-1b5e094aaaaa+dirty", nil), Settings: vcs}, "devel"},
+		{"go tool", debug.BuildInfo{Main: mod("example.com/app", "(devel)", nil), Deps: []*debug.Module{ptr(mod(ModulePath, "v1.2.3", nil))}}, "v1.2.3"},
+		{"go tool, replaced by a checkout", debug.BuildInfo{Main: mod("example.com/app", "(devel)", nil), Deps: []*debug.Module{ptr(mod(ModulePath, "v0.0.0-00010101000000-000000000000", ptr(mod("/src/rootsgen", "", nil))))}}, "devel"},
+		{"neither", debug.BuildInfo{Main: mod("example.com/app", "(devel)", nil)}, "devel"},
+	} {
+		if got := versionFrom(&tc.info); got != tc.want {
+			t.Errorf("%s: versionFrom = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -66,7 +66,7 @@ func writeJournal(root *os.Root, changes []Change, content map[string][]byte) er
 	if err != nil {
 		return err
 	}
-	if err := root.Rename(tmp, journalName); err != nil {
+	if err := renameIn(root, tmp, journalName); err != nil {
 		_ = root.Remove(tmp)
 		return err
 	}
@@ -112,7 +112,7 @@ func finishInterrupted(root *os.Root) error {
 			if err != nil {
 				return err
 			}
-			if err := root.Rename(tmp, f.Name); err != nil {
+			if err := renameIn(root, tmp, f.Name); err != nil {
 				_ = root.Remove(tmp)
 				return err
 			}

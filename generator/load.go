@@ -59,16 +59,21 @@ type Document struct {
 // line and column for malformed JSON, a JSON pointer for a schema that is
 // well-formed JSON but not one the loader can use.
 type LoadError struct {
+	File         string // the schema's file name, if known; "schema" when empty
 	Line, Column int    // 1-based; zero when Pointer is set
 	Pointer      string // JSON pointer into the input
 	Msg          string
 }
 
 func (e *LoadError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("schema:%d:%d: %s", e.Line, e.Column, e.Msg)
+	name := e.File
+	if name == "" {
+		name = "schema"
 	}
-	return fmt.Sprintf("schema: at %s: %s", displayPointer(e.Pointer), e.Msg)
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", name, e.Line, e.Column, e.Msg)
+	}
+	return fmt.Sprintf("%s: at %s: %s", name, displayPointer(e.Pointer), e.Msg)
 }
 
 func displayPointer(p string) string {

@@ -381,10 +381,10 @@ func containsByValue(t, target *Type, seen map[*Type]bool) bool {
 func checkRootsContract(defs map[string]*Type) error {
 	root, result := resolve(defs["Root"]), resolve(defs["ListRootsResult"])
 	if f := fieldOf(root, "uri"); f == nil || f.Name != "URI" || f.Type.Prim != String {
-		return fmt.Errorf("Root: the roots feature needs a string member \"uri\" with Go field URI%s", tookName(f, "URI"))
+		return fmt.Errorf("definition Root: the roots feature needs a string member \"uri\" with Go field URI%s", tookName(f, "URI"))
 	}
 	if f := fieldOf(result, "roots"); f == nil || f.Name != "Roots" || f.Type.Slice == nil || f.Type.Slice.Named == nil || resolve(f.Type.Slice.Named) != root {
-		return fmt.Errorf("ListRootsResult: the roots feature needs a member \"roots\" that is an array of Root with Go field Roots%s", tookName(f, "Roots"))
+		return fmt.Errorf("definition ListRootsResult: the roots feature needs a member \"roots\" that is an array of Root with Go field Roots%s", tookName(f, "Roots"))
 	}
 	return nil
 }

@@ -275,7 +275,7 @@ func Write(dir string, files []File) (changes []Change, err error) {
 			} else {
 				var tmp string
 				if tmp, err = stage(root, c.Name, old[c.Name]); err == nil {
-					err = root.Rename(tmp, c.Name)
+					err = renameIn(root, tmp, c.Name)
 				}
 			}
 			if err != nil {
@@ -295,7 +295,7 @@ func Write(dir string, files []File) (changes []Change, err error) {
 		if c.Kind == "remove" {
 			continue
 		}
-		if err := root.Rename(temps[c.Name], c.Name); err != nil {
+		if err := renameIn(root, temps[c.Name], c.Name); err != nil {
 			return rollback(err)
 		}
 		delete(temps, c.Name)

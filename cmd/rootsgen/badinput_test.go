@@ -71,8 +71,10 @@ func TestBadInputCatalogue(t *testing.T) {
 	}{
 		{name: "empty file", schema: []byte{}, code: exitUsage, want: []string{"empty input"}},
 		{name: "white space only", schema: []byte(" \n\t"), code: exitUsage, want: []string{"empty input"}},
-		{name: "not JSON", schema: []byte("roots: yes\n"), code: exitUsage, want: []string{"schema:1:1", "malformed JSON"}},
-		{name: "truncated JSON", schema: []byte(`{"$defs": {"Root": `), code: exitUsage, want: []string{"schema:1:20", "unexpected end of input"}},
+		{name: "not JSON", schema: []byte("roots: yes\n"), code: exitUsage, want: []string{"not_JSON.json:1:1: malformed JSON"}},
+		{name: "YAML", schema: []byte("$schema: http://json-schema.org/draft-07/schema#\ndefinitions: {}\n"), code: exitUsage, want: []string{"YAML.json:1:1: malformed JSON: invalid character '$'"}},
+		{name: "a directory as -schema", args: []string{"-schema", dir}, code: exitUsage, want: []string{"schema file: " + dir + " is a directory\n"}},
+		{name: "truncated JSON", schema: []byte(`{"$defs": {"Root": `), code: exitUsage, want: []string{"truncated_JSON.json:1:20: ", "unexpected end of input"}},
 		{name: "array", schema: []byte(`[{"$defs": {}}]`), code: exitUsage, want: []string{"must be a JSON object"}},
 		{name: "string", schema: []byte(`"schema"`), code: exitUsage, want: []string{"must be a JSON object"}},
 		{name: "null", schema: []byte(`null`), code: exitUsage, want: []string{"must be a JSON object"}},
@@ -153,13 +155,13 @@ func TestBadInputCatalogue(t *testing.T) {
 		// silent renaming of the feature's core member.
 		{name: "a member that takes the Go name of uri", schema: rootsSchema(t, func(d map[string]any) {
 			rootProps(d)["URI"] = map[string]any{"type": "string"}
-		}), code: exitUsage, want: []string{`Root: the roots feature needs a string member "uri" with Go field URI (it is URI2: a member listed before it has the Go name URI)`}},
+		}), code: exitUsage, want: []string{`definition Root: the roots feature needs a string member "uri" with Go field URI (it is URI2: a member listed before it has the Go name URI)`}},
 		{name: "a result without roots", schema: rootsSchema(t, func(d map[string]any) {
 			props := d["ListRootsResult"].(map[string]any)["properties"].(map[string]any)
 			props["rooTs"] = props["roots"]
 			delete(props, "roots")
 			d["ListRootsResult"].(map[string]any)["required"] = []any{"rooTs"}
-		}), code: exitUsage, want: []string{`ListRootsResult: the roots feature needs a member "roots" that is an array of Root with Go field Roots`}},
+		}), code: exitUsage, want: []string{`definition ListRootsResult: the roots feature needs a member "roots" that is an array of Root with Go field Roots`}},
 		{name: "unknown revision", args: []string{"-revision", "2030-01-01"}, code: exitUsage, want: []string{`unknown revision "2030-01-01"`, "-schema"}},
 		{name: "revision that is not a date", args: []string{"-revision", "../../etc"}, code: exitUsage, want: []string{`unknown revision "../../etc"`}},
 	} {
@@ -172,8 +174,10 @@ func TestBadInputCatalogue(t *testing.T) {
 			if !containsFlag(args, "-revision") {
 				args = append(args, "-revision", "2099-01-01")
 			}
+			schemaFile := ""
 			if tc.schema != nil {
-				args = append(args, "-schema", write(strings.ReplaceAll(tc.name, " ", "_")+".json", tc.schema))
+				schemaFile = write(strings.ReplaceAll(tc.name, " ", "_")+".json", tc.schema)
+				args = append(args, "-schema", schemaFile)
 			}
 			before := snapshot(t, out)
 			code, _, stderr := rootsgen(t, nil, append(args, "-out", out)...)
@@ -184,6 +188,14 @@ func TestBadInputCatalogue(t *testing.T) {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr lacks %q:\n%.2000s", w, stderr)
 				}
+			}
+			// A schema that cannot be used is named (flag errors aside), and no
+			// path twice.
+			if schemaFile != "" && len(tc.args) == 0 && code != exitOK && !strings.Contains(stderr, schemaFile) {
+				t.Errorf("stderr does not name the schema file %s:\n%.2000s", schemaFile, stderr)
+			}
+			if strings.Count(stderr, dir) > 1 {
+				t.Errorf("stderr names a path twice:\n%.2000s", stderr)
 			}
 			if code != exitOK {
 				sameSnapshot(t, before, snapshot(t, out))

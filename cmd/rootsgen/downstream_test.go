@@ -85,6 +85,23 @@ func readTestdata(t *testing.T, name string) string {
 	return string(b)
 }
 
+// genFile is the README's gen.go: without its package clause, go generate
+// would pass over the file and exit 0 having done nothing.
+const genFile = "package main\n\n" + goToolLine + "\n"
+
+// readmeHasBlock fails the test unless README.md shows text as a Go code
+// block of its own.
+func readmeHasBlock(t *testing.T, text string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(prereq.RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "```go\n"+text+"```\n") {
+		t.Errorf("README.md has no Go block holding exactly:\n%s", text)
+	}
+}
+
 // readmeHas fails the test unless README.md has the line, so that what the
 // tests run is what the README tells users to run.
 func readmeHas(t *testing.T, line string) {
@@ -254,6 +271,7 @@ func TestDownstreamGoRun(t *testing.T) {
 // recipe does, and then upgrades the package from 2025-06-18 to 2026-07-28.
 func TestDownstreamTool(t *testing.T) {
 	readmeHas(t, goToolLine)
+	readmeHasBlock(t, genFile)
 	readmeHas(t, getTool+"@latest")
 	readmeHas(t, checkLine)
 	untouched(t)
@@ -266,7 +284,11 @@ func TestDownstreamTool(t *testing.T) {
 	if !strings.Contains(m.Read("go.mod"), "\ntool github.com/rootsgen/rootsgen/cmd/rootsgen\n") {
 		t.Fatalf("go get -tool wrote no tool directive:\n%s", m.Read("go.mod"))
 	}
-	m.Write("gen.go", "package main\n\n"+goToolLine+"\n")
+	// README's minimum Go for the module that pins the generator.
+	if !strings.Contains(m.Read("go.mod"), "\ngo 1.24.0\n") {
+		t.Errorf("go get -tool moved the go line of a go 1.24.0 module:\n%s", m.Read("go.mod"))
+	}
+	m.Write("gen.go", genFile)
 	m.Write("main.go", readTestdata(t, "main2025.go"))
 	m.MustGo("generate", "./...")
 
@@ -388,15 +410,26 @@ func upgrade(t *testing.T, m *downstream.Module) {
 func exported(t *testing.T, dir string) map[string]bool {
 	t.Helper()
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
-	if err != nil || len(pkgs) != 1 {
-		t.Fatalf("parsing %s: %v (%d packages)", dir, err, len(pkgs))
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	var files []*ast.File
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			files = append(files, f)
+	for _, name := range paths {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
 		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("parsing %s: %v", name, err)
+		}
+		if len(files) > 0 && f.Name.Name != files[0].Name.Name {
+			t.Fatalf("%s: package %s, but %s is package %s", dir, f.Name.Name, fset.File(files[0].Pos()).Name(), files[0].Name.Name)
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		t.Fatalf("%s: no Go files", dir)
 	}
 	p, err := doc.NewFromFiles(fset, files, "example.com/x")
 	if err != nil {

@@ -134,6 +134,16 @@ func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) 
 		opts.Schema = data
 	}
 	files, _, err := generator.Generate(opts)
+	if err != nil && schemaFile != "" && token.IsIdentifier(pkg) && !token.IsKeyword(pkg) && pkg != "_" {
+		// Name the file, as a compiler names the source of an error (with
+		// a valid package name, every usage error is about the schema).
+		var le *generator.LoadError
+		if errors.As(err, &le) {
+			le.File = schemaFile
+		} else if ue := (*generator.UsageError)(nil); errors.As(err, &ue) {
+			err = &generator.UsageError{Err: fmt.Errorf("%s: %w", schemaFile, ue.Err)}
+		}
+	}
 	return files, err
 }
 
@@ -177,9 +187,13 @@ func readLimited(path string, limit int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", path)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		// A read error from *os.File already names the file.
+		return nil, err
 	}
 	if len(data) > limit {
 		return nil, fmt.Errorf("%s is larger than the limit of %d bytes (raise it with -max-bytes)", path, limit)

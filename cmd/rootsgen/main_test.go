@@ -68,7 +68,7 @@ func TestUsageErrors(t *testing.T) {
 		{"no out", []string{"-revision", "2025-06-18"}, []string{"-out is required"}},
 		{"unknown revision", []string{"-revision", "1999-01-01", "-out", out}, []string{`unknown revision "1999-01-01"`, "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28", "-schema"}},
 		{"schema without roots", []string{"-revision", "x", "-schema", noRoots, "-out", out}, []string{"missing definition(s) ListRootsRequest, ListRootsResult"}},
-		{"malformed schema", []string{"-revision", "x", "-schema", malformed, "-out", out}, []string{"schema:3:", "malformed JSON"}},
+		{"malformed schema", []string{"-revision", "x", "-schema", malformed, "-out", out}, []string{"bad.json:3:16: malformed JSON", "malformed JSON"}},
 		{"missing schema file", []string{"-revision", "x", "-schema", filepath.Join(dir, "nope.json"), "-out", out}, []string{"nope.json", "no such file"}},
 		{"bad package", []string{"-revision", "2025-06-18", "-out", out, "-package", "func"}, []string{`invalid package name "func"`}},
 		{"stray argument", []string{"-revision", "2025-06-18", "-out", out, "extra"}, []string{"unexpected arguments"}},

@@ -1,19 +1,24 @@
 package peertest
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 // NodePeers returns the path of the node executable and the absolute path
-// of testdata/interop/node, whose node_modules must have been installed
-// with npm ci. Without them the test is skipped, except under CI=true,
+// of testdata/interop/node with its pinned packages installed: when they
+// are missing it runs npm ci there itself, once, under a lock that test
+// binaries running in parallel share. Without node or npm, or when npm ci
+// fails, the test is skipped with a line saying so, except under CI=true,
 // where it fails. With -short it skips: each run starts several processes.
 func NodePeers(t testing.TB) (node, dir string) {
 	t.Helper()
@@ -22,13 +27,58 @@ func NodePeers(t testing.TB) (node, dir string) {
 	}
 	dir = filepath.Join(prereq.RepoRoot(t), "testdata", "interop", "node")
 	node, err := exec.LookPath("node")
-	prereq.Need(t, err, "node on PATH")
-	for _, pkg := range []string{"client", "server", "server-filesystem"} {
-		_, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "package.json"))
-		prereq.Need(t, err, "the Node MCP packages (run npm ci in testdata/interop/node)")
-	}
+	prereq.Need(t, err, "the Node interop tests: no node on PATH (install Node.js 20 or later with npm)")
+	prereq.Need(t, installNodePeers(dir), "the Node interop tests: the pinned Node MCP packages could not be installed (run npm ci in testdata/interop/node to see why)")
 	return node, dir
 }
+
+// nodePackages are the packages of package-lock.json the tests run.
+var nodePackages = []string{"client", "server", "server-filesystem"}
+
+func nodePeersInstalled(dir string) bool {
+	for _, pkg := range nodePackages {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "package.json")); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// installNodePeers runs npm ci in dir unless the packages are there. The
+// lock is a file beside node_modules (ignored by git), held with flock
+// where there is one: the first test binary installs, the others wait and
+// then find the packages.
+func installNodePeers(dir string) error {
+	if nodePeersInstalled(dir) {
+		return nil
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return err
+	}
+	unlock, err := lockFile(filepath.Join(dir, ".npm-ci.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if nodePeersInstalled(dir) {
+		return nil // installed while this binary waited
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), npmTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "ci", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+	if !nodePeersInstalled(dir) {
+		return fmt.Errorf("npm ci in %s left some of @modelcontextprotocol/%s missing", dir, strings.Join(nodePackages, ", "))
+	}
+	return nil
+}
+
+// npmTimeout bounds npm ci, which downloads the packages the first time.
+const npmTimeout = 5 * time.Minute
 
 // Build compiles the program cmd/<name> into a temporary directory and
 // returns the executable's path.

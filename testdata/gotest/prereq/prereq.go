@@ -5,15 +5,19 @@
 package prereq
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // Need stops the test when err says a prerequisite is missing: under
-// CI=true it fails, elsewhere it skips with what and the reason.
+// CI=true it fails, elsewhere it skips with what and the reason, and tells
+// the person running go test in one line (see Announce), without -v.
+// what names the prerequisite and how to get it.
 func Need(t testing.TB, err error, what string) {
 	t.Helper()
 	if err == nil {
@@ -22,11 +26,39 @@ func Need(t testing.TB, err error, what string) {
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("%s: %v (CI must provide it)", what, err)
 	}
+	Announce(what)
 	t.Skipf("skipped: %s: %v (under CI=true this fails)", what, err)
 }
 
-// RepoRoot is the directory of the module's go.mod, found upwards from the
-// test's working directory.
+// Announce writes "rootsgen tests: skipped what" once per go test run
+// where the person running it sees it: go test shows nothing of a passing
+// package's output without -v, so the line goes to the terminal, else to
+// the go command's own standard error (Linux), else to the test's. Test
+// binaries of one go test run share a parent, the go command; a file
+// named after it and what makes the line appear once, not once a package.
+func Announce(what string) {
+	line := "rootsgen tests: skipped " + what + "\n"
+	sum := sha256.Sum256([]byte(what))
+	mark := filepath.Join(os.TempDir(), fmt.Sprintf("rootsgen-skip-%d-%x", os.Getppid(), sum[:8]))
+	f, err := os.OpenFile(mark, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return // announced by another package of this run
+	}
+	f.Close()
+	for _, name := range []string{"/dev/tty", fmt.Sprintf("/proc/%d/fd/2", os.Getppid())} {
+		if w, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			_, err = w.WriteString(line)
+			w.Close()
+			if err == nil {
+				return
+			}
+		}
+	}
+	os.Stderr.WriteString(line)
+}
+
+// RepoRoot is the directory of rootsgen's go.mod, found upwards from the
+// test's working directory (past the go.mod of the nested test module).
 func RepoRoot(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -34,12 +66,12 @@ func RepoRoot(t testing.TB) string {
 		t.Fatal(err)
 	}
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && strings.HasPrefix(string(b), "module github.com/rootsgen/rootsgen\n") {
 			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("go.mod not found above the test's directory")
+			t.Fatal("rootsgen's go.mod not found above the test's directory")
 		}
 		dir = parent
 	}
@@ -54,6 +86,6 @@ func SpecDir(t testing.TB) string {
 	if err == nil && !fi.IsDir() {
 		err = errors.New("not a directory")
 	}
-	Need(t, err, fmt.Sprintf("the upstream MCP spec checkout at %s (schema/<revision>/schema.json)", filepath.Clean(dir)))
+	Need(t, err, fmt.Sprintf("the comparisons with the upstream MCP schemas: no spec checkout at %s (clone the MCP specification repository there; it holds schema/<revision>/schema.json)", filepath.Clean(dir)))
 	return dir
 }

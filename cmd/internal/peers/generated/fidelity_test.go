@@ -1,5 +1,7 @@
 package generated_test
 
+//lint:file-ignore SA1019 every revision is checked against upstream, 2026-07-28 included, whose roots symbols are deprecated
+
 // Fidelity tests: the generated packages against the upstream MCP schemas and
 // examples in ../shared/mcp-spec (reference material, read from there and
 // never copied into this repository).
@@ -1349,4 +1351,29 @@ func TestRequestIDForms(t *testing.T) {
 			t.Errorf(`"id":null: got error %v, want one mentioning RequestID`, err)
 		}
 	})
+}
+
+// TestShimsUpstream: what the 2026-07-28 shims write validates against the
+// upstream schema (the exact JSON is checked in generated/dispatch_test.go).
+func TestShimsUpstream(t *testing.T) {
+	res, err := roots20260728.AskForRoots("roots", "state-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := roots20260728.RequestIDFromInteger(1)
+	var meta roots20260728.RequestMetaObject
+	if err := json.Unmarshal([]byte(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}`), &meta); err != nil {
+		t.Fatal(err)
+	}
+	sch := upstreamSchemas(t, "2026-07-28", []string{"InputRequiredResult", "MissingRequiredClientCapabilityError"})
+	for def, v := range map[string]any{
+		"InputRequiredResult":                                          res,
+		"MissingRequiredClientCapabilityError":                         roots20260728.RequireRoots(&id, nil),
+		"MissingRequiredClientCapabilityError with other capabilities": roots20260728.RequireRoots(&id, &meta),
+	} {
+		name, _, _ := strings.Cut(def, " ")
+		if err := validateUpstream(sch[name], mustMarshal(t, v)); err != nil {
+			t.Errorf("%s against upstream %s: %v", mustMarshal(t, v), def, err)
+		}
+	}
 }

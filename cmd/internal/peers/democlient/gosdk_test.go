@@ -1,4 +1,6 @@
-package main
+package democlient_test
+
+//lint:file-ignore SA1019 the Go SDK's roots API, which it deprecates, is the peer under test
 
 import (
 	"context"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/democlient"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
@@ -37,9 +40,9 @@ func askRoots(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult,
 }
 
 // callText runs "call TOOL" and returns the text of the result.
-func callText(t *testing.T, ctx context.Context, c *client, tool string) string {
+func callText(t *testing.T, ctx context.Context, c *democlient.Client, tool string) string {
 	t.Helper()
-	out, _ := json.Marshal(c.command(ctx, "call "+tool))
+	out, _ := json.Marshal(c.Command(ctx, "call "+tool))
 	var res struct {
 		Result *mcp.CallToolResult `json:"result"`
 	}
@@ -73,7 +76,7 @@ func TestGoSDKServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			transcript := new(peertest.Buffer)
-			c, err := connect(ctx, ours.R, ours.W, options{Protocol: version, Transcript: transcript,
+			c, err := democlient.Connect(ctx, ours.R, ours.W, democlient.Options{Protocol: version, Transcript: transcript,
 				Roots: []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}})
 			if err != nil {
 				t.Fatal(err)
@@ -95,7 +98,7 @@ func TestGoSDKServer(t *testing.T) {
 			if got, want := callText(t, ctx, c, "ask_roots"), "file:///src=src file:///doc="; got != want {
 				t.Errorf("ask_roots = %q, want %q", got, want)
 			}
-			if out, _ := json.Marshal(c.command(ctx, "roots file:///new=new")); string(out) != `{"ok":true}` {
+			if out, _ := json.Marshal(c.Command(ctx, "roots file:///new=new")); string(out) != `{"ok":true}` {
 				t.Errorf("roots printed %s", out)
 			}
 			if rev.ListChanged {

@@ -1,4 +1,4 @@
-package main
+package demoserver_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/demoserver"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
@@ -89,8 +90,9 @@ func TestGoSDKReadFile(t *testing.T) {
 			tr := newReadTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			s := start(t, options{Timeout: peertest.Wait})
+			s := start(t, demoserver.Options{Timeout: peertest.Wait})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: fileURI(tr.root), Name: "root"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
@@ -124,7 +126,9 @@ func TestGoSDKReadFile(t *testing.T) {
 			// New roots: list_changed on 2025-06-18, the next call's
 			// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
 			// the notifications arrive after the next call.
+			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.RemoveRoots(fileURI(tr.root))
+			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: fileURI(tr.other), Name: "other"})
 			for {
 				text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.other, "new.txt"))
@@ -157,8 +161,9 @@ func TestGoSDKReadFileAllow(t *testing.T) {
 			tr := newReadTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			s := start(t, options{Timeout: peertest.Wait, Allow: []string{tr.root}})
+			s := start(t, demoserver.Options{Timeout: peertest.Wait, Allow: []string{tr.root}})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: "file:///", Name: "everything"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {

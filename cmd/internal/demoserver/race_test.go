@@ -1,6 +1,6 @@
 //go:build race
 
-package main
+package demoserver
 
 // The race detector allocates on its own account: memory checks skip.
 func init() { raceEnabled = true }

@@ -1,4 +1,6 @@
-package main
+package demoserver_test
+
+//lint:file-ignore SA1019 the Go SDK's roots API, which it deprecates, is the peer under test
 
 import (
 	"context"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/demoserver"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
@@ -26,7 +29,7 @@ type started struct {
 	done       chan error
 }
 
-func start(t *testing.T, o options) *started {
+func start(t *testing.T, o demoserver.Options) *started {
 	t.Helper()
 	ours, theirs := peertest.Pipes()
 	s := &started{peer: theirs, transcript: new(peertest.Buffer), log: new(peertest.Buffer), done: make(chan error, 1)}
@@ -37,7 +40,7 @@ func start(t *testing.T, o options) *started {
 		o.Transcript = s.transcript
 	}
 	go func() {
-		err := serve(context.Background(), ours.R, ours.W, o)
+		err := demoserver.Serve(context.Background(), ours.R, ours.W, o)
 		ours.W.Close()
 		s.done <- err
 	}()
@@ -60,11 +63,11 @@ func (s *started) stop(t *testing.T) {
 }
 
 type toolRoots struct {
-	Roots []root `json:"roots"`
+	Roots []demoserver.Root `json:"roots"`
 }
 
 // listRoots calls list_roots and returns the roots of its structured content.
-func listRoots(t *testing.T, ctx context.Context, cs *mcp.ClientSession) []root {
+func listRoots(t *testing.T, ctx context.Context, cs *mcp.ClientSession) []demoserver.Root {
 	t.Helper()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_roots"})
 	if err != nil {
@@ -106,7 +109,7 @@ func TestGoSDKClient(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			s := start(t, options{Timeout: peertest.Wait})
+			s := start(t, demoserver.Options{Timeout: peertest.Wait})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			client.AddRoots(&mcp.Root{URI: "file:///work/a", Name: "a"}, &mcp.Root{URI: "file:///work/b"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -117,7 +120,7 @@ func TestGoSDKClient(t *testing.T) {
 			if version != "" && negotiated != version {
 				t.Errorf("negotiated %s, want %s", negotiated, version)
 			}
-			want := []root{{URI: "file:///work/a", Name: "a"}, {URI: "file:///work/b"}}
+			want := []demoserver.Root{{URI: "file:///work/a", Name: "a"}, {URI: "file:///work/b"}}
 			if got := listRoots(t, ctx, cs); !slices.Equal(got, want) {
 				t.Errorf("list_roots = %v, want %v", got, want)
 			}

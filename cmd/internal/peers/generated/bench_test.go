@@ -69,6 +69,7 @@ func BenchmarkDecodeListRootsResult(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
+				//lint:ignore SA1019 compared with the Go SDK's roots types, which it deprecates
 				var r mcp.ListRootsResult
 				if err := json.Unmarshal(data, &r); err != nil {
 					b.Fatal(err)
@@ -85,6 +86,7 @@ func BenchmarkDecodeListRootsResult(b *testing.B) {
 func BenchmarkDispatchListRoots(b *testing.B) {
 	for _, n := range benchSizes {
 		var ours roots.ListRootsResult
+		//lint:ignore SA1019 compared with the Go SDK's roots types, which it deprecates
 		var theirs mcp.ListRootsResult
 		if err := json.Unmarshal(rootsPayload(n), &ours); err != nil {
 			b.Fatal(err)
@@ -111,6 +113,7 @@ func BenchmarkDispatchListRoots(b *testing.B) {
 		b.Run(fmt.Sprintf("gosdk/%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
+				//lint:ignore SA1019 compared with the Go SDK's roots types, which it deprecates
 				var p mcp.ListRootsParams
 				if err := json.Unmarshal(params, &p); err != nil {
 					b.Fatal(err)

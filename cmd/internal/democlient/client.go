@@ -1,0 +1,356 @@
+// Package democlient is rootsdemo-client: its main.go calls Main, and tests in this
+// module and in the test module cmd/internal/peers drive it in process.
+package democlient
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
+	"github.com/rootsgen/rootsgen/generated/roots20251125"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
+)
+
+// latestLegacy is the newest revision that begins with initialize (the
+// server then asks roots/list itself), read from the gate's table.
+var latestLegacy = func() string {
+	v := ""
+	for _, r := range rootsgate.Revisions() {
+		if r.DirectRequest {
+			v = r.Version
+		}
+	}
+	return v
+}()
+
+// Main is rootsdemo-client's main: it reads the command line and runs.
+func Main() {
+	o := options{Protocol: latestLegacy}
+	flag.StringVar(&o.Protocol, "protocol", o.Protocol, "protocol `REV`ision to speak")
+	flag.Func("root", "share `URI[=NAME]` (repeatable)", func(s string) error {
+		r, err := parseRoot(s)
+		o.Roots = append(o.Roots, r)
+		return err
+	})
+	flag.BoolVar(&o.NoListChanged, "no-list-changed", false, "declare roots without listChanged")
+	transcript := flag.String("transcript", "", "append every frame to `FILE`")
+	flag.Parse()
+	logger := log.New(os.Stderr, "rootsdemo-client: ", 0)
+	if flag.NArg() == 0 {
+		logger.Fatal("usage: rootsdemo-client [flags] -- SERVER_CMD [ARGS...]")
+	}
+	if *transcript != "" {
+		f, err := os.OpenFile(*transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			logger.Fatal(err)
+		}
+		defer f.Close()
+		o.Transcript = f
+	}
+	cmd := exec.Command(flag.Arg(0), flag.Args()[1:]...)
+	cmd.Stderr = os.Stderr
+	toServer, err1 := cmd.StdinPipe()
+	fromServer, err2 := cmd.StdoutPipe()
+	if err := errors.Join(err1, err2, cmd.Start()); err != nil {
+		logger.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := connect(ctx, fromServer, toServer, o)
+	if err == nil {
+		err = c.run(ctx, os.Stdin, os.Stdout)
+	}
+	toServer.Close()
+	if werr := stop(cmd, stopGrace); err == nil && werr != nil {
+		err = fmt.Errorf("server: %w", werr)
+	}
+	if err != nil {
+		logger.Fatal(err)
+	}
+}
+
+type options struct {
+	Protocol      string
+	Roots         []rootsgate.Root
+	NoListChanged bool
+	Transcript    io.Writer
+}
+
+// stopGrace is how long a server may take to exit after its stdin closes
+// before it gets SIGTERM, and again before SIGKILL.
+const stopGrace = 5 * time.Second
+
+// stop waits for the server to exit after its stdin was closed, the way the
+// lifecycle asks of stdio clients: a server that lingers gets SIGTERM, then
+// SIGKILL.
+func stop(cmd *exec.Cmd, grace time.Duration) error {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Kill} {
+		select {
+		case err := <-exited:
+			return err
+		case <-time.After(grace):
+			cmd.Process.Signal(sig)
+		}
+	}
+	return <-exited
+}
+
+// parseRoot reads URI[=NAME]. The URI must be one the protocol allows for
+// a root (file://): a client that shares a bad root makes strict servers
+// drop the whole list, so it is refused here, where the user typed it.
+func parseRoot(s string) (rootsgate.Root, error) {
+	uri, name, _ := strings.Cut(s, "=")
+	check := roots20251125.Root{URI: uri}
+	if err := check.Validate(); err != nil {
+		return rootsgate.Root{}, fmt.Errorf("root %q: %w", uri, err)
+	}
+	return rootsgate.Root{URI: uri, Name: name}, nil
+}
+
+// client is one session with a server.
+type client struct {
+	conn      *ndjson.Conn
+	version   string
+	stateless bool // 2026-07-28: no initialize, _meta on every request
+	gate      *rootsgate.Client
+	done      chan error // Run's result
+
+	mu    sync.Mutex
+	roots []rootsgate.Root
+}
+
+// connect does the handshake for o.Protocol over r and w, and then serves
+// the server's requests until close.
+func connect(ctx context.Context, r io.Reader, w io.Writer, o options) (*client, error) {
+	rev, err := rootsgate.Lookup(o.Protocol)
+	if err != nil {
+		return nil, err
+	}
+	c := &client{conn: ndjson.New(r, w), version: o.Protocol, stateless: rev.InputRequests, roots: o.Roots, done: make(chan error, 1)}
+	c.gate = &rootsgate.Client{ListChanged: !o.NoListChanged, ListRoots: func(context.Context) ([]rootsgate.Root, error) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.roots, nil
+	}}
+	c.conn.Handle, c.conn.Transcript = c.handle, o.Transcript
+	go func() { c.done <- c.conn.Run(context.WithoutCancel(ctx)) }()
+	if err := c.handshake(ctx, !o.NoListChanged); err != nil {
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	return c, nil
+}
+
+func (c *client) handshake(ctx context.Context, listChanged bool) error {
+	if c.stateless {
+		// A server without server/discover, or without this version,
+		// likely speaks an older revision: say which flag to try.
+		fix := fmt.Sprintf("; if it speaks an older revision, run with -protocol %s", latestLegacy)
+		raw, err := c.conn.Call(ctx, "server/discover", map[string]any{"_meta": c.meta()})
+		if err != nil {
+			return fmt.Errorf("server/discover (the %s handshake): %w%s", c.version, err, fix)
+		}
+		var res struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return fmt.Errorf("server/discover (the %s handshake): %w%s", c.version, err, fix)
+		}
+		for _, v := range res.SupportedVersions {
+			if v == c.version {
+				return nil
+			}
+		}
+		if len(res.SupportedVersions) > 0 {
+			fix = "; run with -protocol set to one of them"
+		}
+		return fmt.Errorf("the server does not support %s (it supports %v)%s", c.version, res.SupportedVersions, fix)
+	}
+	raw, err := c.conn.Call(ctx, "initialize", map[string]any{
+		"protocolVersion": c.version,
+		"capabilities":    map[string]any{"roots": map[string]bool{"listChanged": listChanged}},
+		"clientInfo":      clientInfo,
+	})
+	if err != nil {
+		return err
+	}
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return err
+	}
+	if rev, err := rootsgate.Lookup(res.ProtocolVersion); err != nil || !rev.DirectRequest {
+		return fmt.Errorf("the server chose protocol version %q, which is not a revision with initialize", res.ProtocolVersion)
+	}
+	c.mu.Lock()
+	c.version = res.ProtocolVersion
+	c.mu.Unlock()
+	return c.conn.Notify(ctx, "notifications/initialized", json.RawMessage("{}"))
+}
+
+var clientInfo = map[string]string{"name": "rootsdemo-client", "version": "0.1.0"}
+
+// meta is the _meta every 2026-07-28 request carries.
+func (c *client) meta() map[string]any {
+	return map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    c.version,
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"roots": struct{}{}},
+		"io.modelcontextprotocol/clientInfo":         clientInfo,
+	}
+}
+
+func (c *client) negotiated() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
+}
+
+// handle answers the server's requests: roots/list through the gate.
+func (c *client) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	if method == "ping" {
+		return struct{}{}, nil
+	}
+	out, err := c.gate.HandleRequest(ctx, c.negotiated(), method, params)
+	var rpcErr *rootsgate.RPCError
+	switch {
+	case errors.As(err, &rpcErr):
+		data, _ := json.Marshal(rpcErr.Data)
+		if rpcErr.Data == nil {
+			data = nil
+		}
+		return nil, &ndjson.Error{Code: rpcErr.Code, Message: rpcErr.Message, Data: data}
+	case err != nil: // not a request this revision has
+		return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
+	}
+	return out, nil
+}
+
+// maxRounds bounds the input_required rounds of one call.
+const maxRounds = 10
+
+// request sends a request, with _meta on 2026-07-28, and answers the
+// roots/list entries of input_required results until the result is complete.
+func (c *client) request(ctx context.Context, method string, params map[string]any) (json.RawMessage, error) {
+	if !c.stateless {
+		return c.conn.Call(ctx, method, params)
+	}
+	params["_meta"] = c.meta()
+	for round := 1; ; round++ {
+		raw, err := c.conn.Call(ctx, method, params)
+		if err != nil {
+			return nil, err
+		}
+		var res struct {
+			ResultType    string          `json:"resultType"`
+			InputRequests json.RawMessage `json:"inputRequests"`
+			RequestState  string          `json:"requestState"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil || res.ResultType != "input_required" {
+			return raw, err
+		}
+		if round == maxRounds {
+			return nil, fmt.Errorf("still input_required after %d rounds", round)
+		}
+		responses, others, err := c.gate.AnswerInputRequests(ctx, c.version, res.InputRequests)
+		if err != nil {
+			return nil, err
+		}
+		if len(others) > 0 {
+			return nil, fmt.Errorf("cannot answer input requests %q", others)
+		}
+		params["inputResponses"] = responses
+		delete(params, "requestState")
+		if res.RequestState != "" {
+			params["requestState"] = res.RequestState
+		}
+	}
+}
+
+// command runs one command line and returns what to print.
+func (c *client) command(ctx context.Context, line string) any {
+	verb, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	var raw json.RawMessage
+	var err error
+	switch verb {
+	case "roots":
+		var roots []rootsgate.Root
+		for _, f := range strings.Fields(rest) {
+			r, err := parseRoot(f)
+			if err != nil {
+				return errorOutput(&ndjson.Error{Code: -32602, Message: err.Error()})
+			}
+			roots = append(roots, r)
+		}
+		c.mu.Lock()
+		c.roots = roots
+		c.mu.Unlock()
+		// The gate sends nothing where the revision has no such
+		// notification, or when listChanged was not declared.
+		_, err = c.gate.NotifyListChanged(ctx, c.negotiated(), func(ctx context.Context, method string, params json.RawMessage) error {
+			return c.conn.Notify(ctx, method, params)
+		})
+		if err == nil {
+			return map[string]bool{"ok": true}
+		}
+	case "call":
+		tool, args, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		params := map[string]any{"name": tool}
+		if args = strings.TrimSpace(args); args != "" {
+			if !json.Valid([]byte(args)) {
+				return errorOutput(&ndjson.Error{Code: -32602, Message: "arguments are not JSON"})
+			}
+			params["arguments"] = json.RawMessage(args)
+		}
+		raw, err = c.request(ctx, "tools/call", params)
+	case "tools":
+		raw, err = c.request(ctx, "tools/list", map[string]any{})
+	default:
+		err = &ndjson.Error{Code: -32600, Message: fmt.Sprintf("unknown command %q", verb)}
+	}
+	if err != nil {
+		return errorOutput(err)
+	}
+	return map[string]json.RawMessage{"result": raw}
+}
+
+func errorOutput(err error) any {
+	var e *ndjson.Error
+	if !errors.As(err, &e) {
+		e = &ndjson.Error{Code: -32603, Message: err.Error()}
+	}
+	return map[string]any{"error": e}
+}
+
+// run reads commands from in until quit or its end, printing one line each.
+func (c *client) run(ctx context.Context, in io.Reader, out io.Writer) error {
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(nil, ndjson.DefaultMaxLine)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if line == "quit" {
+			break
+		}
+		if err := enc.Encode(c.command(ctx, line)); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}

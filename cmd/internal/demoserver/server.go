@@ -1,0 +1,348 @@
+// Package demoserver is rootsdemo-server: its main.go calls Main, and tests in this
+// module and in the test module cmd/internal/peers drive it in process.
+package demoserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
+)
+
+// Main is rootsdemo-server's main: it reads the command line and runs.
+func Main() {
+	var o options
+	transcript := flag.String("transcript", "", "append every frame to `FILE`")
+	flag.DurationVar(&o.Timeout, "timeout", 30*time.Second, "how long to wait for the client's roots/list answer")
+	flag.DurationVar(&o.MaxAge, "max-age", 0, "reuse a roots/list answer this long (0: until list_changed, or never for a client without listChanged)")
+	flag.BoolVar(&o.Strict, "strict", false, "refuse a roots answer with an invalid root instead of keeping the valid ones")
+	flag.Func("allow", "let read_file read only inside `DIR` (repeatable), as well as inside the client's roots", func(dir string) error {
+		o.Allow = append(o.Allow, dir)
+		return nil
+	})
+	flag.Parse()
+	o.Log = log.New(os.Stderr, "rootsdemo-server: ", 0)
+	if *transcript != "" {
+		f, err := os.OpenFile(*transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			o.Log.Fatal(err)
+		}
+		defer f.Close()
+		o.Transcript = f
+	}
+	if err := serve(context.Background(), os.Stdin, os.Stdout, o); err != nil {
+		o.Log.Fatal(err)
+	}
+}
+
+type options struct {
+	Timeout    time.Duration
+	MaxAge     time.Duration
+	Strict     bool
+	Allow      []string // the operator's directories; nil: the client's roots alone
+	Log        *log.Logger
+	Transcript io.Writer
+	MaxLine    int // bytes of one incoming message; 0 means ndjson.DefaultMaxLine
+	// StateKey seals requestState (32 bytes); nil means a random key made
+	// when the connection starts. StateNow is the sealer's clock; nil
+	// means time.Now.
+	StateKey []byte
+	StateNow func() time.Time
+}
+
+// stateTTL is how long a sealed requestState is good for: the client
+// answers roots/list without asking a person.
+const stateTTL = 2 * time.Minute
+
+// root is a root as the list_roots tool reports it.
+type root struct {
+	URI  string `json:"uri"`
+	Name string `json:"name,omitempty"`
+}
+
+// server is one connection. A legacy session fixes its revision at
+// initialize; on 2026-07-28 every request says its own.
+type server struct {
+	o      options
+	conn   *ndjson.Conn
+	roots  rootsgate.Session
+	states atomic.Int64
+	// principal stands for the client in sealed requestState: stdio has
+	// no authentication, so it is the connection, a random id.
+	principal string
+}
+
+// latestLegacy is the newest revision that begins with initialize.
+var latestLegacy = func() string {
+	v := ""
+	for _, r := range rootsgate.Revisions() {
+		if r.DirectRequest {
+			v = r.Version
+		}
+	}
+	return v
+}()
+
+// serve runs one connection until r ends.
+func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
+	s := &server{o: o, conn: ndjson.New(r, w), principal: "conn-" + rand.Text()}
+	key := o.StateKey
+	if key == nil {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return err
+		}
+	}
+	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{
+		Current: rootsgate.StateKey{ID: "k1", Secret: key},
+		TTL:     stateTTL,
+		Now:     o.StateNow,
+	})
+	if err != nil {
+		return err
+	}
+	s.roots = rootsgate.Session{
+		Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			return s.conn.Call(ctx, method, params)
+		},
+		Timeout:        o.Timeout,
+		MaxAge:         o.MaxAge,
+		Lenient:        !o.Strict,
+		OnInvalidRoots: s.report,
+		RequestState:   func(json.RawMessage) string { return "call/" + strconv.FormatInt(s.states.Add(1), 10) },
+		Sealer:         sealer,
+	}
+	s.conn.Handle, s.conn.Notified = s.handle, s.notified
+	s.conn.Transcript, s.conn.MaxLine = o.Transcript, o.MaxLine
+	return s.conn.Run(ctx)
+}
+
+var tools = map[string]any{"tools": []any{
+	map[string]any{
+		"name":        "list_roots",
+		"description": "Lists the roots the client shares with this server.",
+		"inputSchema": map[string]any{"type": "object"},
+	},
+	map[string]any{
+		"name":        "read_file",
+		"description": "Reads a file inside the client's roots; a path that leads out of them is refused.",
+		"inputSchema": map[string]any{
+			"type":       "object",
+			"properties": map[string]any{"path": map[string]string{"type": "string", "description": "absolute path of the file"}},
+			"required":   []string{"path"},
+		},
+	},
+}}
+
+func (s *server) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	var probe struct {
+		Meta struct {
+			Version string `json:"io.modelcontextprotocol/protocolVersion"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(params, &probe)
+	if v := probe.Meta.Version; v != "" {
+		if rev, err := rootsgate.Lookup(v); err != nil || !rev.InputRequests {
+			return nil, &ndjson.Error{Code: -32602, Message: fmt.Sprintf("unsupported protocol version %q", v)}
+		}
+		return s.handleStateless(ctx, method, params)
+	}
+	switch method {
+	case "initialize":
+		return s.initialize(params)
+	case "ping":
+		return struct{}{}, nil
+	case "tools/list":
+		return tools, nil
+	case "tools/call":
+		return s.call(ctx, params, false)
+	}
+	return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
+}
+
+func (s *server) initialize(params json.RawMessage) (any, error) {
+	var p struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params"}
+	}
+	version := p.ProtocolVersion
+	if rev, err := rootsgate.Lookup(version); err != nil || !rev.DirectRequest {
+		version = latestLegacy
+	}
+	if err := s.roots.Initialize(version, p.Capabilities); err != nil {
+		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
+	}
+	return map[string]any{
+		"protocolVersion": version,
+		"capabilities":    map[string]any{"tools": struct{}{}},
+		"serverInfo":      map[string]string{"name": "rootsdemo-server", "version": "0.1.0"},
+	}, nil
+}
+
+func (s *server) notified(ctx context.Context, method string, params json.RawMessage) {
+	if s.roots.Version() == "" {
+		s.o.Log.Printf("%s before initialize: ignored", method)
+		return
+	}
+	if err := s.roots.HandleNotification(ctx, method, params); err != nil {
+		s.o.Log.Printf("%s: %v", method, err)
+	}
+}
+
+// handleStateless serves a 2026-07-28 request, which names its version
+// and declares the client's capabilities in its _meta.
+func (s *server) handleStateless(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "server/discover":
+		revs := rootsgate.Revisions()
+		versions := make([]string, len(revs))
+		for i, r := range revs {
+			versions[i] = r.Version
+		}
+		return map[string]any{
+			"resultType":        "complete",
+			"supportedVersions": versions,
+			"capabilities":      map[string]any{"tools": struct{}{}},
+			"ttlMs":             0,
+			"cacheScope":        "public",
+			"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": "rootsdemo-server", "version": "0.1.0"}},
+		}, nil
+	case "ping":
+		return map[string]string{"resultType": "complete"}, nil
+	case "tools/list":
+		// 2026-07-28 requires the cache hints on tools/list, as on
+		// server/discover; the TypeScript client rejects a result without them.
+		return map[string]any{"resultType": "complete", "tools": tools["tools"], "ttlMs": 0, "cacheScope": "public"}, nil
+	case "tools/call":
+		return s.call(ctx, params, true)
+	}
+	return nil, &ndjson.Error{Code: -32601, Message: "Method not found"}
+}
+
+// call runs a tool. The roots come from the gate the same way on every
+// revision; only the shape of a result differs (2026-07-28 marks a final
+// result "complete").
+func (s *server) call(ctx context.Context, params json.RawMessage, stateless bool) (any, error) {
+	var p struct {
+		Name      string `json:"name"`
+		Arguments struct {
+			Path string `json:"path"`
+		} `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
+	}
+	if p.Name != "list_roots" && p.Name != "read_file" {
+		return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(p.Name)}
+	}
+	// On 2026-07-28, the sealed requestState belongs to this connection
+	// and this call: the tool's name and arguments.
+	ctx = rootsgate.WithStateBinding(ctx, rootsgate.StateBinding{Principal: s.principal, Method: "tools/call"})
+	var roots []rootsgate.Root
+	var set *rootsgate.RootSet
+	var err error
+	if p.Name == "list_roots" {
+		roots, err = s.roots.Roots(ctx, params)
+	} else if set, err = s.roots.RootSet(ctx, params, s.bounds()...); set != nil {
+		defer set.Close()
+		if err != nil {
+			s.o.Log.Printf("read_file: roots left out: %v", err)
+			err = nil
+		}
+	}
+	var ask *rootsgate.InputRequiredError
+	var missing *rootsgate.MissingCapabilityError
+	switch {
+	case errors.As(err, &ask):
+		return ask.Result, nil // the client answers it and calls again
+	case errors.As(err, &missing):
+		data, err := json.Marshal(missing.Object.Data)
+		return nil, errors.Join(err, &ndjson.Error{Code: missing.Object.Code, Message: missing.Object.Message, Data: data})
+	case isStateError(err):
+		// The retry's requestState is not one this connection sealed for
+		// this call, or it expired: refuse the request, not just the tool.
+		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
+	case err != nil:
+		return toolText(err.Error(), true, stateless), nil
+	}
+	if p.Name == "list_roots" {
+		return listResult(roots, stateless), nil
+	}
+	return readFile(set, p.Arguments.Path, stateless), nil
+}
+
+// isStateError reports whether err refuses a retry's requestState.
+func isStateError(err error) bool {
+	for _, e := range []error{rootsgate.ErrStateMissing, rootsgate.ErrStateTampered, rootsgate.ErrStateUnknownKey,
+		rootsgate.ErrStateExpired, rootsgate.ErrStateWrongPrincipal, rootsgate.ErrStateWrongRequest} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// bounds are the RootSet options that apply -allow.
+func (s *server) bounds() []rootsgate.RootSetOption {
+	if s.o.Allow == nil {
+		return nil
+	}
+	return []rootsgate.RootSetOption{rootsgate.Bounds(s.o.Allow...)}
+}
+
+// readFile is read_file: the file at path, read through the RootSet of
+// the client's roots, so that neither a link nor ".." leads out of them.
+func readFile(set *rootsgate.RootSet, path string, stateless bool) map[string]any {
+	data, err := set.ReadFile(path)
+	switch {
+	case errors.Is(err, rootsgate.ErrOutsideRoots):
+		return toolText(fmt.Sprintf("read_file: refused: %s is outside the client's roots", strconv.Quote(path)), true, stateless)
+	case err != nil:
+		return toolText("read_file: "+err.Error(), true, stateless)
+	}
+	return toolText(string(data), false, stateless)
+}
+
+// toolText is a tool result holding one text, a tool error if isError.
+func toolText(text string, isError, stateless bool) map[string]any {
+	out := map[string]any{"content": []any{map[string]string{"type": "text", "text": text}}}
+	if isError {
+		out["isError"] = true
+	}
+	if stateless {
+		out["resultType"] = "complete"
+	}
+	return out
+}
+
+// listResult is list_roots' answer: the roots as text and as structured
+// content.
+func listResult(roots []rootsgate.Root, stateless bool) map[string]any {
+	list := make([]root, len(roots))
+	for i, r := range roots {
+		list[i] = root{r.URI, r.Name}
+	}
+	structured := map[string]any{"roots": list}
+	text, _ := json.Marshal(structured)
+	out := toolText(string(text), false, stateless)
+	out["structuredContent"] = structured
+	return out
+}
+
+func (s *server) report(err error) {
+	s.o.Log.Printf("roots/list: kept the valid roots; %v", err)
+}

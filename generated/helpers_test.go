@@ -1,0 +1,51 @@
+package generated_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("json.Marshal(%T): %v", v, err)
+	}
+	return b
+}
+
+// mentionsMember reports whether the error message msg names name as a
+// whole JSON member name or path: "roots[0].uri: required" names uri,
+// "RequestID: ..." does not name id, and neither does "invalid".
+func mentionsMember(msg, name string) bool {
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`)
+	return re.MatchString(msg)
+}
+
+// rootsPayload is a ListRootsResult of n roots.
+func rootsPayload(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"roots":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"uri":"file:///home/user/projects/project-%d","name":"Project %d"}`, i, i)
+	}
+	b.WriteString(`]}`)
+	return []byte(b.String())
+}
+
+type unionCodec interface {
+	json.Marshaler
+	json.Unmarshaler
+}
+
+type unionForms struct {
+	typeName string
+	fresh    func() unionCodec
+	asInt    func(unionCodec) (int64, bool)
+}
