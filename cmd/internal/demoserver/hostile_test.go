@@ -2,7 +2,7 @@
 
 // The module's go line is the tool's minimum (1.24); this file uses
 // testing/synctest and sync.WaitGroup.Go (1.25), and the tests run
-// with Go 1.26 (go.work).
+// with Go 1.26.
 
 package demoserver
 
