@@ -2,9 +2,7 @@ package generated_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -23,20 +21,6 @@ func mustMarshal(t *testing.T, v any) []byte {
 func mentionsMember(msg, name string) bool {
 	re := regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`)
 	return re.MatchString(msg)
-}
-
-// rootsPayload is a ListRootsResult of n roots.
-func rootsPayload(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"roots":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"uri":"file:///home/user/projects/project-%d","name":"Project %d"}`, i, i)
-	}
-	b.WriteString(`]}`)
-	return []byte(b.String())
 }
 
 type unionCodec interface {

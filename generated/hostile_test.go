@@ -15,6 +15,7 @@ import (
 
 	r18 "github.com/rootsgen/rootsgen/generated/roots20250618"
 	r25 "github.com/rootsgen/rootsgen/generated/roots20251125"
+	"github.com/rootsgen/rootsgen/testdata/gotest/payload"
 )
 
 // decodeRoot decodes a 2025-06-18 Root both directly and through
@@ -157,7 +158,7 @@ func TestHostileRequestID(t *testing.T) {
 // within a bound proportional to the input (the input is about 7 MB).
 func TestManyRoots(t *testing.T) {
 	const n = 100000
-	data := rootsPayload(n)
+	data := payload.Roots(n)
 
 	var result r18.ListRootsResult
 	var before, after runtime.MemStats

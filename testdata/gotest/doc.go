@@ -1,7 +1,8 @@
 // Package gotest names the folder of the Go helpers that rootsgen's own
-// tests share across packages: gocheck type-checks generated code in
-// process, downstream builds throwaway modules that use rootsgen the way a
-// user's module does. They live under testdata so that they stay out of
+// tests share across packages and modules: gocheck type-checks generated
+// code in process, downstream builds throwaway modules that use rootsgen
+// the way a user's module does, prereq finds what a test needs (or says
+// why it skips), and payload builds messages for the decoders. They live under testdata so that they stay out of
 // the module's public packages and out of ./... patterns; CI vets them by
 // path.
 package gotest

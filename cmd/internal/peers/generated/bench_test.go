@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	roots "github.com/rootsgen/rootsgen/generated/roots20250618"
+	"github.com/rootsgen/rootsgen/testdata/gotest/payload"
 )
 
 // The benchmarks run the same payloads through the generated package and
@@ -18,24 +18,11 @@ import (
 
 var benchSizes = []int{1, 100, 10000}
 
-func rootsPayload(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"roots":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"uri":"file:///home/user/projects/project-%d","name":"Project %d"}`, i, i)
-	}
-	b.WriteString(`]}`)
-	return []byte(b.String())
-}
-
 // BenchmarkDecodeListRootsResult decodes a ListRootsResult and, for the
 // generated type, validates every root; the SDK's type has no validation.
 func BenchmarkDecodeListRootsResult(b *testing.B) {
 	for _, n := range benchSizes {
-		data := rootsPayload(n)
+		data := payload.Roots(n)
 		b.Run(fmt.Sprintf("rootsgen/%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(data)))
@@ -88,10 +75,10 @@ func BenchmarkDispatchListRoots(b *testing.B) {
 		var ours roots.ListRootsResult
 		//lint:ignore SA1019 compared with the Go SDK's roots types, which it deprecates
 		var theirs mcp.ListRootsResult
-		if err := json.Unmarshal(rootsPayload(n), &ours); err != nil {
+		if err := json.Unmarshal(payload.Roots(n), &ours); err != nil {
 			b.Fatal(err)
 		}
-		if err := json.Unmarshal(rootsPayload(n), &theirs); err != nil {
+		if err := json.Unmarshal(payload.Roots(n), &theirs); err != nil {
 			b.Fatal(err)
 		}
 		client := &roots.Client{
