@@ -18,7 +18,7 @@ func TestInstallNodePeersOnce(t *testing.T) {
 	count := filepath.Join(t.TempDir(), "runs")
 	script := "#!/bin/sh\n[ \"$1\" = ci ] || exit 2\necho run >> " + count + "\nsleep 0.2\n"
 	for _, pkg := range nodePackages {
-		script += "mkdir -p node_modules/@modelcontextprotocol/" + pkg + " && echo {} > node_modules/@modelcontextprotocol/" + pkg + "/package.json\n"
+		script += "mkdir -p node_modules/" + pkg + " && echo {} > node_modules/" + pkg + "/package.json\n"
 	}
 	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -28,7 +28,7 @@ func TestInstallNodePeersOnce(t *testing.T) {
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Add(1)
-		go func() { defer wg.Done(); errs[i] = installNodePeers(dir) }()
+		go func() { defer wg.Done(); errs[i] = npmInstall(dir, nodePackages) }()
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -43,7 +43,7 @@ func TestInstallNodePeersOnce(t *testing.T) {
 	if n := strings.Count(string(runs), "run"); n != 1 {
 		t.Errorf("npm ci ran %d times, want once", n)
 	}
-	if !nodePeersInstalled(dir) {
+	if !npmInstalled(dir, nodePackages) {
 		t.Error("the packages are not installed")
 	}
 }

