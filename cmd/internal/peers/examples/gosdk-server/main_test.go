@@ -78,11 +78,23 @@ type peer struct {
 	client *mcp.Client
 	cs     *mcp.ClientSession
 	asked  atomic.Int32
+	// inputRequired counts the input_required results.
+	inputRequired atomic.Int32
 }
 
 func connect(t *testing.T, ctx context.Context, pin string, opts *mcp.ClientOptions, roots ...*mcp.Root) *peer {
 	t.Helper()
-	p := &peer{client: mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, opts)}
+	return connectTo(t, ctx, newServer(log.New(io.Discard, "", 0)), newClient(opts), pin, roots...)
+}
+
+func newClient(opts *mcp.ClientOptions) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, opts)
+}
+
+// connectTo connects client to server, pinned to pin, after adding roots.
+func connectTo(t *testing.T, ctx context.Context, server *mcp.Server, client *mcp.Client, pin string, roots ...*mcp.Root) *peer {
+	t.Helper()
+	p := &peer{client: client}
 	if err := gosdkroots.AddRoots(p.client, roots...); err != nil {
 		t.Fatal(err)
 	}
@@ -96,6 +108,9 @@ func connect(t *testing.T, ctx context.Context, pin string, opts *mcp.ClientOpti
 		lines.Buffer(nil, 1<<20)
 		for lines.Scan() {
 			p.asked.Add(int32(strings.Count(lines.Text(), `"method":"roots/list"`)))
+			if strings.Contains(lines.Text(), `"inputRequests"`) && strings.Contains(lines.Text(), `"resultType":"input_required"`) {
+				p.inputRequired.Add(1)
+			}
 			if _, err := toClient.Write(append(lines.Bytes(), '\n')); err != nil {
 				break
 			}
@@ -103,7 +118,7 @@ func connect(t *testing.T, ctx context.Context, pin string, opts *mcp.ClientOpti
 		toClient.CloseWithError(lines.Err())
 		seen.Close()
 	}()
-	ss, err := newServer(log.New(io.Discard, "", 0)).Connect(ctx, &mcp.IOTransport{Reader: serverIn, Writer: serverOut}, nil)
+	ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: serverIn, Writer: serverOut}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +235,12 @@ func TestRootsAskedOnce(t *testing.T) {
 			}
 			if got := p.asked.Load(); got != want {
 				t.Errorf("the client was asked for its roots %d times in %d calls, want %d", got, calls, want)
+			}
+			if v.pin == "" {
+				// Each ask is an input_required result, marked as one.
+				if got := p.inputRequired.Load(); got != calls {
+					t.Errorf("%d input_required results on the wire in %d calls, want %d", got, calls, calls)
+				}
 			}
 			p.client.AddRoots(&mcp.Root{URI: fileURI(tr.other), Name: "other"})
 			p.mustRead(t, ctx, filepath.Join(tr.other, "new.txt"), "other")
