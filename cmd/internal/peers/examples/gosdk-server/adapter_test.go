@@ -25,6 +25,7 @@ import (
 func rawServer(opts ...gosdkroots.Option) *mcp.Server {
 	a := gosdkroots.New(opts...)
 	server := mcp.NewServer(&mcp.Implementation{Name: "raw", Version: "v0"}, a.ServerOptions(nil))
+	server.AddReceivingMiddleware(a.Middleware)
 	server.AddTool(&mcp.Tool{Name: "read_file", InputSchema: map[string]any{"type": "object"}}, gosdkroots.Handler(func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var in readFileArgs
 		if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {

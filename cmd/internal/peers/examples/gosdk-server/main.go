@@ -48,7 +48,7 @@ type readFileArgs struct {
 
 func newServer(logger *log.Logger) *mcp.Server {
 	roots := gosdkroots.New(gosdkroots.OnInvalidRoots(func(err error) { logger.Printf("roots left out: %v", err) }))
-	server := mcp.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, roots.ServerOptions(nil))
+	server := roots.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, nil)
 	readFile := func(ctx context.Context, req *mcp.CallToolRequest, in readFileArgs) (*mcp.CallToolResult, any, error) {
 		set, err := roots.RootSet(ctx, req) // this request's client roots, any revision
 		if err != nil {
