@@ -357,3 +357,30 @@ func TestRootsWiringLines(t *testing.T) {
 		t.Errorf("roots wiring: %d lines of code, want 1 to 30", n)
 	}
 }
+
+// TestREADMESnippet keeps the README's go-sdk snippet true: its lines are
+// the example's, in order, with the package named as a user would name it.
+func TestREADMESnippet(t *testing.T) {
+	readme, err := os.ReadFile("../../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "<!-- gosdk-server wiring -->\n```go\n")
+	snippet, _, ok2 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 {
+		t.Fatal("README.md lacks the go-sdk snippet after <!-- gosdk-server wiring -->")
+	}
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(src)
+	for _, l := range strings.Split(strings.TrimSpace(snippet), "\n") {
+		l = strings.TrimSpace(strings.ReplaceAll(l, "mcprootsgosdk.", "gosdkroots."))
+		i := strings.Index(code, l)
+		if i < 0 {
+			t.Fatalf("README line %q is not in main.go (after the lines before it)", l)
+		}
+		code = code[i+len(l):]
+	}
+}
