@@ -3,16 +3,18 @@
 //lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
 
 // Package gosdkroots serves the roots feature of an MCP server built on
-// the Go SDK (github.com/modelcontextprotocol/go-sdk, written against v1.8.0)
-// through the roots gate github.com/rootsgen/rootsgen/generated/rootsgate, and checks the roots an SDK
-// client announces by the same rules.
+// the Go SDK through a roots gate, and checks the roots an SDK client
+// announces by the gate's rules.
+//
+// SDK: github.com/modelcontextprotocol/go-sdk v1.8.0
+// Gate: github.com/rootsgen/rootsgen/generated/rootsgate
 //
 // On the server, an [Adapter] gives a tool handler the roots of the client
 // of the request it serves, on whatever revision the client negotiated,
 // with one call:
 //
 //	a := gosdkroots.New()
-//	server := a.NewServer(impl, nil) // or mcp.NewServer(impl, a.ServerOptions(opts)) and AddReceivingMiddleware(a.Middleware)
+//	server := a.NewServer(impl, nil)
 //	mcp.AddTool(server, tool, gosdkroots.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
 //		set, err := a.RootSet(ctx, req)
 //		if err != nil {
@@ -23,21 +25,21 @@
 //		...
 //	}))
 //
-// On a session that negotiated a revision where roots/list is a request of
-// its own (2025-11-25 and earlier), the roots are asked for with
-// [mcp.ServerSession.ListRoots] and kept per session by the gate: one
-// request shared by concurrent callers, a timeout, nothing sent when the
-// client did not declare roots, and the cache dropped when the client sends
-// notifications/roots/list_changed (through the RootsListChangedHandler
-// that [Adapter.ServerOptions] installs). The version is the one the
-// server answered initialize with, which [Adapter.Middleware] records. On
-// a request whose revision
-// carries roots/list inside an input_required result (2026-07-28), the
-// first call returns an [*InputRequiredError]; [Handler] and [HandlerFor]
-// answer the request with the input_required result it holds, the client
-// retries with its roots, and the same call then returns them. A request
-// that does not declare the roots capability is answered with error
-// -32021 and nothing is asked.
+// Where roots/list is a request of its own (2025-11-25 and earlier), the
+// roots are asked for with [mcp.ServerSession.ListRoots] and kept per
+// session by the gate: one request shared by concurrent callers, a
+// timeout, nothing sent to a client that did not declare roots, and the
+// cache dropped when the client sends notifications/roots/list_changed
+// (through the RootsListChangedHandler that [Adapter.ServerOptions]
+// installs). The session's revision is the one the server answered
+// initialize with, which [Adapter.Middleware] records.
+//
+// Where roots/list travels inside an input_required result (2026-07-28),
+// the first call returns an [*InputRequiredError]; [Handler] and
+// [HandlerFor] answer the request with the input_required result it
+// holds, the client retries with its roots, and the same call then
+// returns them. A request that does not declare the roots capability is
+// answered with error -32021, and nothing is asked.
 //
 // Every root is checked by the rules of the revision it came in: by
 // default the invalid ones are left out (and passed to the OnInvalidRoots
@@ -61,8 +63,8 @@ import (
 	gate "github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
-// SDKVersion is the version of github.com/modelcontextprotocol/go-sdk this package
-// was written against.
+// SDKVersion is the version of the SDK (github.com/modelcontextprotocol/go-sdk) this
+// package was written against.
 const SDKVersion = "v1.8.0"
 
 // An Option configures an Adapter.
