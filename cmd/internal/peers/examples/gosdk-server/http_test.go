@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"log"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
-	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
 // The example over Streamable HTTP, as -http serves it, against go-sdk's
@@ -27,9 +25,7 @@ func TestStreamableHTTP(t *testing.T) {
 	defer ts.Close()
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
-			tr := newTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
+			tr, ctx := setup(t)
 			client := newClient(nil)
 			if err := gosdkroots.AddRoots(client, &mcp.Root{URI: fileURI(tr.root)}); err != nil {
 				t.Fatal(err)
