@@ -63,9 +63,16 @@ func TestStrictAndLenient(t *testing.T) {
 			})), newClient(nil), v.pin, roots...)
 			lenient.client.AddRoots(&mcp.Root{URI: "file://otherhost/srv"})
 			lenient.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+			lenient.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+			// A legacy session reports its cached roots once; on 2026-07-28
+			// each call brings the roots anew.
+			want := 1
+			if v.pin == "" {
+				want = 2
+			}
 			mu.Lock()
-			if len(reported) != 1 || !strings.Contains(reported[0].Error(), "roots[1]") {
-				t.Errorf("OnInvalidRoots got %v, want one error naming roots[1]", reported)
+			if len(reported) != want || !strings.Contains(reported[0].Error(), "roots[1]") {
+				t.Errorf("OnInvalidRoots got %v in two calls, want %d errors naming roots[1]", reported, want)
 			}
 			mu.Unlock()
 
