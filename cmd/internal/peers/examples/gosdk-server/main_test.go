@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net/url"
@@ -348,6 +349,9 @@ func TestRootsWiringLines(t *testing.T) {
 	t.Logf("roots wiring: %d lines of code", n)
 	if n == 0 || n > 30 {
 		t.Errorf("roots wiring: %d lines of code, want 1 to 30", n)
+	}
+	if readme, err := os.ReadFile("../../../../../README.md"); err != nil || !strings.Contains(string(readme), fmt.Sprintf("(%d lines of code; `TestRootsWiringLines`", n)) {
+		t.Errorf("README.md does not give the count, %d lines (%v)", n, err)
 	}
 }
 
