@@ -178,11 +178,6 @@ func connectHTTP(ctx context.Context, url string, o options) (*client, error) {
 	if err := c.handshake(ctx, !o.NoListChanged); err != nil {
 		return nil, errors.Join(fmt.Errorf("handshake: %w", err), conn.Close())
 	}
-	if !c.stateless {
-		if err := conn.negotiated(ctx, c.negotiated()); err != nil {
-			return nil, errors.Join(fmt.Errorf("handshake: %w", err), conn.Close())
-		}
-	}
 	return c, nil
 }
 
@@ -254,6 +249,13 @@ func (c *client) handshake(ctx context.Context, listChanged bool) error {
 	c.mu.Lock()
 	c.version = res.ProtocolVersion
 	c.mu.Unlock()
+	// Over HTTP, later requests carry the version, and the GET stream
+	// opens now: a server may ask for roots as soon as it is initialized.
+	if h, ok := c.conn.(*httpConn); ok {
+		if err := h.negotiated(ctx, res.ProtocolVersion); err != nil {
+			return err
+		}
+	}
 	return c.conn.Notify(ctx, "notifications/initialized", json.RawMessage("{}"))
 }
 
