@@ -22,7 +22,7 @@ type post struct {
 	method string // HTTP method
 	header http.Header
 	ctx    context.Context // the request's, done when the client goes
-	msg    ndjson.Message // the JSON-RPC body of a POST
+	msg    ndjson.Message  // the JSON-RPC body of a POST
 }
 
 // fakeHTTP is a Streamable HTTP server written by hand: reply decides the
