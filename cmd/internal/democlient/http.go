@@ -143,8 +143,9 @@ func (c *httpConn) newID() json.RawMessage {
 
 // negotiated is told the revision initialize agreed on: later requests
 // carry it, and the GET stream opens. It returns once the server has
-// accepted the stream (or said it has none, with 405), so that a request
-// the server sends outside any call from then on reaches the client.
+// accepted the stream (or has not), so that a request the server sends
+// outside any call from then on reaches the client. Only a failure to
+// reach the server is an error.
 func (c *httpConn) negotiated(ctx context.Context, version string) error {
 	c.mu.Lock()
 	if version >= firstVersionHeader {
@@ -160,12 +161,11 @@ func (c *httpConn) negotiated(ctx context.Context, version string) error {
 	if err != nil {
 		return fmt.Errorf("opening the GET stream: %w", err)
 	}
-	if resp.StatusCode == http.StatusMethodNotAllowed {
-		resp.Body.Close()
-		return nil // the server offers no GET stream
-	}
-	if err := c.checkStream(resp); err != nil {
-		return fmt.Errorf("opening the GET stream: %w", err)
+	// The stream is optional: a server without one should answer 405,
+	// and one that answers anything else but a stream has none either.
+	// Its requests can still come on the streams of the client's calls.
+	if c.checkStream(resp) != nil {
+		return nil
 	}
 	c.streams.Add(1)
 	go func() {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -299,12 +300,19 @@ func TestHTTPLegacySession(t *testing.T) {
 }
 
 // 2025-03-26 has no MCP-Protocol-Version header; a server without a GET
-// stream (405) is fine.
+// stream is fine, whether it says so with 405 as it should or otherwise
+// (the conformance suite's servers answer 404 or 400).
 func TestHTTPLegacyNoHeaderNoStream(t *testing.T) {
+	for _, status := range []int{http.StatusMethodNotAllowed, http.StatusNotFound, http.StatusBadRequest} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) { testNoStream(t, status) })
+	}
+}
+
+func testNoStream(t *testing.T, status int) {
 	f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
 		switch {
 		case p.method != http.MethodPost:
-			w.WriteHeader(http.StatusMethodNotAllowed)
+			http.Error(w, "no", status)
 		case p.msg.Method == "initialize":
 			writeJSON(w, 200, result(p.msg.ID, `{"protocolVersion":"2025-03-26","capabilities":{}}`))
 		case p.msg.ID != nil:
