@@ -71,6 +71,8 @@ func TestNodeServerHTTP(t *testing.T) {
 	}{
 		{"2025-11-25", 1},
 		{"2025-06-18", 1},
+		{"2025-03-26", 1},
+		{"2024-11-05", 1},
 		{"2026-07-28", 0},
 	} {
 		t.Run(tc.protocol, func(t *testing.T) {

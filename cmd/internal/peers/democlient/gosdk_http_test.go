@@ -26,7 +26,7 @@ import (
 // stateless, the only way go-sdk v1.8.0 serves that revision over HTTP,
 // and the roots travel in input_required and the retried POST.
 func TestGoSDKServerHTTP(t *testing.T) {
-	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
