@@ -157,23 +157,41 @@ func (c *httpConn) negotiated(ctx context.Context, version string) error {
 		return err
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	resp, err := c.client.Do(req.WithContext(c.bg))
+	// A server that holds the GET without answering it has no stream to
+	// give either; the handshake goes on without one after streamWait.
+	getCtx, cancelGet := context.WithCancel(c.bg)
+	timer := time.AfterFunc(streamWait, cancelGet)
+	resp, err := c.client.Do(req.WithContext(getCtx))
+	if !timer.Stop() {
+		if err == nil {
+			resp.Body.Close()
+		}
+		cancelGet()
+		return nil
+	}
 	if err != nil {
+		cancelGet()
 		return fmt.Errorf("opening the GET stream: %w", err)
 	}
 	// The stream is optional: a server without one should answer 405,
 	// and one that answers anything else but a stream has none either.
 	// Its requests can still come on the streams of the client's calls.
 	if c.checkStream(resp) != nil {
+		cancelGet()
 		return nil
 	}
 	c.streams.Add(1)
 	go func() {
 		defer c.streams.Done()
+		defer cancelGet()
 		c.listen(resp)
 	}()
 	return nil
 }
+
+// streamWait bounds the wait for the answer to the GET that opens the
+// stream.
+var streamWait = 10 * time.Second
 
 // listen reads the GET stream, answering the server's requests, and opens
 // it again when the server ends it (as servers that poll do), until Close

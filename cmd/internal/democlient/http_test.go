@@ -447,3 +447,52 @@ func clientGoroutines() int {
 	}
 	return n
 }
+
+// A server that never answers the GET does not hold up the handshake
+// beyond streamWait: the session goes on without the stream.
+func TestHTTPGetNeverAnswered(t *testing.T) {
+	defer func(d time.Duration) { streamWait = d }(streamWait)
+	streamWait = 50 * time.Millisecond
+	f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
+		switch {
+		case p.method == http.MethodGet:
+			<-p.ctx.Done()
+		case p.method == http.MethodDelete:
+		case p.msg.Method == "initialize":
+			w.Header().Set("Mcp-Session-Id", "s")
+			writeJSON(w, 200, result(p.msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{}}`))
+		case p.msg.ID != nil:
+			writeJSON(w, 200, result(p.msg.ID, `{"tools":[]}`))
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	})
+	c, err := connectHTTP(context.Background(), f.URL, options{Protocol: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := printed(t, c.command(context.Background(), "tools")); out != `{"result":{"tools":[]}}` {
+		t.Errorf("tools printed %s", out)
+	}
+	if err := c.close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+}
+
+// Events may span several data lines, end lines with CRLF, carry comments
+// and other event types: only "message" events (or untyped ones) are
+// messages, and their data lines are joined with newlines.
+func TestHTTPEventParsing(t *testing.T) {
+	c := newHTTPConn("http://unused", options{}, true, nil)
+	defer c.Close()
+	stream := ": keep-alive\r\n" +
+		"event: ping\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"wrong\":true}}\r\n\r\n" +
+		"id: 9\r\nretry: 250\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":1,\r\ndata:\"result\":{}}\r\n\r\n"
+	s := c.readStream(context.Background(), strings.NewReader(stream), json.RawMessage("1"))
+	if s.err != nil || s.answer == nil || string(s.answer.Result) != "{}" {
+		t.Fatalf("readStream = %+v, want the multi-line answer", s)
+	}
+	if s.lastID != "9" || s.retry != 250*time.Millisecond {
+		t.Errorf("id %q, retry %v", s.lastID, s.retry)
+	}
+}
