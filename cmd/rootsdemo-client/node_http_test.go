@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -81,30 +79,7 @@ func TestNodeServerHTTP(t *testing.T) {
 			d := startDemo(t, dir, client, "-protocol", tc.protocol, "-transcript", transcript,
 				"-root", "file:///work/alpha=alpha", "-root", "file:///work/beta", "-url", url)
 
-			want := `{"roots":[{"name":"alpha","uri":"file:///work/alpha"},{"uri":"file:///work/beta"}]}`
-			if got := asJSON(structured(t, "first list_roots", d.do("call list_roots"))); got != want {
-				t.Errorf("first list_roots: %s, want %s", got, want)
-			}
-			if got := d.do("roots file:///work/gamma=gamma"); asJSON(got) != `{"ok":true}` {
-				t.Errorf("roots: %v", got)
-			}
-			// The list_changed POST was answered (202) before this call
-			// went out: the count must include it.
-			count := structured(t, "list_changed_count", d.do("call list_changed_count"))
-			if got := asJSON(count); got != fmt.Sprintf(`{"count":%d}`, tc.notified) {
-				t.Errorf("list_changed_count: %s, want %d notifications", got, tc.notified)
-			}
-			want = `{"roots":[{"name":"gamma","uri":"file:///work/gamma"}]}`
-			if got := asJSON(structured(t, "list_roots after the change", d.do("call list_roots"))); got != want {
-				t.Errorf("list_roots after the change: %s, want %s", got, want)
-			}
-			d.quit()
-
-			raw, err := os.ReadFile(transcript)
-			if err != nil {
-				t.Fatal(err)
-			}
-			peertest.Check(t, filepath.Join("testdata", "transcripts", "node-server-http-"+tc.protocol+".txt"), string(raw), *update)
+			exerciseNodeServer(t, d, tc.notified, transcript, "node-server-http-"+tc.protocol+".txt")
 		})
 	}
 }

@@ -308,9 +308,13 @@ func TestHTTPLegacyNoHeaderNoStream(t *testing.T) {
 	}
 }
 
+// testNoStream runs a 2025-03-26 session against a server that answers
+// GET with status, or never when status is 0.
 func testNoStream(t *testing.T, status int) {
 	f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
 		switch {
+		case p.method != http.MethodPost && status == 0:
+			<-p.ctx.Done()
 		case p.method != http.MethodPost:
 			http.Error(w, "no", status)
 		case p.msg.Method == "initialize":
@@ -453,30 +457,7 @@ func clientGoroutines() int {
 func TestHTTPGetNeverAnswered(t *testing.T) {
 	defer func(d time.Duration) { streamWait = d }(streamWait)
 	streamWait = 50 * time.Millisecond
-	f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
-		switch {
-		case p.method == http.MethodGet:
-			<-p.ctx.Done()
-		case p.method == http.MethodDelete:
-		case p.msg.Method == "initialize":
-			w.Header().Set("Mcp-Session-Id", "s")
-			writeJSON(w, 200, result(p.msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{}}`))
-		case p.msg.ID != nil:
-			writeJSON(w, 200, result(p.msg.ID, `{"tools":[]}`))
-		default:
-			w.WriteHeader(http.StatusAccepted)
-		}
-	})
-	c, err := connectHTTP(context.Background(), f.URL, options{Protocol: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out := printed(t, c.command(context.Background(), "tools")); out != `{"result":{"tools":[]}}` {
-		t.Errorf("tools printed %s", out)
-	}
-	if err := c.close(); err != nil {
-		t.Errorf("close: %v", err)
-	}
+	testNoStream(t, 0)
 }
 
 // Events may span several data lines, end lines with CRLF, carry comments
