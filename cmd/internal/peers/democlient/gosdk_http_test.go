@@ -4,12 +4,8 @@ package democlient_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,68 +27,31 @@ func TestGoSDKServerHTTP(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			rev, _ := rootsgate.Lookup(version)
-			var changed atomic.Int32
-			changes := make(chan struct{}, 8)
-			server := mcp.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v1.8.0"}, &mcp.ServerOptions{
-				RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) {
-					changed.Add(1)
-					changes <- struct{}{}
-				},
-			})
-			server.AddTool(&mcp.Tool{Name: "ask_roots", InputSchema: map[string]any{"type": "object"}}, askRoots)
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+			server := newSDKServer()
+			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server.Server },
 				&mcp.StreamableHTTPOptions{Stateless: rev.InputRequests})
 			ts := httptest.NewServer(handler)
 			defer ts.Close()
 
 			transcript := new(peertest.Buffer)
-			c, err := democlient.ConnectHTTP(ctx, ts.URL, democlient.Options{Protocol: version, Transcript: transcript,
-				Roots: []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}})
+			c, err := democlient.ConnectHTTP(ctx, ts.URL, democlient.Options{Protocol: version, Transcript: transcript, Roots: demoRoots})
 			if err != nil {
 				t.Fatal(err)
 			}
+			var ss *mcp.ServerSession
 			if rev.DirectRequest {
 				var sessions []*mcp.ServerSession
-				for ss := range server.Sessions() {
-					sessions = append(sessions, ss)
+				for s := range server.Sessions() {
+					sessions = append(sessions, s)
 				}
 				if len(sessions) != 1 {
 					t.Fatalf("the server has %d sessions, want 1", len(sessions))
 				}
-				res, err := sessions[0].ListRoots(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []rootsgate.Root
-				for _, r := range res.Roots {
-					got = append(got, rootsgate.Root{URI: r.URI, Name: r.Name})
-				}
-				if want := []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}; !reflect.DeepEqual(got, want) {
-					t.Errorf("ListRoots = %v, want %v", got, want)
-				}
+				ss = sessions[0]
 			}
-			if got, want := callText(t, ctx, c, "ask_roots"), "file:///src=src file:///doc="; got != want {
-				t.Errorf("ask_roots = %q, want %q", got, want)
-			}
-			if out, _ := json.Marshal(c.Command(ctx, "roots file:///new=new")); string(out) != `{"ok":true}` {
-				t.Errorf("roots printed %s", out)
-			}
-			if rev.ListChanged {
-				select {
-				case <-changes:
-				case <-ctx.Done():
-					t.Fatal("RootsListChangedHandler was not called")
-				}
-			}
-			if got, want := callText(t, ctx, c, "ask_roots"), "file:///new=new"; got != want {
-				t.Errorf("ask_roots after the change = %q, want %q", got, want)
-			}
+			server.exercise(t, ctx, c, rev, ss)
 			if err := c.Close(); err != nil {
 				t.Errorf("close: %v", err)
-			}
-			wantChanged := map[bool]int32{true: 1, false: 0}[rev.ListChanged]
-			if n := changed.Load(); n != wantChanged {
-				t.Errorf("RootsListChangedHandler called %d times, want %d", n, wantChanged)
 			}
 			if rev.DirectRequest {
 				// DELETE ended the session on the server too.
@@ -100,11 +59,7 @@ func TestGoSDKServerHTTP(t *testing.T) {
 					t.Errorf("a session is left on the server after Close")
 				}
 			}
-			text := transcript.String()
-			if sent := strings.Contains(text, "notifications/roots/list_changed"); sent != rev.ListChanged {
-				t.Errorf("list_changed on the wire: %t, want %t:\n%s", sent, rev.ListChanged, text)
-			}
-			peertest.Check(t, "testdata/transcripts/gosdk-server-http-"+version+".txt", text, *update)
+			checkTranscript(t, rev, transcript.String(), "gosdk-server-http-"+version+".txt")
 		})
 	}
 }
