@@ -515,15 +515,7 @@ func (c *httpConn) record(dir string, frame []byte) {
 }
 
 // encode writes a message as compact JSON, HTML left as it is.
-func encode(m *ndjson.Message) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func encode(m *ndjson.Message) ([]byte, error) { return compact(m) }
 
 // marshal is params as JSON; nil stays nil, so no params member is sent.
 func marshal(v any) (json.RawMessage, error) {
@@ -533,6 +525,10 @@ func marshal(v any) (json.RawMessage, error) {
 	case json.RawMessage:
 		return v, nil
 	}
+	return compact(v)
+}
+
+func compact(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

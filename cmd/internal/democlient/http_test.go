@@ -78,6 +78,13 @@ func writeJSON(w http.ResponseWriter, status int, body string) {
 	io.WriteString(w, body)
 }
 
+// openStream starts an event stream and sends its headers.
+func openStream(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+}
+
 // writeEvents answers with an event stream holding the given messages.
 func writeEvents(w http.ResponseWriter, messages ...string) {
 	w.Header().Set("Content-Type", "text/event-stream")
@@ -232,9 +239,7 @@ func TestHTTPLegacySession(t *testing.T) {
 	f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
 		switch {
 		case p.method == http.MethodGet:
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(200)
-			w.(http.Flusher).Flush()
+			openStream(w)
 			getOpen <- w
 			<-getDone
 		case p.method == http.MethodDelete:
@@ -393,17 +398,13 @@ func TestHTTPServerDisappears(t *testing.T) {
 	f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
 		switch {
 		case p.method == http.MethodGet:
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(200)
-			w.(http.Flusher).Flush()
+			openStream(w)
 			<-p.ctx.Done()
 		case p.msg.Method == "initialize":
 			w.Header().Set("Mcp-Session-Id", "s")
 			writeJSON(w, 200, result(p.msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{}}`))
 		case p.msg.Method == "tools/call":
-			w.Header().Set("Content-Type", "text/event-stream")
-			w.WriteHeader(200)
-			w.(http.Flusher).Flush()
+			openStream(w)
 			close(inCall)
 			<-p.ctx.Done()
 		default:
