@@ -27,6 +27,10 @@ import (
 // check validates every message the client sent (the roots capability in
 // initialize or in _meta among them) against the revision's schema, and
 // they run the legacy session over HTTP against the suite's own server.
+// sse-retry checks the resumption of a call's event stream that the
+// server ends before the answer (a GET with Last-Event-ID, not before the
+// retry interval the server named: a lower bound the client keeps by
+// construction, so the check cannot fail on a slow machine).
 var conformanceCases = []struct {
 	scenario, spec string
 	commands       []string // rootsdemo-client's stdin, one line each
@@ -49,6 +53,15 @@ var conformanceCases = []struct {
 	{"tools_call", "2025-11-25", []string{"tools", `call add_numbers {"a":1,"b":2}`}, map[string]string{
 		"tool-add-numbers":  "SUCCESS",
 		"wire-schema-valid": "SUCCESS",
+	}},
+	{"sse-retry", "2025-11-25", []string{"tools", "call test_reconnection {}"}, map[string]string{
+		"client-sse-graceful-reconnect": "SUCCESS",
+		"client-sse-retry-timing":       "SUCCESS",
+		"client-sse-last-event-id":      "SUCCESS",
+		"incoming-request":              "INFO",
+		"outgoing-response":             "INFO",
+		"outgoing-sse-event":            "INFO",
+		"outgoing-stream-close":         "INFO",
 	}},
 	{"initialize", "2025-11-25", []string{"tools"}, map[string]string{
 		"mcp-client-initialization": "SUCCESS",

@@ -89,18 +89,30 @@ func newHTTPConn(url string, o options, stateless bool, handle func(context.Cont
 // listing that very version as supported (a load balancer in front of
 // servers of mixed versions can do this); the request is then sent once
 // more, with a new id. A list without it is the server's answer.
+//
+// A call whose event stream ends before its answer is resumed on a legacy
+// session (see resume); on 2026-07-28, which dropped resumption, it is
+// sent once more with a new id.
 func (c *httpConn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	raw, err := marshal(params)
 	if err != nil {
 		return nil, err
 	}
-	for attempt := 1; ; attempt++ {
+	versionRetried, streamRetried := false, false
+	for {
 		m, err := c.post(ctx, &ndjson.Message{JSONRPC: "2.0", ID: c.newID(), Method: method, Params: raw})
+		if errors.Is(err, errNoAnswer) && c.stateless && !streamRetried {
+			// 2026-07-28 has no resumption: a request whose stream
+			// broke is sent again, as a new request.
+			streamRetried = true
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		if m.Error != nil {
-			if attempt == 1 && c.stateless && m.Error.Code == codeUnsupportedVersion && lists(m.Error.Data, c.version) {
+			if !versionRetried && c.stateless && m.Error.Code == codeUnsupportedVersion && lists(m.Error.Data, c.version) {
+				versionRetried = true
 				continue
 			}
 			return nil, m.Error
@@ -323,11 +335,15 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 		return nil, nil
 	case isCall && mt == "text/event-stream" && resp.StatusCode == http.StatusOK:
 		s := c.readStream(ctx, resp.Body, m.ID)
+		if s.answer == nil && s.err == nil && !c.stateless && s.lastID != "" {
+			resp.Body.Close()
+			s = c.resume(ctx, m.ID, s)
+		}
 		if s.answer != nil {
 			return s.answer, nil
 		}
 		if s.err == nil {
-			s.err = errors.New("the server ended the event stream without an answer")
+			s.err = errNoAnswer
 		}
 		return nil, fmt.Errorf("%s: %w", m.Method, s.err)
 	case isCall && mt == "application/json":
@@ -345,6 +361,60 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 		}
 	}
 	return nil, fmt.Errorf("%s: %w", methodOrResponse(m), statusError(resp))
+}
+
+// errNoAnswer: an event stream ended before the answer it was to carry.
+var errNoAnswer = errors.New("the server ended the event stream without an answer")
+
+// maxResumes bounds the GETs that resume one call's stream.
+const maxResumes = 5
+
+// resume waits for the answer to id, which the server closed the call's
+// event stream before sending, the way 2025-era sessions allow: after the
+// server's retry interval, a GET with Last-Event-ID set to the last event
+// seen, on which the server replays what followed, and again if that
+// stream ends too.
+func (c *httpConn) resume(ctx context.Context, id json.RawMessage, s stream) stream {
+	for range maxResumes {
+		wait := c.retryDefault
+		if s.retry > 0 {
+			wait = s.retry
+		}
+		select {
+		case <-ctx.Done():
+			s.err = ctx.Err()
+			return s
+		case <-time.After(wait):
+		}
+		req, err := c.newRequest(ctx, http.MethodGet, nil)
+		if err != nil {
+			s.err = err
+			return s
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Last-Event-ID", s.lastID)
+		resp, err := c.client.Do(req)
+		if err == nil {
+			err = c.checkStream(resp)
+		}
+		if err != nil {
+			s.err = fmt.Errorf("resuming the event stream: %w", err)
+			return s
+		}
+		next := c.readStream(ctx, resp.Body, id)
+		resp.Body.Close()
+		if next.answer != nil || next.err != nil {
+			return next
+		}
+		if next.lastID != "" {
+			s.lastID = next.lastID
+		}
+		if next.retry > 0 {
+			s.retry = next.retry
+		}
+	}
+	s.err = fmt.Errorf("%w, and %d resumptions brought none", errNoAnswer, maxResumes)
+	return s
 }
 
 func methodOrResponse(m *ndjson.Message) string {

@@ -478,3 +478,68 @@ func TestHTTPEventParsing(t *testing.T) {
 		t.Errorf("id %q, retry %v", s.lastID, s.retry)
 	}
 }
+
+// A legacy session resumes a call's event stream that ended before its
+// answer: after the retry interval, a GET with Last-Event-ID brings the
+// answer. On 2026-07-28, which has no resumption, the call is sent again
+// with a new id, once.
+func TestHTTPBrokenStream(t *testing.T) {
+	t.Run("resume", func(t *testing.T) {
+		f := newFakeHTTP(t, func(w http.ResponseWriter, p post) {
+			switch {
+			case p.method == http.MethodGet && p.header.Get("Last-Event-ID") == "e1":
+				openStream(w)
+				io.WriteString(w, "id: e2\ndata: "+result(json.RawMessage("2"), `{"tools":[]}`)+"\n\n")
+			case p.method == http.MethodGet:
+				http.Error(w, "no standalone stream", http.StatusMethodNotAllowed)
+			case p.method == http.MethodDelete:
+			case p.msg.Method == "initialize":
+				w.Header().Set("Mcp-Session-Id", "s")
+				writeJSON(w, 200, result(p.msg.ID, `{"protocolVersion":"2025-11-25","capabilities":{}}`))
+			case p.msg.Method == "tools/list":
+				openStream(w)
+				io.WriteString(w, "id: e1\nretry: 1\ndata: \n\n") // and the stream ends
+			default:
+				w.WriteHeader(http.StatusAccepted)
+			}
+		})
+		c, err := connectHTTP(context.Background(), f.URL, options{Protocol: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.close()
+		if out := printed(t, c.command(context.Background(), "tools")); out != `{"result":{"tools":[]}}` {
+			t.Errorf("tools printed %s", out)
+		}
+		if n := len(f.find("tools/list")); n != 1 {
+			t.Errorf("tools/list was POSTed %d times, want once", n)
+		}
+	})
+	t.Run("2026-07-28", func(t *testing.T) {
+		broken := 0
+		f := newFakeHTTP(t, modernReply(func(w http.ResponseWriter, p post) {
+			if broken < 2 {
+				broken++
+				openStream(w)
+				io.WriteString(w, "id: e1\ndata: \n\n")
+				return
+			}
+			writeJSON(w, 200, result(p.msg.ID, `{"resultType":"complete","tools":[]}`))
+		}))
+		c, err := connectHTTP(context.Background(), f.URL, options{Protocol: "2026-07-28"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.close()
+		if out := printed(t, c.command(context.Background(), "tools")); !strings.Contains(out, "without an answer") {
+			t.Errorf("two broken streams: printed %s, want the error", out)
+		}
+		if out := printed(t, c.command(context.Background(), "tools")); out != `{"result":{"resultType":"complete","tools":[]}}` {
+			t.Errorf("then a good one: printed %s", out)
+		}
+		posts := f.find("tools/list")
+		if len(posts) != 3 || string(posts[0].msg.ID) == string(posts[1].msg.ID) || len(f.find(http.MethodGet)) != 0 {
+			t.Errorf("tools/list POSTs %d (want 3, the second with a new id), GETs %d (want none)", len(posts), len(f.find(http.MethodGet)))
+		}
+	})
+}
