@@ -28,6 +28,9 @@ type Model struct {
 	Features Features
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
+	// Plan is what the package has of the roots feature, made from the
+	// rest of the model once it is built.
+	Plan *Plan
 }
 
 // Features are what a revision's schema says about the roots feature.
@@ -232,6 +235,7 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 			}
 		}
 	}
+	m.Plan = newPlan(m)
 	return m, nil
 }
 
