@@ -78,9 +78,10 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		}
 		m, err := BuildModel(Options{Revision: r.Revision, Schema: r.Schema, Load: opts.Load})
 		if err != nil {
-			var ue *UsageError
-			if r.Schema == nil && errors.As(err, &ue) && !slices.Contains(schema.Revisions(), r.Revision) {
-				return nil, &UsageError{fmt.Errorf("revision %s is not embedded: give the schema its package was generated from with -schema %s=FILE", r.Revision, r.Revision)}
+			var unknown *schema.UnknownRevisionError
+			if errors.As(err, &unknown) {
+				return nil, &UsageError{fmt.Errorf("unknown revision %q: embedded revisions are %s; for a package generated with -schema, give the gate that schema too: -schema %s=FILE",
+					r.Revision, strings.Join(schema.Revisions(), ", "), r.Revision)}
 			}
 			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
 		}
