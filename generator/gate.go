@@ -97,7 +97,7 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 			Import:     r.Import,
 			Alias:      alias,
 			Plan:       m.Plan,
-			Deprecated: m.Deprecation != nil,
+			Deprecated: m.Deprecation != nil || m.Plan.DeprecatedBy != "",
 		})
 		sums = append(sums, fmt.Sprintf("%s (sha256 %s)", r.Revision, m.InputSHA))
 	}
