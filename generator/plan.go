@@ -66,6 +66,10 @@ type Plan struct {
 	RootMeta bool
 	// Examples: example_test.go.
 	Examples bool
+	// GateProblem, when not empty, says why a gate cannot convert this
+	// revision's Root to and from its own (which has URI, Name, Meta and
+	// Extra); the gate refuses the revision with it.
+	GateProblem string
 	// DeprecatedBy names the roots definition the schema marks
 	// "deprecated", on which every roots symbol is built; "" if none.
 	DeprecatedBy string
@@ -246,6 +250,7 @@ func newPlan(m *Model) *Plan {
 			p.Examples = true
 		}
 	}
+	p.GateProblem = gateProblem(pl.def("Root"))
 
 	for _, def := range rootsDefinitions {
 		if t := pl.def(def); t != nil && t.Deprecated && p.DeprecatedBy == "" {
@@ -263,6 +268,30 @@ func newPlan(m *Model) *Plan {
 		p.ListChangedDeprecatedBy = "RootsListChangedNotification"
 	}
 	return p
+}
+
+// gateProblem says why the gate's Root cannot be converted to and from
+// root, or "".
+func gateProblem(root *Type) string {
+	name, meta := fieldOf(root, "name"), fieldOf(root, "_meta")
+	switch {
+	case name == nil || name.Name != "Name" || goTypeString(name) != "string":
+		return "Root has no string member \"name\" with Go field Name"
+	case meta != nil && (meta.Name != "Meta" || meta.Pointer || !isOpenObject(meta.Type)):
+		return "Root's member \"_meta\" is not an open object with Go field Meta"
+	case root.Extra == nil || root.ExtraName != "Extra" || !root.Extra.Raw:
+		return "Root keeps no unknown members as raw JSON in Extra"
+	}
+	return ""
+}
+
+// isOpenObject reports whether g is map[string]any, or a named type of it.
+func isOpenObject(g GoType) bool {
+	if g.Named != nil {
+		t := resolve(g.Named)
+		return t.Kind == KindMap && t.Elem.Any
+	}
+	return g.Map != nil && g.Map.Any
 }
 
 // inputRequests checks what Client.AnswerInputRequests is written in
