@@ -77,6 +77,11 @@ func TestUsageErrors(t *testing.T) {
 		{"gate with an unknown revision", []string{"-gate", "1999-01-01=example.com/x", "-out", out}, []string{`unknown revision "1999-01-01"`}},
 		{"gate with a revision twice", []string{"-gate", "2025-06-18=example.com/a,2025-06-18=example.com/b", "-out", out}, []string{"revision 2025-06-18 is given twice"}},
 		{"gate and revision", []string{"-gate", "2025-06-18=example.com/a", "-revision", "2025-06-18", "-out", out}, []string{"-gate names its revisions itself"}},
+		{"sdk without gate-import", []string{"-sdk", "go-sdk", "-out", out}, []string{"-sdk needs -gate-import"}},
+		{"sdk unknown", []string{"-sdk", "nope", "-gate-import", "example.com/gate", "-out", out}, []string{`unknown SDK "nope"`, "go-sdk"}},
+		{"sdk and revision", []string{"-sdk", "go-sdk", "-gate-import", "example.com/gate", "-revision", "2025-06-18", "-out", out}, []string{"-sdk writes an adapter over a gate package"}},
+		{"sdk with a bad import path", []string{"-sdk", "go-sdk", "-gate-import", "example.com/\"gate", "-out", out}, []string{`invalid import path`}},
+		{"gate-import alone", []string{"-gate-import", "example.com/gate", "-revision", "2025-06-18", "-out", out}, []string{"-gate-import goes with -sdk"}},
 		{"schema too large", []string{"-revision", "x", "-schema", malformed, "-out", out, "-max-bytes", "10"}, []string{"larger than the limit of 10 bytes", "-max-bytes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
