@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,6 +67,8 @@ func newReadTree(t *testing.T) readTree {
 
 func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
 
+var update = flag.Bool("update", false, "rewrite the transcripts in testdata")
+
 // build compiles this example once per test.
 func build(t *testing.T) string {
 	t.Helper()
@@ -71,12 +79,28 @@ func build(t *testing.T) string {
 	return exe
 }
 
-// connect starts the example server and connects mcp-go's own client to
-// it, pinned to version ("" for the newest), with roots (nil for none).
-func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpgoroots.ClientRoots) (*client.Client, *peertest.Buffer) {
+// connect starts the server exe and connects mcp-go's own client to it,
+// pinned to version ("" for the newest), with roots (nil for none). The
+// transcript records every frame, "<-" from the client, "->" from the
+// server.
+func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpgoroots.ClientRoots) (c *client.Client, transcript, stderr *peertest.Buffer) {
 	t.Helper()
-	stderr := new(peertest.Buffer)
-	tr := transport.NewStdioWithOptions(exe, nil, nil, transport.WithCommandStderrWriter(stderr))
+	transcript, stderr = new(peertest.Buffer), new(peertest.Buffer)
+	cmd := exec.Command(exe)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	in := io.TeeReader(stdout, &frames{dir: "->", to: transcript})
+	out := &tee{stdin, &frames{dir: "<-", to: transcript}}
 	var opts []client.ClientOption
 	if roots != nil {
 		opts = append(opts, client.WithRootsHandler(roots))
@@ -84,14 +108,19 @@ func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpg
 	if version != "" {
 		opts = append(opts, client.WithProtocolVersion(version))
 	}
-	c := client.NewClient(tr, opts...)
+	c = client.NewClient(transport.NewIO(in, out, io.NopCloser(strings.NewReader(""))), opts...)
 	if roots != nil {
 		roots.Attach(c)
 	}
+	t.Cleanup(func() {
+		c.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("server: %v (stderr: %s)", err, stderr)
+		}
+	})
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
 	init := mcp.InitializeRequest{}
 	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
 	init.Params.ProtocolVersion = version
@@ -106,7 +135,62 @@ func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpg
 	if res.ProtocolVersion != want || c.ProtocolVersion() != want {
 		t.Fatalf("negotiated %s (client says %s), want %s", res.ProtocolVersion, c.ProtocolVersion(), want)
 	}
-	return c, stderr
+	return c, transcript, stderr
+}
+
+// frames writes what passes through it to a transcript, one line per
+// frame, each prefixed with dir.
+type frames struct {
+	dir     string
+	to      io.Writer
+	partial []byte
+}
+
+func (f *frames) Write(p []byte) (int, error) {
+	f.partial = append(f.partial, p...)
+	for {
+		line, rest, ok := bytes.Cut(f.partial, []byte("\n"))
+		if !ok {
+			return len(p), nil
+		}
+		fmt.Fprintf(f.to, "%s %s\n", f.dir, line)
+		f.partial = rest
+	}
+}
+
+// tee writes to a transcript and then to w, so that a frame is recorded
+// before the answer to it can be; Close closes w.
+type tee struct {
+	w    io.WriteCloser
+	copy io.Writer
+}
+
+func (t *tee) Write(p []byte) (int, error) {
+	t.copy.Write(p)
+	return t.w.Write(p)
+}
+
+func (t *tee) Close() error { return t.w.Close() }
+
+// count returns how many frames of the transcript sent in direction dir
+// have member name at the top level (as "method") or in their result
+// (as "resultType") equal to value.
+func count(t *testing.T, transcript, dir, name, value string) int {
+	t.Helper()
+	n := 0
+	for _, line := range strings.Split(strings.TrimSuffix(transcript, "\n"), "\n") {
+		d, body, _ := strings.Cut(line, " ")
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(body), &m); err != nil {
+			t.Fatalf("transcript: %v: %s", err, line)
+		}
+		var result map[string]json.RawMessage
+		json.Unmarshal(m["result"], &result)
+		if d == dir && (string(m[name]) == strconv.Quote(value) || string(result[name]) == strconv.Quote(value)) {
+			n++
+		}
+	}
+	return n
 }
 
 // readFile calls read_file and returns its text and whether it is a tool
@@ -152,7 +236,7 @@ func TestMCPGoClientReadFile(t *testing.T) {
 			roots := mcpgoroots.NewClientRoots(
 				mcp.Root{URI: fileURI(tr.root), Name: "root"},
 				mcp.Root{URI: "file://otherhost" + tr.other, Name: "remote"})
-			c, stderr := connect(t, ctx, exe, version, roots)
+			c, transcript, stderr := connect(t, ctx, exe, version, roots)
 
 			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
 				t.Errorf("inside: %q (error %t), want the file (server stderr: %s)", text, isErr, stderr)
@@ -188,6 +272,23 @@ func TestMCPGoClientReadFile(t *testing.T) {
 			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")); !refused(text, isErr) {
 				t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
 			}
+
+			// A legacy session asks roots/list once, keeps the answer
+			// for the eight calls before the change, and asks again
+			// once after it; on 2026-07-28 the server sends no request
+			// and asks in the results instead.
+			asks, want := count(t, transcript.String(), "->", "method", "roots/list"), 2
+			if version == "" {
+				want = 0
+				if n := count(t, transcript.String(), "->", "resultType", "input_required"); n < 2 {
+					t.Errorf("%d input_required results, want one per round trip", n)
+				}
+			}
+			if asks != want {
+				t.Errorf("the server sent roots/list %d times, want %d", asks, want)
+			}
+			peertest.Check(t, "testdata/transcripts/mcpgo-client-read-file-"+name+".txt",
+				strings.ReplaceAll(transcript.String(), tr.dir, "/tmp/tree"), *update)
 		})
 	}
 }
