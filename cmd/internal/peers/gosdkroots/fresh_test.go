@@ -14,7 +14,7 @@ import (
 var sdkDirective = regexp.MustCompile(`(?m)^//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk (\S+) -gate-import (\S+) -out \.$`)
 
 // TestAdapterFresh fails when gosdk.go is not what rootsgen writes for the
-// go:generate line of generate.go; regenerate with
+// directive in generate.go; regenerate with
 //
 //	go -C cmd/internal/peers generate ./gosdkroots
 func TestAdapterFresh(t *testing.T) {

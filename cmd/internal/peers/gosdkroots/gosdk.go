@@ -12,7 +12,7 @@
 // with one call:
 //
 //	a := gosdkroots.New()
-//	server := mcp.NewServer(impl, a.ServerOptions(nil))
+//	server := a.NewServer(impl, nil) // or mcp.NewServer(impl, a.ServerOptions(opts)) and AddReceivingMiddleware(a.Middleware)
 //	mcp.AddTool(server, tool, gosdkroots.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
 //		set, err := a.RootSet(ctx, req)
 //		if err != nil {
@@ -29,7 +29,9 @@
 // request shared by concurrent callers, a timeout, nothing sent when the
 // client did not declare roots, and the cache dropped when the client sends
 // notifications/roots/list_changed (through the RootsListChangedHandler
-// that [Adapter.ServerOptions] installs). On a request whose revision
+// that [Adapter.ServerOptions] installs). The version is the one the
+// server answered initialize with, which [Adapter.Middleware] records. On
+// a request whose revision
 // carries roots/list inside an input_required result (2026-07-28), the
 // first call returns an [*InputRequiredError]; [Handler] and [HandlerFor]
 // answer the request with the input_required result it holds, the client
@@ -115,12 +117,20 @@ type Adapter struct {
 	perRequest *gate.Session
 
 	mu       sync.Mutex
-	sessions map[*mcp.ServerSession]*gate.Session
+	sessions map[*mcp.ServerSession]*session
+}
+
+// session is what the adapter keeps of a session that began with
+// initialize: the protocol version the server answered, once seen, and the
+// gate session that asks its client for roots, once needed.
+type session struct {
+	version string
+	gate    *gate.Session
 }
 
 // New returns an Adapter configured by opts.
 func New(opts ...Option) *Adapter {
-	a := &Adapter{sessions: make(map[*mcp.ServerSession]*gate.Session)}
+	a := &Adapter{sessions: make(map[*mcp.ServerSession]*session)}
 	for _, o := range opts {
 		o(a)
 	}
@@ -140,6 +150,50 @@ func (a *Adapter) gateSession(request func(context.Context, string, json.RawMess
 	}
 }
 
+// NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with
+// a.Middleware installed: a server whose tool handlers can ask a for
+// roots.
+func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
+	server := mcp.NewServer(impl, a.ServerOptions(opts))
+	server.AddReceivingMiddleware(a.Middleware)
+	return server
+}
+
+// Middleware is a receiving middleware that records the protocol version
+// the server answers each initialize with: the version the session speaks,
+// which may differ from the one the client offered (and which the SDK
+// reports as the session's). Without it the adapter takes the offered one.
+func (a *Adapter) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if init, ok := res.(*mcp.InitializeResult); ok && err == nil && init != nil {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+				a.mu.Lock()
+				a.session(ss).version = init.ProtocolVersion
+				a.mu.Unlock()
+			}
+		}
+		return res, err
+	}
+}
+
+// session returns what the adapter keeps of ss, kept from now until ss
+// ends. The caller holds a.mu.
+func (a *Adapter) session(ss *mcp.ServerSession) *session {
+	if s := a.sessions[ss]; s != nil {
+		return s
+	}
+	s := &session{}
+	a.sessions[ss] = s
+	go func() {
+		ss.Wait()
+		a.mu.Lock()
+		delete(a.sessions, ss)
+		a.mu.Unlock()
+	}()
+	return s
+}
+
 // ServerOptions returns a copy of opts (nil means none) whose
 // RootsListChangedHandler drops the cached roots of the session the
 // notification came from, then calls the handler opts had, if any.
@@ -150,8 +204,11 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	}
 	next := o.RootsListChangedHandler
 	o.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {
+		var s *gate.Session
 		a.mu.Lock()
-		s := a.sessions[req.Session]
+		if kept := a.sessions[req.Session]; kept != nil {
+			s = kept.gate
+		}
 		a.mu.Unlock()
 		if s != nil {
 			// The gate accepts params absent, null or {}; it ignores them.
@@ -187,7 +244,7 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]gate.Root, erro
 // another host, say) are left out and reported to OnInvalidRoots. Close
 // the set when done.
 func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*gate.RootSet, error) {
-	s, params, ctx, err := a.session(ctx, req)
+	s, params, ctx, err := a.serve(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +263,9 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*gate.RootSet, 
 	return set, a.convert(err)
 }
 
-// session returns the gate session that serves req, the request's params
+// serve returns the gate session that serves req, the request's params
 // as JSON, and ctx with what the session needs.
-func (a *Adapter) session(ctx context.Context, req mcp.Request) (*gate.Session, json.RawMessage, context.Context, error) {
+func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, json.RawMessage, context.Context, error) {
 	if req == nil || req.GetParams() == nil {
 		return nil, nil, ctx, errors.New("gosdkroots: no request")
 	}
@@ -234,16 +291,21 @@ func (a *Adapter) session(ctx context.Context, req mcp.Request) (*gate.Session, 
 }
 
 // legacy returns the gate session of ss, a session that negotiated its
-// revision at initialize, set up on first use and dropped when ss ends.
+// revision at initialize, set up on first use.
 func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if s := a.sessions[ss]; s != nil {
-		return s, nil
+	kept := a.session(ss)
+	if kept.gate != nil {
+		return kept.gate, nil
 	}
 	init := ss.InitializeParams()
 	if init == nil {
 		return nil, fmt.Errorf("gosdkroots: the session has not been initialized: %w", gate.ErrUnknownVersion)
+	}
+	version := kept.version
+	if version == "" {
+		version = init.ProtocolVersion
 	}
 	s := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {
@@ -264,16 +326,10 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, error) {
 		}
 		return json.Marshal(res)
 	})
-	if err := s.Initialize(init.ProtocolVersion, capabilities(init.Capabilities)); err != nil {
+	if err := s.Initialize(version, capabilities(init.Capabilities)); err != nil {
 		return nil, err
 	}
-	a.sessions[ss] = s
-	go func() {
-		ss.Wait()
-		a.mu.Lock()
-		delete(a.sessions, ss)
-		a.mu.Unlock()
-	}()
+	kept.gate = s
 	return s, nil
 }
 
