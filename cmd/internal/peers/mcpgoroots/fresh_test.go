@@ -3,7 +3,7 @@ package mcpgoroots_test
 import (
 	"testing"
 
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/sdkfresh"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 )
 
 // TestAdapterFresh fails when mcpgo.go is not what rootsgen writes for the
@@ -12,5 +12,5 @@ import (
 //
 //	go -C cmd/internal/peers generate ./mcpgoroots
 func TestAdapterFresh(t *testing.T) {
-	sdkfresh.Check(t, "mcpgoroots", "github.com/mark3labs/mcp-go")
+	adaptertest.Fresh(t, "mcpgoroots", "github.com/mark3labs/mcp-go")
 }

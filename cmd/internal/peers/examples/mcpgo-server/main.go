@@ -1,7 +1,14 @@
-// Command mcpgo-server is an MCP server on github.com/mark3labs/mcp-go,
-// over stdio, with one tool, read_file {"path"}, that reads a file only
-// inside the roots of the client that calls it, on every protocol
-// revision, through the adapter rootsgen generated for mcp-go.
+// Command mcpgo-server is an MCP server built on
+// github.com/mark3labs/mcp-go whose read_file tool reads a file only when
+// it lies inside one of the client's roots, through mcpgoroots, the mcp-go
+// adapter rootsgen generates. It serves every protocol revision mcp-go and
+// the gate share, 2026-07-28 included, with the same handler, over stdio:
+//
+//	go run ./examples/mcpgo-server
+//
+// (from cmd/internal/peers). The roots wiring is newServer: the lines
+// between "roots wiring: begin" and "roots wiring: end", counted by
+// TestRootsWiringLines.
 package main
 
 import (
@@ -20,19 +27,19 @@ import (
 
 func main() {
 	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
-	roots := mcpgoroots.New(mcpgoroots.Options{
-		OnInvalidRoots: func(err error) { logger.Print("roots left out: ", err) },
-	})
-	s := server.NewMCPServer("mcpgo-server", "1.0.0", roots.ServerOption())
-	readFile := mcp.NewTool("read_file",
-		mcp.WithDescription("Read a file inside the client's roots."),
-		mcp.WithString("path", mcp.Required(), mcp.Description("absolute path of the file")))
-	s.AddTool(readFile, roots.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *rootsgate.RootSet) (*mcp.CallToolResult, error) {
-		path, err := req.RequireString("path")
-		if err != nil {
-			return mcp.NewToolResultError(err.Error()), nil
-		}
-		data, err := set.ReadFile(path)
+	if err := server.ServeStdio(newServer(logger)); err != nil {
+		logger.Fatal(err)
+	}
+}
+
+// roots wiring: begin
+
+func newServer(logger *log.Logger) *server.MCPServer {
+	roots := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
+	s := server.NewMCPServer("mcpgo-server", "v0.1.0", roots.ServerOption())
+	readFile := func(ctx context.Context, req mcp.CallToolRequest, set *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+		path := req.GetString("path", "")
+		data, err := set.ReadFile(path) // only inside a root: no "..", no link out
 		if errors.Is(err, rootsgate.ErrOutsideRoots) {
 			return mcp.NewToolResultError(fmt.Sprintf("read_file: refused: %q is outside the client's roots", path)), nil
 		}
@@ -40,8 +47,11 @@ func main() {
 			return mcp.NewToolResultError("read_file: " + err.Error()), nil
 		}
 		return mcp.NewToolResultText(string(data)), nil
-	}))
-	if err := server.ServeStdio(s); err != nil {
-		logger.Fatal(err)
 	}
+	s.AddTool(mcp.NewTool("read_file", mcp.WithDescription("Read a file inside the client's roots"),
+		mcp.WithString("path", mcp.Required(), mcp.Description("absolute path of the file to read"))),
+		roots.Tool(readFile)) // this request's client roots, any revision, as a RootSet
+	return s
 }
+
+// roots wiring: end

@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
@@ -291,4 +292,16 @@ func TestMCPGoClientReadFile(t *testing.T) {
 				strings.ReplaceAll(transcript.String(), tr.dir, "/tmp/tree"), *update)
 		})
 	}
+}
+
+// TestRootsWiringLines keeps the roots wiring of the example at 30 lines
+// of code or fewer.
+func TestRootsWiringLines(t *testing.T) {
+	adaptertest.WiringLines(t, "main.go", 30)
+}
+
+// TestREADMESnippet keeps the README's mcp-go snippet true: its lines are
+// the example's, in order, with the package named as a user would name it.
+func TestREADMESnippet(t *testing.T) {
+	adaptertest.Snippet(t, "../../../../../README.md", "<!-- mcpgo-server wiring -->", "main.go", "mcprootsmcpgo", "mcpgoroots")
 }
