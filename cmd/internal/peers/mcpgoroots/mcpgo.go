@@ -36,6 +36,10 @@ import (
 	gate "github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
+// SDKVersion is the version of github.com/mark3labs/mcp-go this package
+// was written against.
+const SDKVersion = "v1.2.1"
+
 // Options configure a [Roots]. The zero value is ready to use.
 type Options struct {
 	// Timeout bounds each roots/list a session sends; zero means the

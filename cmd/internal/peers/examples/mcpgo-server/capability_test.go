@@ -132,3 +132,21 @@ func TestMCPGoClientReadsMissingCapability(t *testing.T) {
 		t.Errorf("mcp-go read capability %q from data.requiredCapabilities; the peer fact in the README is out of date", missing.Capability)
 	}
 }
+
+// mcp-go's client sends notifications/roots/list_changed from
+// RootListChanges on a 2026-07-28 connection, a revision without that
+// notification; ClientRoots.Set does not (TestMCPGoClientReadFile).
+func TestMCPGoClientListChangedOn20260728(t *testing.T) {
+	exe := build(t)
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	defer cancel()
+	tr := newReadTree(t)
+	c, transcript, _ := connect(t, ctx, exe, "", mcpgoroots.NewClientRoots(mcp.Root{URI: fileURI(tr.root)}))
+	if err := c.RootListChanges(ctx); err != nil {
+		t.Fatal(err)
+	}
+	readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")) // after the notification on the wire
+	if n := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"); n != 1 {
+		t.Errorf("RootListChanges sent %d notifications on 2026-07-28; the README's peer fact is out of date", n)
+	}
+}

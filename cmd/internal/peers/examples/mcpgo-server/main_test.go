@@ -288,6 +288,15 @@ func TestMCPGoClientReadFile(t *testing.T) {
 			if asks != want {
 				t.Errorf("the server sent roots/list %d times, want %d", asks, want)
 			}
+			// Set announced the change where the revision has the
+			// notification, and only there.
+			notes, want := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"), 1
+			if version == "" {
+				want = 0
+			}
+			if notes != want {
+				t.Errorf("the client sent list_changed %d times, want %d", notes, want)
+			}
 			peertest.Check(t, "testdata/transcripts/mcpgo-client-read-file-"+name+".txt",
 				strings.ReplaceAll(transcript.String(), tr.dir, "/tmp/tree"), *update)
 		})
