@@ -6,8 +6,8 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 )
 
-// TestAdapterFresh fails when mcpgo.go is not what rootsgen writes for the
-// go:generate line of generate.go, or names another mcp-go version than
+// TestAdapterFresh fails when mcpgo.go is not what rootsgen writes for
+// the rootsgen line of generate.go, or names another mcp-go version than
 // the one this module pins; regenerate with
 //
 //	go -C cmd/internal/peers generate ./mcpgoroots
