@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
@@ -25,13 +26,13 @@ func TestMCPGoClientWithoutRoots(t *testing.T) {
 	exe := build(t)
 	for _, version := range []string{"2025-06-18", ""} {
 		t.Run("protocol="+version, func(t *testing.T) {
-			tr := newReadTree(t)
+			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			c, transcript, _ := connect(t, ctx, exe, version, nil)
 			req := mcp.CallToolRequest{}
 			req.Params.Name = "read_file"
-			req.Params.Arguments = map[string]any{"path": filepath.Join(tr.root, "in.txt")}
+			req.Params.Arguments = map[string]any{"path": filepath.Join(tr.Root, "in.txt")}
 			res, err := c.CallTool(ctx, req)
 			if version == "" {
 				if err == nil || !strings.Contains(err.Error(), "did not declare the roots capability") {
@@ -62,16 +63,16 @@ func TestMCPGoClientRootsChecked(t *testing.T) {
 	exe := build(t)
 	for _, version := range []string{"2025-06-18", ""} {
 		t.Run("protocol="+version, func(t *testing.T) {
-			tr := newReadTree(t)
+			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			roots := mcpgoroots.NewClientRoots(
 				mcp.Root{URI: "https://example.com/repo", Name: "web"},
-				mcp.Root{URI: fileURI(tr.root), Name: "root"})
+				mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			var reported []error
 			roots.OnInvalidRoots = func(err error) { reported = append(reported, err) }
 			c, transcript, _ := connect(t, ctx, exe, version, roots)
-			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
+			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 				t.Errorf("inside: %q (error %t), want the file", text, isErr)
 			}
 			if strings.Contains(transcript.String(), "https://example.com") {
@@ -140,12 +141,12 @@ func TestMCPGoClientListChangedOn20260728(t *testing.T) {
 	exe := build(t)
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
-	tr := newReadTree(t)
-	c, transcript, _ := connect(t, ctx, exe, "", mcpgoroots.NewClientRoots(mcp.Root{URI: fileURI(tr.root)}))
+	tr := adaptertest.NewTree(t)
+	c, transcript, _ := connect(t, ctx, exe, "", mcpgoroots.NewClientRoots(mcp.Root{URI: adaptertest.FileURI(tr.Root)}))
 	if err := c.RootListChanges(ctx); err != nil {
 		t.Fatal(err)
 	}
-	readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")) // after the notification on the wire
+	readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")) // after the notification on the wire
 	if n := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"); n != 1 {
 		t.Errorf("RootListChanges sent %d notifications on 2026-07-28; the README's peer fact is out of date", n)
 	}

@@ -11,6 +11,7 @@ import (
 
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
@@ -24,17 +25,17 @@ func TestGoSDKClientAgainstMCPGo(t *testing.T) {
 	exe := build(t)
 	for _, version := range []string{"2025-06-18", ""} {
 		t.Run("protocol="+version, func(t *testing.T) {
-			tr := newReadTree(t)
+			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			c := gosdk.NewClient(&gosdk.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
-			c.AddRoots(&gosdk.Root{URI: fileURI(tr.root), Name: "root"})
+			c.AddRoots(&gosdk.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			cs, err := c.Connect(ctx, &gosdk.CommandTransport{Command: exec.Command(exe)}, &gosdk.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cs.Close()
-			res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": filepath.Join(tr.root, "in.txt")}})
+			res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": filepath.Join(tr.Root, "in.txt")}})
 			if version == "" {
 				if err == nil || !strings.Contains(err.Error(), "unexpected end of JSON input") {
 					t.Errorf("CallTool = %+v, %v; go-sdk now reads mcp-go's roots/list entry: update the README's peer facts", res, err)

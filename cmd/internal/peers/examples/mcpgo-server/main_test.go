@@ -7,11 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,49 +21,6 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
-
-// readTree is a directory tree with two roots and hostile links out of
-// the first one:
-//
-//	root/in.txt        "inside"
-//	root/link       -> outside/secret
-//	root/in         -> outside/sub     (so root/in/../x is outside/x)
-//	other/new.txt      "other"
-//	outside/secret     "secret"
-//	outside/x          "x outside"
-type readTree struct{ dir, root, other, outside string }
-
-func newReadTree(t *testing.T) readTree {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the tree uses POSIX symbolic links")
-	}
-	dir := t.TempDir()
-	tr := readTree{dir, filepath.Join(dir, "root"), filepath.Join(dir, "other"), filepath.Join(dir, "outside")}
-	for _, d := range []string{tr.root, tr.other, tr.outside, filepath.Join(tr.outside, "sub")} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, s := range map[string]string{
-		filepath.Join(tr.root, "in.txt"):    "inside",
-		filepath.Join(tr.other, "new.txt"):  "other",
-		filepath.Join(tr.outside, "secret"): "secret",
-		filepath.Join(tr.outside, "x"):      "x outside",
-	} {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{"link": filepath.Join(tr.outside, "secret"), "in": filepath.Join(tr.outside, "sub")} {
-		if err := os.Symlink(target, filepath.Join(tr.root, link)); err != nil {
-			t.Skip("no symbolic links here:", err)
-		}
-	}
-	return tr
-}
-
-func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
 
 var update = flag.Bool("update", false, "rewrite the transcripts in testdata")
 
@@ -231,23 +185,23 @@ func TestMCPGoClientReadFile(t *testing.T) {
 			name = "unpinned"
 		}
 		t.Run(name, func(t *testing.T) {
-			tr := newReadTree(t)
+			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			roots := mcpgoroots.NewClientRoots(
-				mcp.Root{URI: fileURI(tr.root), Name: "root"},
-				mcp.Root{URI: "file://otherhost" + tr.other, Name: "remote"})
+				mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"},
+				mcp.Root{URI: "file://otherhost" + tr.Other, Name: "remote"})
 			c, transcript, stderr := connect(t, ctx, exe, version, roots)
 
-			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
+			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 				t.Errorf("inside: %q (error %t), want the file (server stderr: %s)", text, isErr, stderr)
 			}
 			for _, p := range []string{
-				filepath.Join(tr.outside, "secret"), // outside every root
-				tr.root + "/../outside/secret",      // out by ".."
-				filepath.Join(tr.root, "link"),      // a link inside pointing out
-				tr.root + "/in/../x",                // ".." after a link to a directory outside
-				filepath.Join(tr.other, "new.txt"),  // only under file://otherhost
+				filepath.Join(tr.Outside, "secret"), // outside every root
+				tr.Root + "/../outside/secret",      // out by ".."
+				filepath.Join(tr.Root, "link"),      // a link inside pointing out
+				tr.Root + "/in/../x",                // ".." after a link to a directory outside
+				filepath.Join(tr.Other, "new.txt"),  // only under file://otherhost
 				"in.txt",                            // relative
 			} {
 				if text, isErr := readFile(t, ctx, c, p); !refused(text, isErr) {
@@ -258,11 +212,11 @@ func TestMCPGoClientReadFile(t *testing.T) {
 			// New roots: list_changed on 2025-06-18, the next call's
 			// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
 			// the notification arrives after the next call.
-			if err := roots.Set(ctx, mcp.Root{URI: fileURI(tr.other), Name: "other"}); err != nil {
+			if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"}); err != nil {
 				t.Fatal(err)
 			}
 			for {
-				text, isErr := readFile(t, ctx, c, filepath.Join(tr.other, "new.txt"))
+				text, isErr := readFile(t, ctx, c, filepath.Join(tr.Other, "new.txt"))
 				if !isErr && text == "other" {
 					break
 				}
@@ -270,7 +224,7 @@ func TestMCPGoClientReadFile(t *testing.T) {
 					t.Fatalf("read_file in the new root still %q after the roots changed", text)
 				}
 			}
-			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.root, "in.txt")); !refused(text, isErr) {
+			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); !refused(text, isErr) {
 				t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
 			}
 
@@ -298,7 +252,7 @@ func TestMCPGoClientReadFile(t *testing.T) {
 				t.Errorf("the client sent list_changed %d times, want %d", notes, want)
 			}
 			peertest.Check(t, "testdata/transcripts/mcpgo-client-read-file-"+name+".txt",
-				strings.ReplaceAll(transcript.String(), tr.dir, "/tmp/tree"), *update)
+				strings.ReplaceAll(transcript.String(), tr.Dir, "/tmp/tree"), *update)
 		})
 	}
 }
