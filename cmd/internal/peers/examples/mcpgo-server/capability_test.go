@@ -24,36 +24,31 @@ import (
 // from an mcp-go server; this test pins what it sends instead.
 func TestMCPGoClientWithoutRoots(t *testing.T) {
 	exe := build(t)
-	for _, version := range []string{"2025-06-18", ""} {
-		t.Run("protocol="+version, func(t *testing.T) {
-			tr := adaptertest.NewTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
-			c, transcript, _ := connect(t, ctx, exe, version, nil)
-			req := mcp.CallToolRequest{}
-			req.Params.Name = "read_file"
-			req.Params.Arguments = map[string]any{"path": filepath.Join(tr.Root, "in.txt")}
-			res, err := c.CallTool(ctx, req)
-			if version == "" {
-				if err == nil || !strings.Contains(err.Error(), "did not declare the roots capability") {
-					t.Errorf("CallTool = %v, %v; want an error naming the roots capability", res, err)
-				}
-				if n := count(t, transcript.String(), "->", "resultType", "input_required"); n != 0 {
-					t.Errorf("%d input_required results to a client without roots", n)
-				}
-				if !strings.Contains(transcript.String(), `"code":-32603`) {
-					t.Errorf("the error is not -32603 any more; mcp-go may now send -32021:\n%s", transcript)
-				}
-			} else {
-				if err != nil || !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].(mcp.TextContent).Text, "did not declare the roots capability") {
-					t.Errorf("CallTool = %+v, %v; want a tool error naming the roots capability", res, err)
-				}
+	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
+		c, transcript, _ := connect(t, ctx, exe, version, nil)
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "read_file"
+		req.Params.Arguments = map[string]any{"path": filepath.Join(tr.Root, "in.txt")}
+		res, err := c.CallTool(ctx, req)
+		if version == "" {
+			if err == nil || !strings.Contains(err.Error(), "did not declare the roots capability") {
+				t.Errorf("CallTool = %v, %v; want an error naming the roots capability", res, err)
 			}
-			if n := count(t, transcript.String(), "->", "method", "roots/list"); n != 0 {
-				t.Errorf("roots/list sent %d times to a client without roots", n)
+			if n := count(t, transcript.String(), "->", "resultType", "input_required"); n != 0 {
+				t.Errorf("%d input_required results to a client without roots", n)
 			}
-		})
-	}
+			if !strings.Contains(transcript.String(), `"code":-32603`) {
+				t.Errorf("the error is not -32603 any more; mcp-go may now send -32021:\n%s", transcript)
+			}
+		} else {
+			if err != nil || !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].(mcp.TextContent).Text, "did not declare the roots capability") {
+				t.Errorf("CallTool = %+v, %v; want a tool error naming the roots capability", res, err)
+			}
+		}
+		if n := count(t, transcript.String(), "->", "method", "roots/list"); n != 0 {
+			t.Errorf("roots/list sent %d times to a client without roots", n)
+		}
+	})
 }
 
 // Roots given to a ClientRoots are checked before they leave: a root that
@@ -61,28 +56,23 @@ func TestMCPGoClientWithoutRoots(t *testing.T) {
 // request and in inputResponses alike, and reported; the good one reads.
 func TestMCPGoClientRootsChecked(t *testing.T) {
 	exe := build(t)
-	for _, version := range []string{"2025-06-18", ""} {
-		t.Run("protocol="+version, func(t *testing.T) {
-			tr := adaptertest.NewTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
-			roots := mcpgoroots.NewClientRoots(
-				mcp.Root{URI: "https://example.com/repo", Name: "web"},
-				mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
-			var reported []error
-			roots.OnInvalidRoots = func(err error) { reported = append(reported, err) }
-			c, transcript, _ := connect(t, ctx, exe, version, roots)
-			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
-				t.Errorf("inside: %q (error %t), want the file", text, isErr)
-			}
-			if strings.Contains(transcript.String(), "https://example.com") {
-				t.Errorf("the invalid root left the client:\n%s", transcript)
-			}
-			if len(reported) == 0 || !strings.Contains(reported[0].Error(), "roots[0]") {
-				t.Errorf("reported %v, want the invalid root named by its index", reported)
-			}
-		})
-	}
+	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
+		roots := mcpgoroots.NewClientRoots(
+			mcp.Root{URI: "https://example.com/repo", Name: "web"},
+			mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
+		var reported []error
+		roots.OnInvalidRoots = func(err error) { reported = append(reported, err) }
+		c, transcript, _ := connect(t, ctx, exe, version, roots)
+		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
+			t.Errorf("inside: %q (error %t), want the file", text, isErr)
+		}
+		if strings.Contains(transcript.String(), "https://example.com") {
+			t.Errorf("the invalid root left the client:\n%s", transcript)
+		}
+		if len(reported) == 0 || !strings.Contains(reported[0].Error(), "roots[0]") {
+			t.Errorf("reported %v, want the invalid root named by its index", reported)
+		}
+	})
 }
 
 // ValidRoots follows the revision's rules root by root, and refuses a

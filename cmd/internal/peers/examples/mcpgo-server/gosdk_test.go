@@ -12,7 +12,6 @@ import (
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
-	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
 // go-sdk v1.8.0's client against the example: on 2025-06-18 it reads
@@ -23,28 +22,23 @@ import (
 // The test pins both halves of this peer fact, stated in the README.
 func TestGoSDKClientAgainstMCPGo(t *testing.T) {
 	exe := build(t)
-	for _, version := range []string{"2025-06-18", ""} {
-		t.Run("protocol="+version, func(t *testing.T) {
-			tr := adaptertest.NewTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
-			c := gosdk.NewClient(&gosdk.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
-			c.AddRoots(&gosdk.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
-			cs, err := c.Connect(ctx, &gosdk.CommandTransport{Command: exec.Command(exe)}, &gosdk.ClientSessionOptions{ProtocolVersion: version})
-			if err != nil {
-				t.Fatal(err)
+	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
+		c := gosdk.NewClient(&gosdk.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+		c.AddRoots(&gosdk.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
+		cs, err := c.Connect(ctx, &gosdk.CommandTransport{Command: exec.Command(exe)}, &gosdk.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": filepath.Join(tr.Root, "in.txt")}})
+		if version == "" {
+			if err == nil || !strings.Contains(err.Error(), "unexpected end of JSON input") {
+				t.Errorf("CallTool = %+v, %v; go-sdk now reads mcp-go's roots/list entry: update the README's peer facts", res, err)
 			}
-			defer cs.Close()
-			res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": filepath.Join(tr.Root, "in.txt")}})
-			if version == "" {
-				if err == nil || !strings.Contains(err.Error(), "unexpected end of JSON input") {
-					t.Errorf("CallTool = %+v, %v; go-sdk now reads mcp-go's roots/list entry: update the README's peer facts", res, err)
-				}
-				return
-			}
-			if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*gosdk.TextContent).Text != "inside" {
-				t.Errorf("CallTool = %+v, %v; want the file", res, err)
-			}
-		})
-	}
+			return
+		}
+		if err != nil || res.IsError || len(res.Content) != 1 || res.Content[0].(*gosdk.TextContent).Text != "inside" {
+			t.Errorf("CallTool = %+v, %v; want the file", res, err)
+		}
+	})
 }

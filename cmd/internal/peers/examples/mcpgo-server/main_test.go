@@ -24,6 +24,28 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the transcripts in testdata")
 
+// eachVersion runs f in a subtest for mcp-go's client pinned to
+// 2025-06-18 and unpinned (""; it then speaks 2026-07-28), each with a
+// fresh Tree and a ctx bounded by peertest.Wait.
+func eachVersion(t *testing.T, f func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree)) {
+	for _, version := range []string{"2025-06-18", ""} {
+		t.Run(versionName(version), func(t *testing.T) {
+			tr := adaptertest.NewTree(t)
+			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+			defer cancel()
+			f(t, ctx, version, tr)
+		})
+	}
+}
+
+// versionName names a pinned version, or "unpinned" for "".
+func versionName(version string) string {
+	if version == "" {
+		return "unpinned"
+	}
+	return version
+}
+
 // build compiles this example once per test.
 func build(t *testing.T) string {
 	t.Helper()
@@ -179,82 +201,73 @@ func refused(text string, isErr bool) bool {
 // another host; after the client changes its roots, reads follow them.
 func TestMCPGoClientReadFile(t *testing.T) {
 	exe := build(t)
-	for _, version := range []string{"2025-06-18", ""} {
-		name := version
-		if name == "" {
-			name = "unpinned"
+	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
+		roots := mcpgoroots.NewClientRoots(
+			mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"},
+			mcp.Root{URI: "file://otherhost" + tr.Other, Name: "remote"})
+		c, transcript, stderr := connect(t, ctx, exe, version, roots)
+
+		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
+			t.Errorf("inside: %q (error %t), want the file (server stderr: %s)", text, isErr, stderr)
 		}
-		t.Run(name, func(t *testing.T) {
-			tr := adaptertest.NewTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
-			roots := mcpgoroots.NewClientRoots(
-				mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"},
-				mcp.Root{URI: "file://otherhost" + tr.Other, Name: "remote"})
-			c, transcript, stderr := connect(t, ctx, exe, version, roots)
+		for _, p := range []string{
+			filepath.Join(tr.Outside, "secret"), // outside every root
+			tr.Root + "/../outside/secret",      // out by ".."
+			filepath.Join(tr.Root, "link"),      // a link inside pointing out
+			tr.Root + "/in/../x",                // ".." after a link to a directory outside
+			filepath.Join(tr.Other, "new.txt"),  // only under file://otherhost
+			"in.txt",                            // relative
+		} {
+			if text, isErr := readFile(t, ctx, c, p); !refused(text, isErr) {
+				t.Errorf("read_file %s = %q (error %t), want refused", p, text, isErr)
+			}
+		}
 
-			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
-				t.Errorf("inside: %q (error %t), want the file (server stderr: %s)", text, isErr, stderr)
+		// New roots: list_changed on 2025-06-18, the next call's
+		// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
+		// the notification arrives after the next call.
+		if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"}); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			text, isErr := readFile(t, ctx, c, filepath.Join(tr.Other, "new.txt"))
+			if !isErr && text == "other" {
+				break
 			}
-			for _, p := range []string{
-				filepath.Join(tr.Outside, "secret"), // outside every root
-				tr.Root + "/../outside/secret",      // out by ".."
-				filepath.Join(tr.Root, "link"),      // a link inside pointing out
-				tr.Root + "/in/../x",                // ".." after a link to a directory outside
-				filepath.Join(tr.Other, "new.txt"),  // only under file://otherhost
-				"in.txt",                            // relative
-			} {
-				if text, isErr := readFile(t, ctx, c, p); !refused(text, isErr) {
-					t.Errorf("read_file %s = %q (error %t), want refused", p, text, isErr)
-				}
+			if ctx.Err() != nil {
+				t.Fatalf("read_file in the new root still %q after the roots changed", text)
 			}
+		}
+		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); !refused(text, isErr) {
+			t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
+		}
 
-			// New roots: list_changed on 2025-06-18, the next call's
-			// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
-			// the notification arrives after the next call.
-			if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"}); err != nil {
-				t.Fatal(err)
+		// A legacy session asks roots/list once, keeps the answer
+		// for the eight calls before the change, and asks again
+		// once after it; on 2026-07-28 the server sends no request
+		// and asks in the results instead.
+		asks, want := count(t, transcript.String(), "->", "method", "roots/list"), 2
+		if version == "" {
+			want = 0
+			if n := count(t, transcript.String(), "->", "resultType", "input_required"); n < 2 {
+				t.Errorf("%d input_required results, want one per round trip", n)
 			}
-			for {
-				text, isErr := readFile(t, ctx, c, filepath.Join(tr.Other, "new.txt"))
-				if !isErr && text == "other" {
-					break
-				}
-				if ctx.Err() != nil {
-					t.Fatalf("read_file in the new root still %q after the roots changed", text)
-				}
-			}
-			if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); !refused(text, isErr) {
-				t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
-			}
-
-			// A legacy session asks roots/list once, keeps the answer
-			// for the eight calls before the change, and asks again
-			// once after it; on 2026-07-28 the server sends no request
-			// and asks in the results instead.
-			asks, want := count(t, transcript.String(), "->", "method", "roots/list"), 2
-			if version == "" {
-				want = 0
-				if n := count(t, transcript.String(), "->", "resultType", "input_required"); n < 2 {
-					t.Errorf("%d input_required results, want one per round trip", n)
-				}
-			}
-			if asks != want {
-				t.Errorf("the server sent roots/list %d times, want %d", asks, want)
-			}
-			// Set announced the change where the revision has the
-			// notification, and only there.
-			notes, want := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"), 1
-			if version == "" {
-				want = 0
-			}
-			if notes != want {
-				t.Errorf("the client sent list_changed %d times, want %d", notes, want)
-			}
-			peertest.Check(t, "testdata/transcripts/mcpgo-client-read-file-"+name+".txt",
-				strings.ReplaceAll(transcript.String(), tr.Dir, "/tmp/tree"), *update)
-		})
-	}
+		}
+		if asks != want {
+			t.Errorf("the server sent roots/list %d times, want %d", asks, want)
+		}
+		// Set announced the change where the revision has the
+		// notification, and only there.
+		notes, want := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"), 1
+		if version == "" {
+			want = 0
+		}
+		if notes != want {
+			t.Errorf("the client sent list_changed %d times, want %d", notes, want)
+		}
+		peertest.Check(t, "testdata/transcripts/mcpgo-client-read-file-"+versionName(version)+".txt",
+			strings.ReplaceAll(transcript.String(), tr.Dir, "/tmp/tree"), *update)
+	})
 }
 
 // TestRootsWiringLines keeps the roots wiring of the example at 30 lines
