@@ -2,9 +2,10 @@
 // github.com/mark3labs/mcp-go whose read_file tool reads a file only when
 // it lies inside one of the client's roots, through mcpgoroots, the mcp-go
 // adapter rootsgen generates. It serves every protocol revision mcp-go and
-// the gate share, 2026-07-28 included, with the same handler, over stdio:
+// the gate share, 2026-07-28 included, with the same handler:
 //
-//	go run ./examples/mcpgo-server
+//	go run ./examples/mcpgo-server                       # stdio
+//	go run ./examples/mcpgo-server -http 127.0.0.1:8080  # Streamable HTTP at /mcp
 //
 // (from cmd/internal/peers). The roots wiring is newServer: the lines
 // between "roots wiring: begin" and "roots wiring: end", counted by
@@ -14,6 +15,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log"
 	"os"
@@ -26,8 +28,14 @@ import (
 )
 
 func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
+	flag.Parse()
 	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
-	if err := server.ServeStdio(newServer(logger)); err != nil {
+	s := newServer(logger)
+	if *addr != "" {
+		logger.Fatal(server.NewStreamableHTTPServer(s).Start(*addr))
+	}
+	if err := server.ServeStdio(s); err != nil {
 		logger.Fatal(err)
 	}
 }
