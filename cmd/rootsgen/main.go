@@ -5,6 +5,10 @@
 //
 //	rootsgen -revision 2025-06-18 -out ./mcproots
 //
+// With -gate it writes a gate package over several revisions' packages, and
+// with -sdk an opt-in adapter package connecting a gate package to an MCP
+// SDK (the only output that imports an SDK).
+//
 // It is meant for go:generate:
 //
 //	//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -revision 2025-06-18 -out ./mcproots

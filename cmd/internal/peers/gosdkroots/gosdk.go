@@ -3,16 +3,18 @@
 //lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
 
 // Package gosdkroots serves the roots feature of an MCP server built on
-// the Go SDK (github.com/modelcontextprotocol/go-sdk, written against v1.8.0)
-// through the roots gate github.com/rootsgen/rootsgen/generated/rootsgate, and checks the roots an SDK
-// client announces by the same rules.
+// the Go SDK through a roots gate, and checks the roots an SDK client
+// announces by the gate's rules.
+//
+// SDK: github.com/modelcontextprotocol/go-sdk v1.8.0
+// Gate: github.com/rootsgen/rootsgen/generated/rootsgate
 //
 // On the server, an [Adapter] gives a tool handler the roots of the client
 // of the request it serves, on whatever revision the client negotiated,
 // with one call:
 //
 //	a := gosdkroots.New()
-//	server := a.NewServer(impl, nil) // or mcp.NewServer(impl, a.ServerOptions(opts)) and AddReceivingMiddleware(a.Middleware)
+//	server := a.NewServer(impl, nil)
 //	mcp.AddTool(server, tool, gosdkroots.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
 //		set, err := a.RootSet(ctx, req)
 //		if err != nil {
@@ -23,21 +25,21 @@
 //		...
 //	}))
 //
-// On a session that negotiated a revision where roots/list is a request of
-// its own (2025-11-25 and earlier), the roots are asked for with
-// [mcp.ServerSession.ListRoots] and kept per session by the gate: one
-// request shared by concurrent callers, a timeout, nothing sent when the
-// client did not declare roots, and the cache dropped when the client sends
-// notifications/roots/list_changed (through the RootsListChangedHandler
-// that [Adapter.ServerOptions] installs). The version is the one the
-// server answered initialize with, which [Adapter.Middleware] records. On
-// a request whose revision
-// carries roots/list inside an input_required result (2026-07-28), the
-// first call returns an [*InputRequiredError]; [Handler] and [HandlerFor]
-// answer the request with the input_required result it holds, the client
-// retries with its roots, and the same call then returns them. A request
-// that does not declare the roots capability is answered with error
-// -32021 and nothing is asked.
+// Where roots/list is a request of its own (2025-11-25 and earlier), the
+// roots are asked for with [mcp.ServerSession.ListRoots] and kept per
+// session by the gate: one request shared by concurrent callers, a
+// timeout, nothing sent to a client that did not declare roots, and the
+// cache dropped when the client sends notifications/roots/list_changed
+// (through the RootsListChangedHandler that [Adapter.ServerOptions]
+// installs). The session's revision is the one the server answered
+// initialize with, which [Adapter.Middleware] records.
+//
+// Where roots/list travels inside an input_required result (2026-07-28),
+// the first call returns an [*InputRequiredError]; [Handler] and
+// [HandlerFor] answer the request with the input_required result it
+// holds, the client retries with its roots, and the same call then
+// returns them. A request that does not declare the roots capability is
+// answered with error -32021, and nothing is asked.
 //
 // Every root is checked by the rules of the revision it came in: by
 // default the invalid ones are left out (and passed to the OnInvalidRoots
@@ -61,8 +63,8 @@ import (
 	gate "github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
-// SDKVersion is the version of github.com/modelcontextprotocol/go-sdk this package
-// was written against.
+// SDKVersion is the version of the SDK (github.com/modelcontextprotocol/go-sdk) this
+// package was written against.
 const SDKVersion = "v1.8.0"
 
 // An Option configures an Adapter.
@@ -82,7 +84,8 @@ func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.maxAge = d } }
 func Strict() Option { return func(a *Adapter) { a.strict = true } }
 
 // OnInvalidRoots receives the error naming the roots left out of a list
-// (by index, with the rule each breaks), when the list is kept.
+// (by index, with the rule each breaks), when the list is kept. A session
+// that serves its cached roots again reports the same roots once.
 func OnInvalidRoots(f func(error)) Option { return func(a *Adapter) { a.onInvalid = f } }
 
 // InputKey names the roots/list entry of the input_required results
@@ -126,6 +129,9 @@ type Adapter struct {
 type session struct {
 	version string
 	gate    *gate.Session
+	// invalid is the last report of roots left out, made once while the
+	// cached roots it is about are served again.
+	invalid string
 }
 
 // New returns an Adapter configured by opts.
@@ -244,7 +250,7 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]gate.Root, erro
 // another host, say) are left out and reported to OnInvalidRoots. Close
 // the set when done.
 func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*gate.RootSet, error) {
-	s, params, ctx, err := a.serve(ctx, req)
+	s, kept, params, ctx, err := a.serve(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -255,27 +261,44 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*gate.RootSet, 
 			set.Close()
 			return nil, err
 		}
-		if a.onInvalid != nil {
-			a.onInvalid(err)
-		}
+		a.reportInvalid(kept, err)
 		return set, nil
 	}
 	return set, a.convert(err)
 }
 
-// serve returns the gate session that serves req, the request's params
-// as JSON, and ctx with what the session needs.
-func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, json.RawMessage, context.Context, error) {
+// reportInvalid passes err, naming roots left out, to OnInvalidRoots,
+// unless it is what the session reported last (the same cached roots).
+func (a *Adapter) reportInvalid(kept *session, err error) {
+	if a.onInvalid == nil {
+		return
+	}
+	if kept != nil {
+		a.mu.Lock()
+		same := kept.invalid == err.Error()
+		kept.invalid = err.Error()
+		a.mu.Unlock()
+		if same {
+			return
+		}
+	}
+	a.onInvalid(err)
+}
+
+// serve returns the gate session that serves req, what the adapter keeps
+// of the SDK session when it keeps anything, the request's params as JSON,
+// and ctx with what the gate session needs.
+func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *session, json.RawMessage, context.Context, error) {
 	if req == nil || req.GetParams() == nil {
-		return nil, nil, ctx, errors.New("gosdkroots: no request")
+		return nil, nil, nil, ctx, errors.New("gosdkroots: no request")
 	}
 	ss, ok := req.GetSession().(*mcp.ServerSession)
 	if !ok || ss == nil {
-		return nil, nil, ctx, fmt.Errorf("gosdkroots: %T is not a request a server received", req)
+		return nil, nil, nil, ctx, fmt.Errorf("gosdkroots: %T is not a request a server received", req)
 	}
 	params, err := json.Marshal(req.GetParams())
 	if err != nil {
-		return nil, nil, ctx, fmt.Errorf("gosdkroots: reading the request's params: %w", err)
+		return nil, nil, nil, ctx, fmt.Errorf("gosdkroots: reading the request's params: %w", err)
 	}
 	if a.sealer != nil {
 		ctx = gate.WithStateBinding(ctx, gate.StateBinding{Principal: principal(req), Method: method(req)})
@@ -283,25 +306,25 @@ func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, js
 	if v, ok := req.GetParams().GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok {
 		if rev, err := gate.Lookup(v); err != nil || rev.InputRequests {
 			// The request stands alone; the gate reports an unknown version.
-			return a.perRequest, params, ctx, nil
+			return a.perRequest, nil, params, ctx, nil
 		}
 	}
-	s, err := a.legacy(ss)
-	return s, params, ctx, err
+	s, kept, err := a.legacy(ss)
+	return s, kept, params, ctx, err
 }
 
 // legacy returns the gate session of ss, a session that negotiated its
 // revision at initialize, set up on first use.
-func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, error) {
+func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, *session, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	kept := a.session(ss)
 	if kept.gate != nil {
-		return kept.gate, nil
+		return kept.gate, kept, nil
 	}
 	init := ss.InitializeParams()
 	if init == nil {
-		return nil, fmt.Errorf("gosdkroots: the session has not been initialized: %w", gate.ErrUnknownVersion)
+		return nil, nil, fmt.Errorf("gosdkroots: the session has not been initialized: %w", gate.ErrUnknownVersion)
 	}
 	version := kept.version
 	if version == "" {
@@ -327,10 +350,10 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, error) {
 		return json.Marshal(res)
 	})
 	if err := s.Initialize(version, capabilities(init.Capabilities)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	kept.gate = s
-	return s, nil
+	return s, kept, nil
 }
 
 // capabilities is the roots part of what the client declared at

@@ -36,8 +36,26 @@ func main() {
 		return
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	mux.Handle("/mcp", httpHandler(server))
 	logger.Fatal(http.ListenAndServe(*addr, mux))
+}
+
+// httpHandler serves server over Streamable HTTP on every revision. go-sdk
+// v1.8.0 serves 2026-07-28 only on a stateless handler, which cannot send a
+// request to the client, and the earlier revisions (whose roots/list is such
+// a request) only on a stateful one: each request goes to the handler of
+// the revision its protocol-version header names.
+func httpHandler(server *mcp.Server) http.Handler {
+	get := func(*http.Request) *mcp.Server { return server }
+	stateful := mcp.NewStreamableHTTPHandler(get, nil)
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
 }
 
 // roots wiring: begin

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net/url"
@@ -66,6 +67,15 @@ func newTree(t *testing.T) tree {
 		}
 	}
 	return tr
+}
+
+// setup returns a new tree and a context that bounds the test.
+func setup(t *testing.T) (tree, context.Context) {
+	t.Helper()
+	tr := newTree(t)
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	t.Cleanup(cancel)
+	return tr, ctx
 }
 
 func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
@@ -173,9 +183,7 @@ func (p *peer) mustRefuse(t *testing.T, ctx context.Context, path string) {
 func TestReadFile(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
-			tr := newTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
+			tr, ctx := setup(t)
 			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
 			if got := p.cs.InitializeResult().ProtocolVersion; got != v.want {
 				t.Fatalf("negotiated %s, want %s", got, v.want)
@@ -219,9 +227,7 @@ func TestReadFile(t *testing.T) {
 func TestRootsAskedOnce(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
-			tr := newTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
+			tr, ctx := setup(t)
 			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
 			const calls = 8
 			var wg sync.WaitGroup
@@ -257,9 +263,7 @@ func TestRootsAskedOnce(t *testing.T) {
 func TestNoRootsCapability(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
-			tr := newTree(t)
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
+			tr, ctx := setup(t)
 			p := connect(t, ctx, v.pin, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 			text, isErr, err := p.read(ctx, filepath.Join(tr.root, "in.txt"))
 			if v.pin == "" {
@@ -280,9 +284,7 @@ func TestNoRootsCapability(t *testing.T) {
 // AddRoots refuses a root the gate's rules refuse, and adds none of the
 // roots given with it.
 func TestAddRootsChecks(t *testing.T) {
-	tr := newTree(t)
-	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-	defer cancel()
+	tr, ctx := setup(t)
 	p := connect(t, ctx, "2025-06-18", nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
 	for _, bad := range []string{"file://otherhost/srv", "https://example.com/", "relative/dir", "file:///a?q=1"} {
 		err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: fileURI(tr.other)}, &mcp.Root{URI: bad})
@@ -337,15 +339,7 @@ func TestStdio(t *testing.T) {
 // TestRootsWiringLines keeps the roots wiring of the example small: at
 // most 30 lines of code (neither blank nor comment) between its markers.
 func TestRootsWiringLines(t *testing.T) {
-	src, err := os.ReadFile("main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(src), "// roots wiring: begin\n")
-	wiring, _, ok2 := strings.Cut(rest, "// roots wiring: end\n")
-	if !ok || !ok2 {
-		t.Fatal("main.go lacks the roots wiring markers")
-	}
+	wiring := between(t, "main.go", "// roots wiring: begin\n", "// roots wiring: end\n")
 	n := 0
 	for _, l := range strings.Split(wiring, "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "//") {
@@ -356,20 +350,15 @@ func TestRootsWiringLines(t *testing.T) {
 	if n == 0 || n > 30 {
 		t.Errorf("roots wiring: %d lines of code, want 1 to 30", n)
 	}
+	if readme, err := os.ReadFile("../../../../../README.md"); err != nil || !strings.Contains(string(readme), fmt.Sprintf("(%d lines of code; `TestRootsWiringLines`", n)) {
+		t.Errorf("README.md does not give the count, %d lines (%v)", n, err)
+	}
 }
 
 // TestREADMESnippet keeps the README's go-sdk snippet true: its lines are
 // the example's, in order, with the package named as a user would name it.
 func TestREADMESnippet(t *testing.T) {
-	readme, err := os.ReadFile("../../../../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "<!-- gosdk-server wiring -->\n```go\n")
-	snippet, _, ok2 := strings.Cut(rest, "```\n")
-	if !ok || !ok2 {
-		t.Fatal("README.md lacks the go-sdk snippet after <!-- gosdk-server wiring -->")
-	}
+	snippet := between(t, "../../../../../README.md", "<!-- gosdk-server wiring -->\n```go\n", "```\n")
 	src, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
@@ -383,4 +372,20 @@ func TestREADMESnippet(t *testing.T) {
 		}
 		code = code[i+len(l):]
 	}
+}
+
+// between returns the text of the file at path between the first begin
+// and the end after it.
+func between(t *testing.T, path, begin, end string) string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(src), begin)
+	text, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("%s lacks %q followed by %q", path, begin, end)
+	}
+	return text
 }
