@@ -86,8 +86,8 @@ func Wiring(t *testing.T, file string) string {
 }
 
 // WiringLines fails t unless the roots wiring of file is 1 to max lines
-// of code (neither blank nor comment), and logs the count.
-func WiringLines(t *testing.T, file string, max int) {
+// of code (neither blank nor comment), logs the count and returns it.
+func WiringLines(t *testing.T, file string, max int) int {
 	t.Helper()
 	n := 0
 	for _, l := range strings.Split(Wiring(t, file), "\n") {
@@ -99,6 +99,7 @@ func WiringLines(t *testing.T, file string, max int) {
 	if n == 0 || n > max {
 		t.Errorf("roots wiring: %d lines of code, want 1 to %d", n, max)
 	}
+	return n
 }
 
 // Snippet fails t unless the Go block after marker in readme holds lines

@@ -207,3 +207,49 @@ func TestSealer(t *testing.T) {
 		t.Errorf("Result of a refused state = %v, %v; want the error, a JSON-RPC error", res, err)
 	}
 }
+
+// The roots a RootSet leaves out are reported once per answer on a legacy
+// session, not on every call served from its cache (examples/mcpgo-server
+// checks that a change is reported again).
+func TestLeftOutReportedOnce(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	defer cancel()
+	d := dir(t)
+	var reported atomic.Int32
+	o := mcpgoroots.Options{OnInvalidRoots: func(error) { reported.Add(1) }}
+	c := serve(t, ctx, o, "2025-06-18", rootsFunc(func(context.Context) ([]mcp.Root, error) {
+		return []mcp.Root{{URI: "file://otherhost" + d}, {URI: uri(d)}}, nil
+	}))
+	for range 3 {
+		if text, isErr := read(t, ctx, c, filepath.Join(d, "f.txt")); isErr || text != "f" {
+			t.Fatalf("read: %q (error %t)", text, isErr)
+		}
+	}
+	if n := reported.Load(); n != 1 {
+		t.Errorf("reported %d times for three calls on one answer, want 1", n)
+	}
+}
+
+// mcp-go v1.2.1's in-process transport delivers a client's notifications
+// without the client session in the server's ctx (SendRequest adds it,
+// SendNotification does not), so a server cannot tell whose roots changed:
+// an in-process client's list_changed drops no cache. Over stdio and HTTP
+// it does (examples/mcpgo-server). This pins the peer fact in the README.
+func TestInProcessListChangedHasNoSession(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	defer cancel()
+	d := dir(t)
+	var asked atomic.Int32
+	c := serve(t, ctx, mcpgoroots.Options{}, "2025-06-18", rootsFunc(func(context.Context) ([]mcp.Root, error) {
+		asked.Add(1)
+		return []mcp.Root{{URI: uri(d)}}, nil
+	}))
+	read(t, ctx, c, filepath.Join(d, "f.txt"))
+	if err := c.RootListChanges(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read(t, ctx, c, filepath.Join(d, "f.txt"))
+	if n := asked.Load(); n != 1 {
+		t.Errorf("roots/list asked %d times: mcp-go's in-process notifications now carry the session; update the README", n)
+	}
+}

@@ -75,11 +75,12 @@ type Roots struct {
 
 	mu       sync.Mutex
 	sessions map[string]*gate.Session // legacy sessions, by mcp-go session ID
+	leftOut  map[string]string        // by session ID: the roots last reported left out
 }
 
 // New returns a Roots configured by o.
 func New(o Options) *Roots {
-	r := &Roots{o: o, sessions: map[string]*gate.Session{}}
+	r := &Roots{o: o, sessions: map[string]*gate.Session{}, leftOut: map[string]string{}}
 	r.stateless = r.newSession()
 	return r
 }
@@ -110,6 +111,7 @@ func (r *Roots) ServerOption() server.ServerOption {
 		s.GetHooks().AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 			r.mu.Lock()
 			delete(r.sessions, cs.SessionID())
+			delete(r.leftOut, cs.SessionID())
 			r.mu.Unlock()
 		})
 	}
@@ -124,6 +126,7 @@ func (r *Roots) listChanged(ctx context.Context, n mcp.JSONRPCNotification) {
 	}
 	r.mu.Lock()
 	s := r.sessions[cs.SessionID()]
+	delete(r.leftOut, cs.SessionID())
 	r.mu.Unlock()
 	if s == nil {
 		return // nothing asked yet, nothing kept
@@ -167,7 +170,8 @@ type ToolHandler func(ctx context.Context, req mcp.CallToolRequest, roots *gate.
 
 // Tool turns h into an mcp-go tool handler that gets the RootSet of the
 // calling client (built with opts), answers with [Result] when there is
-// none yet, reports the roots left out to OnInvalidRoots, and closes the
+// none yet, reports the roots left out to OnInvalidRoots (on a legacy
+// session once, not on every call served from its cache), and closes the
 // set after h returns.
 func (r *Roots) Tool(h ToolHandler, opts ...gate.RootSetOption) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -176,11 +180,30 @@ func (r *Roots) Tool(h ToolHandler, opts ...gate.RootSetOption) server.ToolHandl
 			return Result(err)
 		}
 		defer set.Close()
-		if err != nil && r.o.OnInvalidRoots != nil {
-			r.o.OnInvalidRoots(err)
+		if err != nil {
+			r.reportLeftOut(ctx, err)
 		}
 		return h(ctx, req, set)
 	}
+}
+
+// reportLeftOut passes err, naming the roots a RootSet left out, to
+// OnInvalidRoots; on a legacy session only when it differs from the last
+// one reported there since the client's roots last changed.
+func (r *Roots) reportLeftOut(ctx context.Context, err error) {
+	if r.o.OnInvalidRoots == nil {
+		return
+	}
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && !server.IsModernRequest(ctx) {
+		r.mu.Lock()
+		seen := r.leftOut[cs.SessionID()] == err.Error()
+		r.leftOut[cs.SessionID()] = err.Error()
+		r.mu.Unlock()
+		if seen {
+			return
+		}
+	}
+	r.o.OnInvalidRoots(err)
 }
 
 // Result is what a tool handler returns when Roots or RootSet failed with

@@ -25,7 +25,7 @@ import (
 func TestMCPGoClientWithoutRoots(t *testing.T) {
 	exe := build(t)
 	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
-		c, transcript, _ := connect(t, ctx, exe, version, nil)
+		c, transcript, _, _ := connect(t, ctx, exe, version, nil)
 		req := mcp.CallToolRequest{}
 		req.Params.Name = "read_file"
 		req.Params.Arguments = map[string]any{"path": filepath.Join(tr.Root, "in.txt")}
@@ -62,7 +62,7 @@ func TestMCPGoClientRootsChecked(t *testing.T) {
 			mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 		var reported []error
 		roots.OnInvalidRoots = func(err error) { reported = append(reported, err) }
-		c, transcript, _ := connect(t, ctx, exe, version, roots)
+		c, transcript, _, _ := connect(t, ctx, exe, version, roots)
 		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 			t.Errorf("inside: %q (error %t), want the file", text, isErr)
 		}
@@ -132,7 +132,7 @@ func TestMCPGoClientListChangedOn20260728(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
 	tr := adaptertest.NewTree(t)
-	c, transcript, _ := connect(t, ctx, exe, "", mcpgoroots.NewClientRoots(mcp.Root{URI: adaptertest.FileURI(tr.Root)}))
+	c, transcript, _, _ := connect(t, ctx, exe, "", mcpgoroots.NewClientRoots(mcp.Root{URI: adaptertest.FileURI(tr.Root)}))
 	if err := c.RootListChanges(ctx); err != nil {
 		t.Fatal(err)
 	}

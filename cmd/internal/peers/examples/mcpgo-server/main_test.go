@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -46,21 +48,46 @@ func versionName(version string) string {
 	return version
 }
 
-// build compiles this example once per test.
+// built is the example compiled once for every test of the package, by
+// the first that needs it.
+var built struct {
+	once     sync.Once
+	dir, exe string
+	err      error
+}
+
+// TestMain removes the compiled example after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// build returns the path of the compiled example.
 func build(t *testing.T) string {
 	t.Helper()
-	exe := filepath.Join(t.TempDir(), "mcpgo-server")
-	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "mcpgo-server"); built.err != nil {
+			return
+		}
+		built.exe = filepath.Join(built.dir, "mcpgo-server")
+		if out, err := exec.Command("go", "build", "-o", built.exe, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return exe
+	return built.exe
 }
 
 // connect starts the server exe and connects mcp-go's own client to it,
 // pinned to version ("" for the newest), with roots (nil for none). The
 // transcript records every frame, "<-" from the client, "->" from the
 // server.
-func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpgoroots.ClientRoots) (c *client.Client, transcript, stderr *peertest.Buffer) {
+func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpgoroots.ClientRoots) (c *client.Client, transcript, stderr *peertest.Buffer, stop func()) {
 	t.Helper()
 	transcript, stderr = new(peertest.Buffer), new(peertest.Buffer)
 	cmd := exec.Command(exe)
@@ -89,12 +116,16 @@ func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpg
 	if roots != nil {
 		roots.Attach(c)
 	}
-	t.Cleanup(func() {
-		c.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("server: %v (stderr: %s)", err, stderr)
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			c.Close()
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("server: %v (stderr: %s)", err, stderr)
+			}
+		})
+	}
+	t.Cleanup(stop)
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +143,7 @@ func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpg
 	if res.ProtocolVersion != want || c.ProtocolVersion() != want {
 		t.Fatalf("negotiated %s (client says %s), want %s", res.ProtocolVersion, c.ProtocolVersion(), want)
 	}
-	return c, transcript, stderr
+	return c, transcript, stderr, stop
 }
 
 // frames writes what passes through it to a transcript, one line per
@@ -205,7 +236,7 @@ func TestMCPGoClientReadFile(t *testing.T) {
 		roots := mcpgoroots.NewClientRoots(
 			mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"},
 			mcp.Root{URI: "file://otherhost" + tr.Other, Name: "remote"})
-		c, transcript, stderr := connect(t, ctx, exe, version, roots)
+		c, transcript, stderr, stop := connect(t, ctx, exe, version, roots)
 
 		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 			t.Errorf("inside: %q (error %t), want the file (server stderr: %s)", text, isErr, stderr)
@@ -226,7 +257,8 @@ func TestMCPGoClientReadFile(t *testing.T) {
 		// New roots: list_changed on 2025-06-18, the next call's
 		// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
 		// the notification arrives after the next call.
-		if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"}); err != nil {
+		if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"},
+			mcp.Root{URI: "file://otherhost" + tr.Root, Name: "remote"}); err != nil {
 			t.Fatal(err)
 		}
 		for {
@@ -256,6 +288,14 @@ func TestMCPGoClientReadFile(t *testing.T) {
 		if asks != want {
 			t.Errorf("the server sent roots/list %d times, want %d", asks, want)
 		}
+		// The root on another host is logged once per answer, not on
+		// every call served from a legacy session's cache; on 2026-07-28
+		// every call brings an answer. Counted once the server is done.
+		stop()
+		calls := count(t, transcript.String(), "<-", "method", "tools/call")
+		if n, want := strings.Count(stderr.String(), "roots left out"), map[string]int{"": calls / 2, "2025-06-18": 2}[version]; n != want {
+			t.Errorf("server logged %d left-out lists, want %d:\n%s", n, want, stderr)
+		}
 		// Set announced the change where the revision has the
 		// notification, and only there.
 		notes, want := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"), 1
@@ -271,9 +311,18 @@ func TestMCPGoClientReadFile(t *testing.T) {
 }
 
 // TestRootsWiringLines keeps the roots wiring of the example at 30 lines
-// of code or fewer.
+// of code or fewer, and the count the README's mcp-go section gives true.
 func TestRootsWiringLines(t *testing.T) {
-	adaptertest.WiringLines(t, "main.go", 30)
+	n := adaptertest.WiringLines(t, "main.go", 30)
+	readme, err := os.ReadFile("../../../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "### mcp-go adapter\n")
+	section, _, _ = strings.Cut(section, "<!-- mcpgo-server wiring -->")
+	if want := fmt.Sprintf("(%d lines of code; `TestRootsWiringLines`", n); !strings.Contains(section, want) {
+		t.Errorf("the README's mcp-go section does not say %q", want)
+	}
 }
 
 // TestREADMESnippet keeps the README's mcp-go snippet true: its lines are
