@@ -7,7 +7,10 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -16,6 +19,8 @@ import (
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
+	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // The example over mcp-go's Streamable HTTP transport, with mcp-go's
@@ -30,6 +35,9 @@ func TestMCPGoClientOverHTTP(t *testing.T) {
 	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
 		topts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(quiet)}
 		if version != "" {
+			// mcp-go's server sends a legacy roots/list only on the
+			// standalone GET stream (TestMCPGoHTTPRootsNeedGETStream).
+			//lint:ignore SA1019 the GET stream, deprecated with 2026-07-28, is how mcp-go's server reaches a 2025-06-18 client
 			topts = append(topts, transport.WithContinuousListening())
 		}
 		ht, err := transport.NewStreamableHTTP(srv.URL+"/mcp", topts...)
@@ -73,4 +81,53 @@ func TestMCPGoClientOverHTTP(t *testing.T) {
 			}
 		}
 	})
+}
+
+// mcp-go v1.2.1's Streamable HTTP server queues a 2025-era roots/list for
+// the standalone GET stream only (elicitation, by contrast, goes out on the
+// stream of the POST being served), so a client that opened no GET stream
+// never sees it and the tool call waits; mcp-go puts no bound on that
+// wait. The adapter's Timeout does: the call ends with a tool error
+// wrapping ErrNoAnswer.
+func TestMCPGoHTTPRootsNeedGETStream(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	defer cancel()
+	roots := mcpgoroots.New(mcpgoroots.Options{Timeout: time.Second})
+	s := server.NewMCPServer("no-get-stream", "v0", roots.ServerOption())
+	s.AddTool(mcp.NewTool("read_file"), roots.Tool(func(context.Context, mcp.CallToolRequest, *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("roots arrived"), nil
+	}))
+	quiet := slog.New(slog.DiscardHandler)
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStreamableHTTPLogger(quiet)))
+	defer srv.Close()
+	ht, err := transport.NewStreamableHTTP(srv.URL+"/mcp", transport.WithHTTPLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := &countingRoots{ClientRoots: mcpgoroots.NewClientRoots()}
+	c := client.NewClient(ht, client.WithRootsHandler(asked), client.WithProtocolVersion("2025-06-18"))
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	text, isErr := readFile(t, ctx, c, "/x")
+	if n := asked.n.Load(); n != 0 || !isErr || !strings.Contains(text, rootsgate.ErrNoAnswer.Error()) {
+		t.Errorf("read_file = %q (error %t), roots/list reached the client %d times; want never, and no answer: mcp-go may now send roots/list on the POST stream, update the README", text, isErr, n)
+	}
+}
+
+// countingRoots counts the roots/list requests that reach a client.
+type countingRoots struct {
+	*mcpgoroots.ClientRoots
+	n atomic.Int32
+}
+
+func (c *countingRoots) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	c.n.Add(1)
+	return c.ClientRoots.ListRoots(ctx, req)
 }
