@@ -384,8 +384,11 @@ func (c *ClientRoots) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.Lis
 }
 
 // Set replaces the roots and, on a connection whose revision has
-// notifications/roots/list_changed, sends it through the attached client.
-// It never sends it on 2026-07-28, where mcp-go's RootListChanges would.
+// notifications/roots/list_changed and whose client declared listChanged
+// (mcp-go declares it for a client with a roots handler unless told
+// otherwise with client.WithClientCapabilities), sends it through the
+// attached client. It never sends it on 2026-07-28, where mcp-go's
+// RootListChanges would.
 func (c *ClientRoots) Set(ctx context.Context, roots ...mcp.Root) error {
 	c.mu.Lock()
 	c.roots = roots
@@ -394,7 +397,8 @@ func (c *ClientRoots) Set(ctx context.Context, roots ...mcp.Root) error {
 	if cl == nil || cl.ProtocolVersion() == "" {
 		return nil // not connected: the first roots/list gets the new roots
 	}
-	g := gate.Client{ListRoots: func(context.Context) ([]gate.Root, error) { return nil, nil }, ListChanged: true}
+	declared := cl.GetClientCapabilities().Roots
+	g := gate.Client{ListRoots: func(context.Context) ([]gate.Root, error) { return nil, nil }, ListChanged: declared == nil || declared.ListChanged}
 	_, err := g.NotifyListChanged(ctx, version, func(ctx context.Context, _ string, _ json.RawMessage) error {
 		return cl.RootListChanges(ctx)
 	})

@@ -141,3 +141,33 @@ func TestMCPGoClientListChangedOn20260728(t *testing.T) {
 		t.Errorf("RootListChanges sent %d notifications on 2026-07-28; the README's peer fact is out of date", n)
 	}
 }
+
+// A 2025-06-18 client that declares roots without listChanged never says
+// that its roots changed: ClientRoots.Set sends no notification, and the
+// server asks roots/list on every call instead of keeping an answer.
+func TestMCPGoClientWithoutListChanged(t *testing.T) {
+	exe := build(t)
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	defer cancel()
+	tr := adaptertest.NewTree(t)
+	roots := mcpgoroots.NewClientRoots(mcp.Root{URI: adaptertest.FileURI(tr.Root)})
+	var caps mcp.ClientCapabilities
+	caps.Roots = &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{}
+	c, transcript, _, stop := connect(t, ctx, exe, "2025-06-18", roots, client.WithClientCapabilities(caps))
+	readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt"))
+	if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other)}); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Other, "new.txt")); isErr || text != "other" {
+		t.Errorf("read_file in the new root: %q (error %t), want it read", text, isErr)
+	}
+	stop()
+	if n := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"); n != 0 {
+		t.Errorf("list_changed sent %d times by a client that declared no listChanged", n)
+	}
+	if n := count(t, transcript.String(), "->", "method", "roots/list"); n != 2 {
+		t.Errorf("roots/list sent %d times for two calls, want 2", n)
+	}
+}

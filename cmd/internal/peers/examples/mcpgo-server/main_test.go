@@ -87,7 +87,7 @@ func build(t *testing.T) string {
 // pinned to version ("" for the newest), with roots (nil for none). The
 // transcript records every frame, "<-" from the client, "->" from the
 // server.
-func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpgoroots.ClientRoots) (c *client.Client, transcript, stderr *peertest.Buffer, stop func()) {
+func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpgoroots.ClientRoots, more ...client.ClientOption) (c *client.Client, transcript, stderr *peertest.Buffer, stop func()) {
 	t.Helper()
 	transcript, stderr = new(peertest.Buffer), new(peertest.Buffer)
 	cmd := exec.Command(exe)
@@ -105,7 +105,7 @@ func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpg
 	}
 	in := io.TeeReader(stdout, &frames{dir: "->", to: transcript})
 	out := &tee{stdin, &frames{dir: "<-", to: transcript}}
-	var opts []client.ClientOption
+	opts := more
 	if roots != nil {
 		opts = append(opts, client.WithRootsHandler(roots))
 	}
