@@ -90,17 +90,26 @@ func dir(t *testing.T) string {
 
 func uri(p string) string { return "file://" + p }
 
+// counted returns a directory made by dir, a client of a default adapter
+// on a 2025-06-18 session whose one root is that directory, and the count
+// of the times the client has been asked for its roots.
+func counted(t *testing.T, ctx context.Context) (string, *client.Client, *atomic.Int32) {
+	t.Helper()
+	d := dir(t)
+	asked := new(atomic.Int32)
+	c := serve(t, ctx, mcpgoroots.Options{}, "2025-06-18", rootsFunc(func(context.Context) ([]mcp.Root, error) {
+		asked.Add(1)
+		return []mcp.Root{{URI: uri(d)}}, nil
+	}))
+	return d, c, asked
+}
+
 // Concurrent calls on a legacy session share one roots/list, and later
 // calls reuse its answer.
 func TestOneRequestForManyCalls(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
-	d := dir(t)
-	var asked atomic.Int32
-	c := serve(t, ctx, mcpgoroots.Options{}, "2025-06-18", rootsFunc(func(context.Context) ([]mcp.Root, error) {
-		asked.Add(1)
-		return []mcp.Root{{URI: uri(d)}}, nil
-	}))
+	d, c, asked := counted(t, ctx)
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -238,12 +247,7 @@ func TestLeftOutReportedOnce(t *testing.T) {
 func TestInProcessListChangedHasNoSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
-	d := dir(t)
-	var asked atomic.Int32
-	c := serve(t, ctx, mcpgoroots.Options{}, "2025-06-18", rootsFunc(func(context.Context) ([]mcp.Root, error) {
-		asked.Add(1)
-		return []mcp.Root{{URI: uri(d)}}, nil
-	}))
+	d, c, asked := counted(t, ctx)
 	read(t, ctx, c, filepath.Join(d, "f.txt"))
 	if err := c.RootListChanges(ctx); err != nil {
 		t.Fatal(err)
