@@ -100,13 +100,8 @@ func TestMCPGoClientReadsMissingCapability(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
 	c := client.NewClient(transport.NewStdio(exe, nil))
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if _, err := start(ctx, c, ""); err != nil {
 		t.Fatal(err)
 	}
 	if v := c.ProtocolVersion(); v != "2026-07-28" {

@@ -51,14 +51,8 @@ func TestMCPGoClientOverHTTP(t *testing.T) {
 		}
 		c := client.NewClient(ht, opts...)
 		roots.Attach(c)
-		if err := c.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
 		defer c.Close()
-		init := mcp.InitializeRequest{}
-		init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
-		init.Params.ProtocolVersion = version
-		if _, err := c.Initialize(ctx, init); err != nil {
+		if _, err := start(ctx, c, version); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("negotiated %s", c.ProtocolVersion())
@@ -106,13 +100,8 @@ func TestMCPGoHTTPRootsNeedGETStream(t *testing.T) {
 	}
 	asked := &countingRoots{ClientRoots: mcpgoroots.NewClientRoots()}
 	c := client.NewClient(ht, client.WithRootsHandler(asked), client.WithProtocolVersion("2025-06-18"))
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	if _, err := start(ctx, c, ""); err != nil {
 		t.Fatal(err)
 	}
 	text, isErr := readFile(t, ctx, c, "/x")

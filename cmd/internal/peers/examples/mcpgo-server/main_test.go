@@ -48,6 +48,18 @@ func versionName(version string) string {
 	return version
 }
 
+// start starts c and initializes it as mcp-go's client, offering version
+// ("" for the one c was made with, or the newest).
+func start(ctx context.Context, c *client.Client, version string) (*mcp.InitializeResult, error) {
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
+	init.Params.ProtocolVersion = version
+	return c.Initialize(ctx, init)
+}
+
 // built is the example compiled once for every test of the package, by
 // the first that needs it.
 var built struct {
@@ -126,13 +138,7 @@ func connect(t *testing.T, ctx context.Context, exe, version string, roots *mcpg
 		})
 	}
 	t.Cleanup(stop)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcp-go-client", Version: "v1.2.1"}
-	init.Params.ProtocolVersion = version
-	res, err := c.Initialize(ctx, init)
+	res, err := start(ctx, c, version)
 	if err != nil {
 		t.Fatalf("initialize: %v (server stderr: %s)", err, stderr)
 	}
