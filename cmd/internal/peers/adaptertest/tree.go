@@ -1,6 +1,7 @@
 package adaptertest
 
 import (
+	"context"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -49,6 +50,24 @@ func NewTree(t *testing.T) Tree {
 		}
 	}
 	return tr
+}
+
+// AwaitOther calls read with the path of other/new.txt until it returns
+// "other" without a tool error, and fails t if ctx ends first. It is for
+// after a client makes other a root: a server may hear of the change
+// after the next call (a notification racing the call, or a retried call
+// bringing the roots).
+func (tr Tree) AwaitOther(t *testing.T, ctx context.Context, read func(path string) (text string, isErr bool)) {
+	t.Helper()
+	for {
+		text, isErr := read(filepath.Join(tr.Other, "new.txt"))
+		if !isErr && text == "other" {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("read_file in the new root still %q after the roots changed", text)
+		}
+	}
 }
 
 // FileURI is the file:// URI of the absolute path p.

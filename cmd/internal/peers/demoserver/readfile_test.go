@@ -85,15 +85,7 @@ func TestGoSDKReadFile(t *testing.T) {
 			client.RemoveRoots(adaptertest.FileURI(tr.Root))
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"})
-			for {
-				text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.Other, "new.txt"))
-				if !isErr && text == "other" {
-					break
-				}
-				if ctx.Err() != nil {
-					t.Fatalf("read_file in the new root still %q after the roots changed", text)
-				}
-			}
+			tr.AwaitOther(t, ctx, func(p string) (string, bool) { return readFileTool(t, ctx, cs, p) })
 			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.Root, "in.txt")); !isErr || !strings.Contains(text, "outside the client's roots") {
 				t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
 			}

@@ -65,15 +65,7 @@ func TestMCPGoClientOverHTTP(t *testing.T) {
 		if err := roots.Set(ctx, mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"}); err != nil {
 			t.Fatal(err)
 		}
-		for {
-			text, isErr := readFile(t, ctx, c, filepath.Join(tr.Other, "new.txt"))
-			if !isErr && text == "other" {
-				break
-			}
-			if ctx.Err() != nil {
-				t.Fatalf("read_file in the new root still %q after the roots changed", text)
-			}
-		}
+		tr.AwaitOther(t, ctx, func(p string) (string, bool) { return readFile(t, ctx, c, p) })
 	})
 }
 

@@ -267,15 +267,7 @@ func TestMCPGoClientReadFile(t *testing.T) {
 			mcp.Root{URI: "file://otherhost" + tr.Root, Name: "remote"}); err != nil {
 			t.Fatal(err)
 		}
-		for {
-			text, isErr := readFile(t, ctx, c, filepath.Join(tr.Other, "new.txt"))
-			if !isErr && text == "other" {
-				break
-			}
-			if ctx.Err() != nil {
-				t.Fatalf("read_file in the new root still %q after the roots changed", text)
-			}
-		}
+		tr.AwaitOther(t, ctx, func(p string) (string, bool) { return readFile(t, ctx, c, p) })
 		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); !refused(text, isErr) {
 			t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
 		}
