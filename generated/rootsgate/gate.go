@@ -935,13 +935,13 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 	if isNull(capabilities) {
 		capabilities = json.RawMessage("{}")
 	}
-	request := s.Request
 	switch version {
 	case "2024-11-05":
 		var caps r20241105.ClientCapabilities
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
@@ -970,6 +970,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
@@ -998,6 +999,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
@@ -1026,6 +1028,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
