@@ -728,6 +728,30 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	return nil, wrongPath(version, "no way to read roots")
 }
 
+// fillMetaMember returns params with key of its _meta set to {} when
+// params is an object whose _meta is an object without key, or with key
+// null; otherwise it reports false.
+func fillMetaMember(params json.RawMessage, key string) (json.RawMessage, bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(params, &members) != nil || members == nil {
+		return nil, false
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(members["_meta"], &meta) != nil || meta == nil || !isNull(meta[key]) {
+		return nil, false
+	}
+	meta[key] = json.RawMessage("{}")
+	raw, err := json.Marshal(meta)
+	if err != nil {
+		return nil, false
+	}
+	members["_meta"] = raw
+	if raw, err = json.Marshal(members); err != nil {
+		return nil, false
+	}
+	return raw, true
+}
+
 // isNull reports whether raw is empty, only white space, or null.
 func isNull(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
@@ -1286,12 +1310,29 @@ func (l legacyr20251125) handleNotification(ctx context.Context, method string, 
 
 func (l legacyr20251125) invalidate() { l.s.Invalidate() }
 
+// decoder20260728 decodes the params of a 2026-07-28 request. A _meta whose
+// client capabilities are missing or null is read as declaring none, so
+// that the client is refused for want of roots, not for its JSON.
+func decoder20260728(params json.RawMessage) (*r20260728.InputResponseRequestParams, error) {
+	var p r20260728.InputResponseRequestParams
+	err := p.UnmarshalJSON(params)
+	if err != nil {
+		if filled, ok := fillMetaMember(params, "io.modelcontextprotocol/clientCapabilities"); ok {
+			err = p.UnmarshalJSON(filled)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
 // askr20260728 serves a 2026-07-28 request: the roots it carries in
 // inputResponses, or the input_required result that asks for them.
 func (s *Session) askr20260728(ctx context.Context, params json.RawMessage) ([]Root, error) {
 	const version = "2026-07-28"
-	var p r20260728.InputResponseRequestParams
-	if err := p.UnmarshalJSON(params); err != nil {
+	p, err := decoder20260728(params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: request params: %w", version, err)
 	}
 	if missing := r20260728.RequireRoots(nil, &p.Meta); missing != nil {
@@ -1335,7 +1376,7 @@ func (s *Session) askr20260728(ctx context.Context, params json.RawMessage) ([]R
 		}
 		return nil, &InputRequiredError{Version: version, Key: key, Result: raw}
 	}
-	roots, _, err := sealer.RootsFromInputResponses(&p, key, s.Lenient, bind) // unchecked when sealer is nil
+	roots, _, err := sealer.RootsFromInputResponses(p, key, s.Lenient, bind) // unchecked when sealer is nil
 	if err := stateErrorr20260728(version, err); err != nil {
 		return nil, err
 	}
@@ -1375,8 +1416,8 @@ func stateErrorr20260728(version string, err error) error {
 // stater20260728 is State for a 2026-07-28 request.
 func (s *Session) stater20260728(ctx context.Context, params json.RawMessage) ([]byte, error) {
 	const version = "2026-07-28"
-	var p r20260728.InputResponseRequestParams
-	if err := p.UnmarshalJSON(params); err != nil {
+	p, err := decoder20260728(params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: request params: %w", version, err)
 	}
 	if s.Sealer == nil {
