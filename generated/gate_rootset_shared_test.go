@@ -8,12 +8,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
@@ -186,4 +189,50 @@ func TestGateSessionRootSetSharedConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// MaxAge ends the sharing with the answer it ends: the first call after
+// it asks again and gets a new set.
+func TestGateSessionRootSetMaxAge(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("an open directory cannot be renamed on Windows")
+	}
+	for _, rev := range gateLegacy() {
+		t.Run(rev.Version, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "r")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			f := filepath.Join(dir, "f.txt")
+			if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				peer := newGatePeer(rootsgate.Root{URI: fileURI(dir)})
+				sess := &rootsgate.Session{Request: peer.request(rev.Version), MaxAge: time.Minute}
+				if err := sess.Initialize(rev.Version, json.RawMessage(`{"roots":{}}`)); err != nil {
+					t.Fatal(err)
+				}
+				defer sess.Close()
+				for i, want := range []string{"one", "one", "two"} {
+					if i == 2 {
+						time.Sleep(2 * time.Minute)
+					}
+					set, err := sess.RootSet(ctx, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer set.Close()
+					readsAs(t, fmt.Sprint("call ", i), set, f, want)
+					if i == 0 {
+						swapDir(t, dir, "two")
+					}
+				}
+				if n := peer.asks.Load(); n != 2 {
+					t.Errorf("%d roots/list requests, want 2", n)
+				}
+			})
+		})
+	}
 }

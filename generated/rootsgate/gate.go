@@ -1157,8 +1157,9 @@ func (s *Session) Version() string {
 //   - On a request whose _meta names a revision where roots/list travels
 //     in inputRequests, the roots in the request's inputResponses; if it
 //     has none, an [*InputRequiredError] whose Result to send asks for
-//     them; if the request's _meta declares no roots capability, a
-//     [*MissingCapabilityError], which wraps ErrNoRootsCapability. With
+//     them; if the request's _meta declares no roots capability (or no
+//     capabilities at all), a [*MissingCapabilityError], which wraps
+//     ErrNoRootsCapability. With
 //     a Sealer, the roots only once the request's requestState opens for
 //     the StateBinding in ctx, and otherwise an error wrapping one of the
 //     ErrState errors.
