@@ -37,6 +37,31 @@ func swapDir(t *testing.T, dir, content string) {
 	}
 }
 
+// rootDir makes a directory r whose f.txt says "one".
+func rootDir(t *testing.T) (dir, f string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "r")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f = filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, f
+}
+
+// mustRootSet is sess.RootSet for a request without params, which must
+// succeed.
+func mustRootSet(t *testing.T, sess *rootsgate.Session, opts ...rootsgate.RootSetOption) *rootsgate.RootSet {
+	t.Helper()
+	set, err := sess.RootSet(context.Background(), nil, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
 // readsAs reads f through set and wants content.
 func readsAs(t *testing.T, what string, set *rootsgate.RootSet, f, content string) {
 	t.Helper()
@@ -56,26 +81,13 @@ func TestGateSessionRootSetShared(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range gateLegacy() {
 		t.Run(rev.Version, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "r")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			f := filepath.Join(dir, "f.txt")
-			if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir, f := rootDir(t)
 			peer := newGatePeer(rootsgate.Root{URI: fileURI(dir), Name: "r"})
 			sess := gateSession(t, rev, peer, `{"roots":{"listChanged":true}}`)
-			set1, err := sess.RootSet(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			set1 := mustRootSet(t, sess)
 			readsAs(t, "first set", set1, f, "one")
 			swapDir(t, dir, "two")
-			set2, err := sess.RootSet(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			set2 := mustRootSet(t, sess)
 			readsAs(t, "second set, same cached roots", set2, f, "one")
 			if err := set1.Close(); err != nil {
 				t.Fatal(err)
@@ -87,17 +99,13 @@ func TestGateSessionRootSetShared(t *testing.T) {
 				t.Errorf("second Close: %v", err)
 			}
 			readsAs(t, "second set, after the first was closed", set2, f, "one")
-			bounded, err := sess.RootSet(ctx, nil, rootsgate.Bounds(dir))
-			if err != nil {
-				t.Fatal(err)
-			}
+			bounded := mustRootSet(t, sess, rootsgate.Bounds(dir))
 			readsAs(t, "set with other options", bounded, f, "two")
 			bounded.Close()
 			if n := peer.asks.Load(); n != 1 {
 				t.Errorf("%d roots/list requests, want 1", n)
 			}
 
-			var fresh *rootsgate.RootSet
 			if rev.ListChanged {
 				if err := sess.HandleNotification(ctx, "notifications/roots/list_changed", nil); err != nil {
 					t.Fatal(err)
@@ -105,9 +113,7 @@ func TestGateSessionRootSetShared(t *testing.T) {
 			} else {
 				sess.Invalidate()
 			}
-			if fresh, err = sess.RootSet(ctx, nil); err != nil {
-				t.Fatal(err)
-			}
+			fresh := mustRootSet(t, sess)
 			readsAs(t, "set after the roots changed", fresh, f, "two")
 			readsAs(t, "older set, still held", set2, f, "one")
 			if err := set2.Close(); err != nil {
@@ -120,10 +126,7 @@ func TestGateSessionRootSetShared(t *testing.T) {
 			}
 			readsAs(t, "set held across Session.Close", fresh, f, "two")
 			fresh.Close()
-			after, err := sess.RootSet(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			after := mustRootSet(t, sess)
 			readsAs(t, "set after Session.Close", after, f, "three")
 			after.Close()
 			if n := peer.asks.Load(); n != 2 {
@@ -134,16 +137,10 @@ func TestGateSessionRootSetShared(t *testing.T) {
 			// every call gets a set of its own.
 			peer = newGatePeer(rootsgate.Root{URI: fileURI(dir), Name: "r"})
 			sess = gateSession(t, rev, peer, `{"roots":{}}`)
-			a, err := sess.RootSet(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			a := mustRootSet(t, sess)
 			readsAs(t, "unkept answer", a, f, "three")
 			swapDir(t, dir, "four")
-			b, err := sess.RootSet(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := mustRootSet(t, sess)
 			readsAs(t, "next unkept answer", b, f, "four")
 			a.Close()
 			b.Close()
@@ -199,16 +196,8 @@ func TestGateSessionRootSetMaxAge(t *testing.T) {
 	}
 	for _, rev := range gateLegacy() {
 		t.Run(rev.Version, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "r")
-			if err := os.Mkdir(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			f := filepath.Join(dir, "f.txt")
-			if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			dir, f := rootDir(t)
 			synctest.Test(t, func(t *testing.T) {
-				ctx := context.Background()
 				peer := newGatePeer(rootsgate.Root{URI: fileURI(dir)})
 				sess := &rootsgate.Session{Request: peer.request(rev.Version), MaxAge: time.Minute}
 				if err := sess.Initialize(rev.Version, json.RawMessage(`{"roots":{}}`)); err != nil {
@@ -219,10 +208,7 @@ func TestGateSessionRootSetMaxAge(t *testing.T) {
 					if i == 2 {
 						time.Sleep(2 * time.Minute)
 					}
-					set, err := sess.RootSet(ctx, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
+					set := mustRootSet(t, sess)
 					defer set.Close()
 					readsAs(t, fmt.Sprint("call ", i), set, f, want)
 					if i == 0 {
