@@ -865,3 +865,66 @@ func TestGateRootSetBounds(t *testing.T) {
 		})
 	}
 }
+
+// A request whose _meta leaves out the client capabilities, or gives
+// them as null, comes from a client that declared none: Roots and RootSet
+// refuse it with the -32021 error, not a decode error. Capabilities of
+// the wrong type are still a decode error, and a request without _meta
+// names no version at all.
+func TestGateSessionCapabilitiesOmitted(t *testing.T) {
+	ctx := context.Background()
+	served := 0
+	for _, rev := range rootsgate.Revisions() {
+		if rev.DirectRequest {
+			continue // capabilities come with initialize there
+		}
+		served++
+		t.Run(rev.Version, func(t *testing.T) {
+			peer := newGatePeer(gateRootsA...)
+			sess := gateSession(t, rev, peer, `{}`)
+			version := `"` + versionKey + `":"` + rev.Version + `"`
+			for _, params := range []string{
+				`{"_meta":{` + version + `}}`,
+				`{"name":"read_file","_meta":{` + version + `,"other":1}}`,
+				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":null}}`,
+				`{"_meta":{` + version + `},"inputResponses":{"roots":{"roots":[]}}}`,
+			} {
+				roots, err := sess.Roots(ctx, json.RawMessage(params))
+				set, setErr := sess.RootSet(ctx, json.RawMessage(params))
+				for _, e := range []error{err, setErr} {
+					var missing *rootsgate.MissingCapabilityError
+					if !errors.As(e, &missing) {
+						t.Fatalf("%s: %v is not a *MissingCapabilityError", params, e)
+					}
+					if missing.Object.Code != -32021 || missing.HTTPStatus() != 400 || !errors.Is(e, rootsgate.ErrNoRootsCapability) {
+						t.Errorf("%s: code %d, HTTP %d, %v; want -32021, 400, ErrNoRootsCapability", params, missing.Object.Code, missing.HTTPStatus(), e)
+					}
+				}
+				if roots != nil || set != nil {
+					t.Errorf("%s: roots %v, set %v; want none", params, roots, set)
+				}
+			}
+			for _, params := range []string{
+				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":"roots"}}`,
+				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":{"roots":5}}}`,
+				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":[]}}`,
+				`{"_meta":{` + version + `},"inputResponses":7}`,
+			} {
+				_, err := sess.Roots(ctx, json.RawMessage(params))
+				if err == nil || errors.Is(err, rootsgate.ErrNoRootsCapability) || !strings.Contains(err.Error(), "request params") {
+					t.Errorf("%s: Roots = %v; want a decode error of the request params", params, err)
+				}
+			}
+			_, err := sess.Roots(ctx, json.RawMessage(`{"name":"read_file"}`))
+			if !errors.Is(err, rootsgate.ErrUnknownVersion) {
+				t.Errorf("no _meta: Roots = %v; want ErrUnknownVersion", err)
+			}
+			if n := peer.asks.Load(); n != 0 {
+				t.Errorf("%d roots/list requests sent", n)
+			}
+		})
+	}
+	if served == 0 {
+		t.Skip("the gate serves no revision whose requests carry their capabilities")
+	}
+}

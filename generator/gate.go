@@ -43,6 +43,11 @@ type gateRevision struct {
 	Deprecated bool
 }
 
+// Asks reports whether the gate serves the revision's requests that carry
+// roots/list in inputRequests: it has AskForRoots, RequireRoots and the
+// -32021 code.
+func (r gateRevision) Asks() bool { return r.Ask && r.Require && r.MissingCode }
+
 // ParseGateFlag reads "REV=IMPORT,REV=IMPORT", the value of -gate.
 func ParseGateFlag(value string) ([]GateRevision, error) {
 	var revs []GateRevision
@@ -115,16 +120,19 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 	}
 	var buf bytes.Buffer
 	var keys []string
+	asks := false
 	for _, r := range data {
 		if r.VersionKey != "" && !slices.Contains(keys, r.VersionKey) {
 			keys = append(keys, r.VersionKey)
 		}
+		asks = asks || r.Asks()
 	}
 	err = tmpl.ExecuteTemplate(&buf, "gate.go.tmpl", struct {
 		Header, Package string
 		Revisions       []gateRevision
 		VersionKeys     []string
-	}{header, opts.Package, data, keys})
+		Asks            bool
+	}{header, opts.Package, data, keys, asks})
 	if err != nil {
 		return nil, fmt.Errorf("template gate.go: %w", err)
 	}

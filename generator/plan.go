@@ -54,6 +54,10 @@ type Plan struct {
 	Require bool
 	// MissingCode: the package declares CodeMissingRequiredClientCapability.
 	MissingCode bool
+	// CapabilitiesKey is the JSON name of the _meta member that declares
+	// the client's capabilities on each request, where Require; otherwise
+	// "".
+	CapabilitiesKey string
 	// VersionKey is the JSON name of the _meta member that names each
 	// request's protocol version, where requests carry it; otherwise "".
 	VersionKey string
@@ -355,6 +359,7 @@ func (pl *planner) goNameOf(path string) string {
 // require checks what RequireRoots builds: the -32021 error response.
 func (pl *planner) require() bool {
 	const part = "RequireRoots (the -32021 error for a missing roots capability)"
+	const capabilities = "io.modelcontextprotocol/clientCapabilities"
 	ok := true
 	for _, m := range []struct{ def, member, goName, typ string }{
 		{"MissingRequiredClientCapabilityError", "id", "ID", "*RequestID"},
@@ -362,9 +367,12 @@ func (pl *planner) require() bool {
 		{"MissingRequiredClientCapabilityError.error", "message", "Message", "string"},
 		{"MissingRequiredClientCapabilityError.error", "data", "Data", "MissingRequiredClientCapabilityErrorData"},
 		{"MissingRequiredClientCapabilityError.error.data", "requiredCapabilities", "RequiredCapabilities", "ClientCapabilities"},
-		{"RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", "ClientCapabilities", "ClientCapabilities"},
+		{"RequestMetaObject", capabilities, "ClientCapabilities", "ClientCapabilities"},
 	} {
 		ok = pl.member(m.def, m.member, m.goName, m.typ, part) != nil && ok
+	}
+	if ok {
+		pl.p.CapabilitiesKey = capabilities
 	}
 	return ok
 }

@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	r20241105 "github.com/rootsgen/rootsgen/generated/roots20241105"
@@ -728,6 +729,30 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	return nil, wrongPath(version, "no way to read roots")
 }
 
+// fillMetaMember returns params with key of its _meta set to {} when
+// params is an object whose _meta is an object without key, or with key
+// null; otherwise it reports false.
+func fillMetaMember(params json.RawMessage, key string) (json.RawMessage, bool) {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(params, &members) != nil || members == nil {
+		return nil, false
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(members["_meta"], &meta) != nil || meta == nil || !isNull(meta[key]) {
+		return nil, false
+	}
+	meta[key] = json.RawMessage("{}")
+	raw, err := json.Marshal(meta)
+	if err != nil {
+		return nil, false
+	}
+	members["_meta"] = raw
+	if raw, err = json.Marshal(members); err != nil {
+		return nil, false
+	}
+	return raw, true
+}
+
 // isNull reports whether raw is empty, only white space, or null.
 func isNull(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
@@ -911,6 +936,7 @@ type Session struct {
 
 	mu     sync.Mutex
 	legacy legacySession // nil until Initialize
+	sets   rootSetCache  // the RootSets of legacy's cached roots
 }
 
 // legacySession is a session on a revision where roots/list is a request
@@ -919,8 +945,16 @@ type legacySession interface {
 	version() string
 	roots(ctx context.Context) ([]Root, error)
 	handleNotification(ctx context.Context, method string, params json.RawMessage) error
+	// sent counts the roots/list requests sent, each counted as it is
+	// sent: two reads around a call to roots that agree name the request
+	// whose answer it returned.
+	sent() uint64
 	invalidate()
 }
+
+// sentKey is the context key under which Session.roots learns the number
+// of the roots/list request its own call sent, if it sent one.
+type sentKey struct{}
 
 // Initialize sets the session up for the protocol version the connection
 // negotiated and the client capabilities (JSON, as the client declared
@@ -935,19 +969,24 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 	if isNull(capabilities) {
 		capabilities = json.RawMessage("{}")
 	}
-	request := s.Request
 	switch version {
 	case "2024-11-05":
 		var caps r20241105.ClientCapabilities
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
+		sent := new(atomic.Uint64)
 		srv := &r20241105.Server{
 			ClientRoots: caps.Roots,
 			Request: func(ctx context.Context, m r20241105.Method, p json.RawMessage) (json.RawMessage, error) {
+				n := sent.Add(1)
+				if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
+					mine.Store(n) // the caller that started the request gets its answer
+				}
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
@@ -962,7 +1001,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 			})
 		}
 		s.mu.Lock()
-		s.legacy = legacyr20241105{srv}
+		s.legacy = legacyr20241105{srv, sent}
 		s.mu.Unlock()
 		return nil
 	case "2025-03-26":
@@ -970,12 +1009,18 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
+		sent := new(atomic.Uint64)
 		srv := &r20250326.Server{
 			ClientRoots: caps.Roots,
 			Request: func(ctx context.Context, m r20250326.Method, p json.RawMessage) (json.RawMessage, error) {
+				n := sent.Add(1)
+				if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
+					mine.Store(n) // the caller that started the request gets its answer
+				}
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
@@ -990,7 +1035,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 			})
 		}
 		s.mu.Lock()
-		s.legacy = legacyr20250326{srv}
+		s.legacy = legacyr20250326{srv, sent}
 		s.mu.Unlock()
 		return nil
 	case "2025-06-18":
@@ -998,12 +1043,18 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
+		sent := new(atomic.Uint64)
 		srv := &r20250618.Server{
 			ClientRoots: caps.Roots,
 			Request: func(ctx context.Context, m r20250618.Method, p json.RawMessage) (json.RawMessage, error) {
+				n := sent.Add(1)
+				if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
+					mine.Store(n) // the caller that started the request gets its answer
+				}
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
@@ -1018,7 +1069,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 			})
 		}
 		s.mu.Lock()
-		s.legacy = legacyr20250618{srv}
+		s.legacy = legacyr20250618{srv, sent}
 		s.mu.Unlock()
 		return nil
 	case "2025-11-25":
@@ -1026,12 +1077,18 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		if err := caps.UnmarshalJSON(capabilities); err != nil {
 			return fmt.Errorf("%s: client capabilities: %w", version, err)
 		}
+		request := s.Request
 		if request == nil {
 			return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 		}
+		sent := new(atomic.Uint64)
 		srv := &r20251125.Server{
 			ClientRoots: caps.Roots,
 			Request: func(ctx context.Context, m r20251125.Method, p json.RawMessage) (json.RawMessage, error) {
+				n := sent.Add(1)
+				if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
+					mine.Store(n) // the caller that started the request gets its answer
+				}
 				return request(ctx, string(m), p)
 			},
 			Timeout:        s.Timeout,
@@ -1046,7 +1103,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 			})
 		}
 		s.mu.Lock()
-		s.legacy = legacyr20251125{srv}
+		s.legacy = legacyr20251125{srv, sent}
 		s.mu.Unlock()
 		return nil
 	}
@@ -1100,8 +1157,9 @@ func (s *Session) Version() string {
 //   - On a request whose _meta names a revision where roots/list travels
 //     in inputRequests, the roots in the request's inputResponses; if it
 //     has none, an [*InputRequiredError] whose Result to send asks for
-//     them; if the request's _meta declares no roots capability, a
-//     [*MissingCapabilityError], which wraps ErrNoRootsCapability. With
+//     them; if the request's _meta declares no roots capability (or no
+//     capabilities at all), a [*MissingCapabilityError], which wraps
+//     ErrNoRootsCapability. With
 //     a Sealer, the roots only once the request's requestState opens for
 //     the StateBinding in ctx, and otherwise an error wrapping one of the
 //     ErrState errors.
@@ -1112,48 +1170,150 @@ func (s *Session) Version() string {
 // session lacks, ErrWrongPath. The roots are the caller's to keep; their
 // Meta and Extra maps are shared, so do not modify them.
 func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, error) {
-	_, roots, err := s.roots(ctx, params)
-	return roots, err
+	a, err := s.roots(ctx, params)
+	return a.roots, err
 }
 
 // RootSet is Roots made into a [RootSet] of the revision the roots came
 // from. Its errors are those of Roots, with a nil set; or, as with
 // [NewRootSet], a set of the good roots together with an error naming the
 // roots it left out. Close the set when done.
+//
+// On a session initialized for a revision where roots/list is a request
+// of its own, the calls that get the same answer of the client (its
+// cached roots) with the same options share one set, built once: its
+// directories are opened once, and with ResolveSymlinks or Bounds the
+// links are resolved once, when it is built. A new answer (after a
+// list_changed notification, Invalidate, or MaxAge) gives a new set. The
+// session keeps sets for up to 8 different option lists. Each set
+// returned is still the caller's to Close: Close makes the file methods
+// of that caller's set fail with [fs.ErrClosed] and leaves the others
+// usable; the directories are closed once every caller has closed its
+// set and the session has dropped it, for a newer answer or on [Session.Close].
+// A request whose revision carries roots/list in inputRequests stands
+// alone and gets a set of its own.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
-	version, roots, err := s.roots(ctx, params)
+	a, err := s.roots(ctx, params)
 	if err != nil {
 		return nil, err
 	}
-	return NewRootSet(version, roots, opts...)
+	if a.legacy == nil || !a.known {
+		return NewRootSet(a.version, a.roots, opts...)
+	}
+	var c rootSetConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	key := c.key()
+	s.mu.Lock()
+	if s.sets.legacy == a.legacy && s.sets.sent == a.sent {
+		if sh := s.sets.byOptions[key]; sh != nil {
+			set := sh.handle()
+			s.mu.Unlock()
+			return set, sh.err
+		}
+	}
+	s.mu.Unlock()
+	set, err := NewRootSet(a.version, a.roots, opts...)
+	if set == nil {
+		return nil, err
+	}
+	return s.keep(a, key, set, err), err
 }
 
-func (s *Session) roots(ctx context.Context, params json.RawMessage) (string, []Root, error) {
+// keep puts set, built for the answer a with the options key, in the
+// session's cache, unless the session has moved on to a newer answer or
+// already keeps one, and returns the set for the caller.
+func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
+	s.mu.Lock()
+	c := &s.sets
+	if s.legacy != a.legacy || c.legacy == a.legacy && c.sent > a.sent {
+		s.mu.Unlock()
+		return set // an answer older than the one kept: the caller's own
+	}
+	var stale map[string]*sharedRootSet
+	if c.legacy != a.legacy || c.sent != a.sent {
+		stale = c.drop()
+		c.legacy, c.sent = a.legacy, a.sent
+	}
+	if c.byOptions[key] != nil || len(c.byOptions) >= maxCachedRootSets {
+		s.mu.Unlock()
+		releaseAll(stale)
+		return set
+	}
+	sh := &sharedRootSet{version: set.version, set: set.set, err: err}
+	sh.refs.Store(1) // the cache's
+	if c.byOptions == nil {
+		c.byOptions = make(map[string]*sharedRootSet)
+	}
+	c.byOptions[key] = sh
+	out := sh.handle()
+	s.mu.Unlock()
+	releaseAll(stale)
+	return out
+}
+
+// Close closes the RootSets the session keeps (see [Session.RootSet]) as
+// soon as the callers holding them have closed theirs; a set already
+// handed out stays usable until then. Call it when the connection ends.
+// The session can still be used after: RootSet builds a set again.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	stale := s.sets.drop()
+	s.mu.Unlock()
+	return releaseAll(stale)
+}
+
+// answer is what roots found: the roots and their version and, from a
+// legacy session, which of its roots/list requests they answer.
+type answer struct {
+	version string
+	roots   []Root
+	legacy  legacySession // nil for a request that stands alone
+	sent    uint64        // with known, the request whose answer roots is
+	known   bool
+}
+
+func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
 	version, err := s.versionOf(params)
 	if err != nil {
-		return "", nil, err
+		return answer{}, err
 	}
+	a := answer{version: version}
 	s.mu.Lock()
 	l := s.legacy
 	s.mu.Unlock()
 	if l != nil && l.version() == version {
-		roots, err := l.roots(ctx)
-		return version, roots, err
+		// The roots answer the request this call sent, if it sent one (the
+		// Server gives the caller that starts a request its answer). Else,
+		// every request being counted as it is sent, when none was sent
+		// during the call, they answer the last one sent before it: the
+		// one the Server cached, or the one this call joined.
+		before := l.sent()
+		var mine atomic.Uint64
+		a.roots, err = l.roots(context.WithValue(ctx, sentKey{}, &mine))
+		a.legacy = l
+		if n := mine.Load(); n != 0 {
+			a.sent, a.known = n, err == nil
+		} else {
+			a.sent, a.known = before, err == nil && before != 0 && l.sent() == before
+		}
+		return a, err
 	}
 	switch version {
 	case "2024-11-05":
-		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
 	case "2025-03-26":
-		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
 	case "2025-06-18":
-		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
 	case "2025-11-25":
-		return version, nil, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
 	case "2026-07-28":
-		roots, err := s.askr20260728(ctx, params)
-		return version, roots, err
+		a.roots, err = s.askr20260728(ctx, params)
+		return a, err
 	}
-	return version, nil, wrongPath(version, "no way to ask for roots")
+	return a, wrongPath(version, "no way to ask for roots")
 }
 
 // versionOf returns the protocol version a request is served under: the
@@ -1188,7 +1348,12 @@ func (s *Session) versionOf(params json.RawMessage) (string, error) {
 }
 
 // legacyr20241105 is a 2024-11-05 session: the revision's Server, with its cache.
-type legacyr20241105 struct{ s *r20241105.Server }
+type legacyr20241105 struct {
+	s *r20241105.Server
+	n *atomic.Uint64 // roots/list requests sent
+}
+
+func (l legacyr20241105) sent() uint64 { return l.n.Load() }
 
 func (l legacyr20241105) version() string { return "2024-11-05" }
 
@@ -1212,7 +1377,12 @@ func (l legacyr20241105) handleNotification(ctx context.Context, method string, 
 func (l legacyr20241105) invalidate() { l.s.Invalidate() }
 
 // legacyr20250326 is a 2025-03-26 session: the revision's Server, with its cache.
-type legacyr20250326 struct{ s *r20250326.Server }
+type legacyr20250326 struct {
+	s *r20250326.Server
+	n *atomic.Uint64 // roots/list requests sent
+}
+
+func (l legacyr20250326) sent() uint64 { return l.n.Load() }
 
 func (l legacyr20250326) version() string { return "2025-03-26" }
 
@@ -1236,7 +1406,12 @@ func (l legacyr20250326) handleNotification(ctx context.Context, method string, 
 func (l legacyr20250326) invalidate() { l.s.Invalidate() }
 
 // legacyr20250618 is a 2025-06-18 session: the revision's Server, with its cache.
-type legacyr20250618 struct{ s *r20250618.Server }
+type legacyr20250618 struct {
+	s *r20250618.Server
+	n *atomic.Uint64 // roots/list requests sent
+}
+
+func (l legacyr20250618) sent() uint64 { return l.n.Load() }
 
 func (l legacyr20250618) version() string { return "2025-06-18" }
 
@@ -1260,7 +1435,12 @@ func (l legacyr20250618) handleNotification(ctx context.Context, method string, 
 func (l legacyr20250618) invalidate() { l.s.Invalidate() }
 
 // legacyr20251125 is a 2025-11-25 session: the revision's Server, with its cache.
-type legacyr20251125 struct{ s *r20251125.Server }
+type legacyr20251125 struct {
+	s *r20251125.Server
+	n *atomic.Uint64 // roots/list requests sent
+}
+
+func (l legacyr20251125) sent() uint64 { return l.n.Load() }
 
 func (l legacyr20251125) version() string { return "2025-11-25" }
 
@@ -1283,12 +1463,29 @@ func (l legacyr20251125) handleNotification(ctx context.Context, method string, 
 
 func (l legacyr20251125) invalidate() { l.s.Invalidate() }
 
+// decoder20260728 decodes the params of a 2026-07-28 request. A _meta whose
+// client capabilities are missing or null is read as declaring none, so
+// that the client is refused for want of roots, not for its JSON.
+func decoder20260728(params json.RawMessage) (*r20260728.InputResponseRequestParams, error) {
+	var p r20260728.InputResponseRequestParams
+	err := p.UnmarshalJSON(params)
+	if err != nil {
+		if filled, ok := fillMetaMember(params, "io.modelcontextprotocol/clientCapabilities"); ok {
+			err = p.UnmarshalJSON(filled)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
 // askr20260728 serves a 2026-07-28 request: the roots it carries in
 // inputResponses, or the input_required result that asks for them.
 func (s *Session) askr20260728(ctx context.Context, params json.RawMessage) ([]Root, error) {
 	const version = "2026-07-28"
-	var p r20260728.InputResponseRequestParams
-	if err := p.UnmarshalJSON(params); err != nil {
+	p, err := decoder20260728(params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: request params: %w", version, err)
 	}
 	if missing := r20260728.RequireRoots(nil, &p.Meta); missing != nil {
@@ -1332,7 +1529,7 @@ func (s *Session) askr20260728(ctx context.Context, params json.RawMessage) ([]R
 		}
 		return nil, &InputRequiredError{Version: version, Key: key, Result: raw}
 	}
-	roots, _, err := sealer.RootsFromInputResponses(&p, key, s.Lenient, bind) // unchecked when sealer is nil
+	roots, _, err := sealer.RootsFromInputResponses(p, key, s.Lenient, bind) // unchecked when sealer is nil
 	if err := stateErrorr20260728(version, err); err != nil {
 		return nil, err
 	}
@@ -1372,8 +1569,8 @@ func stateErrorr20260728(version string, err error) error {
 // stater20260728 is State for a 2026-07-28 request.
 func (s *Session) stater20260728(ctx context.Context, params json.RawMessage) ([]byte, error) {
 	const version = "2026-07-28"
-	var p r20260728.InputResponseRequestParams
-	if err := p.UnmarshalJSON(params); err != nil {
+	p, err := decoder20260728(params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: request params: %w", version, err)
 	}
 	if s.Sealer == nil {
@@ -1642,6 +1839,148 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		return &RootSet{version, rootSetr20260728{set}}, err
 	}
 	return nil, wrongPath(version, "its package has no RootSet")
+}
+
+// key tells option lists apart, for the cache of a Session.
+func (c rootSetConfig) key() string {
+	windows := "system"
+	if c.windows != nil {
+		windows = fmt.Sprint(*c.windows)
+	}
+	return fmt.Sprintf("resolve=%t windows=%s bounded=%t bounds=%q", c.resolve, windows, c.bounded, c.bounds)
+}
+
+// maxCachedRootSets bounds the option lists a Session keeps a RootSet for.
+const maxCachedRootSets = 8
+
+// rootSetCache holds the RootSets a Session built for one answer of its
+// legacy session (the roots/list request numbered sent), by options.
+type rootSetCache struct {
+	legacy    legacySession
+	sent      uint64
+	byOptions map[string]*sharedRootSet
+}
+
+// drop empties the cache and returns the sets it held, for releaseAll
+// outside the Session's lock.
+func (c *rootSetCache) drop() map[string]*sharedRootSet {
+	sets := c.byOptions
+	*c = rootSetCache{}
+	return sets
+}
+
+// releaseAll drops the cache's reference to each set.
+func releaseAll(sets map[string]*sharedRootSet) error {
+	var errs []error
+	for _, sh := range sets {
+		errs = append(errs, sh.release())
+	}
+	return errors.Join(errs...)
+}
+
+// sharedRootSet is a RootSet that a Session's cache and the callers it
+// handed the set to share, each holding a reference; its directories are
+// closed when the last reference is released. The cache takes a new
+// reference only while it holds one, so a set is never reopened.
+type sharedRootSet struct {
+	version string
+	set     revisionRootSet
+	err     error // what NewRootSet said of the roots it left out
+	refs    atomic.Int32
+}
+
+func (sh *sharedRootSet) release() error {
+	if sh.refs.Add(-1) == 0 {
+		return sh.set.Close()
+	}
+	return nil
+}
+
+// handle returns a RootSet on sh for one caller, holding a reference.
+func (sh *sharedRootSet) handle() *RootSet {
+	sh.refs.Add(1)
+	return &RootSet{sh.version, &rootSetHandle{revisionRootSet: sh.set, shared: sh}}
+}
+
+// rootSetHandle is one caller's view of a shared set: its Close releases
+// the caller's reference, once, and from then on its file methods fail
+// with fs.ErrClosed, as those of a set of its own would, whatever the
+// other holders do.
+type rootSetHandle struct {
+	revisionRootSet
+	shared *sharedRootSet
+	closed atomic.Bool
+}
+
+func (h *rootSetHandle) Close() error {
+	if !h.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	return h.shared.release()
+}
+
+// closedError is the error of a file method after Close, or nil.
+func (h *rootSetHandle) closedError(op, p string) error {
+	if h.closed.Load() {
+		return &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
+	}
+	return nil
+}
+
+func (h *rootSetHandle) openFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	if err := h.closedError("open", p); err != nil {
+		return nil, err
+	}
+	return h.revisionRootSet.openFile(p, flag, perm)
+}
+
+func (h *rootSetHandle) readFile(p string) ([]byte, error) {
+	if err := h.closedError("open", p); err != nil {
+		return nil, err
+	}
+	return h.revisionRootSet.readFile(p)
+}
+
+func (h *rootSetHandle) stat(p string) (fs.FileInfo, error) {
+	if err := h.closedError("stat", p); err != nil {
+		return nil, err
+	}
+	return h.revisionRootSet.stat(p)
+}
+
+func (h *rootSetHandle) lstat(p string) (fs.FileInfo, error) {
+	if err := h.closedError("lstat", p); err != nil {
+		return nil, err
+	}
+	return h.revisionRootSet.lstat(p)
+}
+
+func (h *rootSetHandle) mkdir(p string, perm fs.FileMode) error {
+	if err := h.closedError("mkdir", p); err != nil {
+		return err
+	}
+	return h.revisionRootSet.mkdir(p, perm)
+}
+
+func (h *rootSetHandle) mkdirAll(p string, perm fs.FileMode) error {
+	if err := h.closedError("mkdir", p); err != nil {
+		return err
+	}
+	return h.revisionRootSet.mkdirAll(p, perm)
+}
+
+func (h *rootSetHandle) remove(p string) error {
+	if err := h.closedError("remove", p); err != nil {
+		return err
+	}
+	return h.revisionRootSet.remove(p)
+}
+
+func (h *rootSetHandle) openRoot(p string) (*os.Root, string, Root, error) {
+	if err := h.closedError("openroot", p); err != nil {
+		return nil, "", Root{}, err
+	}
+	return h.revisionRootSet.openRoot(p)
 }
 
 // Version returns the protocol version whose rules the set follows.
