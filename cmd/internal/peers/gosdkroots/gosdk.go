@@ -195,7 +195,11 @@ func (a *Adapter) session(ss *mcp.ServerSession) *session {
 		ss.Wait()
 		a.mu.Lock()
 		delete(a.sessions, ss)
+		gs := s.gate
 		a.mu.Unlock()
+		if gs != nil {
+			gs.Close() // the root directories its shared RootSet keeps open
+		}
 	}()
 	return s
 }

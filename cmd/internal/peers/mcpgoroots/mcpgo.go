@@ -110,9 +110,13 @@ func (r *Roots) ServerOption() server.ServerOption {
 		}
 		s.GetHooks().AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 			r.mu.Lock()
+			gs := r.sessions[cs.SessionID()]
 			delete(r.sessions, cs.SessionID())
 			delete(r.leftOut, cs.SessionID())
 			r.mu.Unlock()
+			if gs != nil {
+				gs.Close() // the root directories its shared RootSet keeps open
+			}
 		})
 	}
 }
@@ -287,8 +291,12 @@ func (r *Roots) session(ctx context.Context) (*gate.Session, error) {
 	version := server.RequestProtocolVersion(ctx)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if s := r.sessions[cs.SessionID()]; s != nil && s.Version() == version {
-		return s, nil
+	old := r.sessions[cs.SessionID()]
+	if old != nil && old.Version() == version {
+		return old, nil
+	}
+	if old != nil {
+		defer old.Close() // replaced: a new version on the same session
 	}
 	var caps mcp.ClientCapabilities
 	if info, ok := cs.(server.SessionWithClientInfo); ok {
