@@ -2,7 +2,9 @@
 // code rootsgen writes into every generated package: validation and JSON
 // support, the package documentation, and runnable examples. The
 // data-shaped declarations (one per schema definition) are emitted with
-// jennifer in package generator instead.
+// jennifer in package generator instead. The sdk_*.go.tmpl templates write
+// the opt-in SDK adapters (rootsgen -sdk), the only output that imports an
+// SDK.
 package templates
 
 import (

@@ -164,47 +164,57 @@ func TestNodeServer(t *testing.T) {
 			args = append(args, tc.serverArgs...)
 			d := startDemo(t, dir, client, args...)
 
-			tools := d.do("tools")
-			var names []string
-			if res, ok := tools["result"].(map[string]any); ok {
-				list, _ := res["tools"].([]any)
-				for _, tool := range list {
-					if m, ok := tool.(map[string]any); ok {
-						names = append(names, fmt.Sprint(m["name"]))
-					}
-				}
-			}
-			slices.Sort(names)
-			if !reflect.DeepEqual(names, []string{"list_changed_count", "list_roots"}) {
-				t.Errorf("tools: %v, want list_changed_count and list_roots", tools)
-			}
-
-			want := `{"roots":[{"name":"alpha","uri":"file:///work/alpha"},{"uri":"file:///work/beta"}]}`
-			if got := asJSON(structured(t, "first list_roots", d.do("call list_roots"))); got != want {
-				t.Errorf("first list_roots: %s, want %s", got, want)
-			}
-			if got := d.do("roots file:///work/gamma=gamma"); asJSON(got) != `{"ok":true}` {
-				t.Errorf("roots: %v", got)
-			}
-			// The notification, if any, went out before the next request on
-			// the same pipe, so the server has counted it.
-			count := structured(t, "list_changed_count", d.do("call list_changed_count"))
-			if got := asJSON(count); got != fmt.Sprintf(`{"count":%d}`, tc.notified) {
-				t.Errorf("list_changed_count: %s, want %d notifications", got, tc.notified)
-			}
-			want = `{"roots":[{"name":"gamma","uri":"file:///work/gamma"}]}`
-			if got := asJSON(structured(t, "list_roots after the change", d.do("call list_roots"))); got != want {
-				t.Errorf("list_roots after the change: %s, want %s", got, want)
-			}
-			d.quit()
-
-			raw, err := os.ReadFile(transcript)
-			if err != nil {
-				t.Fatal(err)
-			}
-			peertest.Check(t, filepath.Join("testdata", "transcripts", "node-server-"+tc.name+".txt"), string(raw), *update)
+			exerciseNodeServer(t, d, tc.notified, transcript, "node-server-"+tc.name+".txt")
 		})
 	}
+}
+
+// exerciseNodeServer runs, through d, the session every test of server.mjs
+// runs: tools, list_roots, a roots change, list_changed_count (which must
+// be notified) and list_roots again; then quit, and the transcript is
+// compared with testdata/transcripts/golden.
+func exerciseNodeServer(t *testing.T, d *demo, notified int, transcript, golden string) {
+	t.Helper()
+	tools := d.do("tools")
+	var names []string
+	if res, ok := tools["result"].(map[string]any); ok {
+		list, _ := res["tools"].([]any)
+		for _, tool := range list {
+			if m, ok := tool.(map[string]any); ok {
+				names = append(names, fmt.Sprint(m["name"]))
+			}
+		}
+	}
+	slices.Sort(names)
+	if !reflect.DeepEqual(names, []string{"list_changed_count", "list_roots"}) {
+		t.Errorf("tools: %v, want list_changed_count and list_roots", tools)
+	}
+
+	want := `{"roots":[{"name":"alpha","uri":"file:///work/alpha"},{"uri":"file:///work/beta"}]}`
+	if got := asJSON(structured(t, "first list_roots", d.do("call list_roots"))); got != want {
+		t.Errorf("first list_roots: %s, want %s", got, want)
+	}
+	if got := d.do("roots file:///work/gamma=gamma"); asJSON(got) != `{"ok":true}` {
+		t.Errorf("roots: %v", got)
+	}
+	// The notification, if any, went out before the next request (on
+	// stdio, on the same pipe; over HTTP, its POST was answered first), so
+	// the server has counted it.
+	count := structured(t, "list_changed_count", d.do("call list_changed_count"))
+	if got := asJSON(count); got != fmt.Sprintf(`{"count":%d}`, notified) {
+		t.Errorf("list_changed_count: %s, want %d notifications", got, notified)
+	}
+	want = `{"roots":[{"name":"gamma","uri":"file:///work/gamma"}]}`
+	if got := asJSON(structured(t, "list_roots after the change", d.do("call list_roots"))); got != want {
+		t.Errorf("list_roots after the change: %s, want %s", got, want)
+	}
+	d.quit()
+
+	raw, err := os.ReadFile(transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peertest.Check(t, filepath.Join("testdata", "transcripts", golden), string(raw), *update)
 }
 
 // TestNodeFilesystem runs rootsdemo-client against

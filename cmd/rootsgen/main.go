@@ -5,6 +5,10 @@
 //
 //	rootsgen -revision 2025-06-18 -out ./mcproots
 //
+// With -gate it writes a gate package over several revisions' packages, and
+// with -sdk an opt-in adapter package connecting a gate package to an MCP
+// SDK (the only output that imports an SDK).
+//
 // It is meant for go:generate:
 //
 //	//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -revision 2025-06-18 -out ./mcproots
@@ -58,9 +62,11 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
 		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
 		gate     = fs.String("gate", "", "generate a gate package that serves these revisions with one handler: `REV=IMPORT,...`, each the import path of the package generated for REV")
+		sdk      = fs.String("sdk", "", "generate an adapter package connecting a gate package to this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+"); opt-in, the only output that imports an SDK")
+		gateImp  = fs.String("gate-import", "", "with -sdk: the `import path` of the gate package (generated with -gate) the adapter serves roots through")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -gate REV=IMPORT,... -out DIR [-package NAME] [-check]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -gate REV=IMPORT,... -out DIR [-package NAME] [-check]\n       rootsgen -sdk SDK -gate-import IMPORT -out DIR [-package NAME] [-check]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,9 +92,15 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return listRevisions(stdout, stderr)
 	case *markdown:
 		return usage("-markdown goes with -list")
+	case *sdk != "" && (*gate != "" || *revision != "" || *schemaF != ""):
+		return usage("-sdk writes an adapter over a gate package named by -gate-import; it takes neither -gate, -revision nor -schema")
+	case *sdk == "" && *gateImp != "":
+		return usage("-gate-import goes with -sdk")
+	case *sdk != "" && *gateImp == "":
+		return usage("-sdk needs -gate-import: the import path of the gate package (rootsgen -gate) the adapter serves roots through")
 	case *gate != "" && (*revision != "" || *schemaF != ""):
 		return usage("-gate names its revisions itself; it takes neither -revision nor -schema")
-	case *gate == "" && *revision == "":
+	case *gate == "" && *sdk == "" && *revision == "":
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
 	case *out == "":
 		return usage("-out is required: the directory to write the package into")
@@ -101,7 +113,16 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	}
 	var files []generator.File
 	what := "revision " + *revision
-	if *gate != "" {
+	if *sdk != "" {
+		what = "SDK adapter " + *sdk
+		if files, err = generator.GenerateSDK(generator.SDKOptions{SDK: *sdk, Package: name, GateImport: *gateImp}); err != nil {
+			if ue := (*generator.UsageError)(nil); errors.As(err, &ue) {
+				return usage("%v", err)
+			}
+			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
+			return exitFail
+		}
+	} else if *gate != "" {
 		what = "gate " + *gate
 		revs, err := generator.ParseGateFlag(*gate)
 		if err == nil {

@@ -46,10 +46,11 @@ func Main() {
 	})
 	flag.BoolVar(&o.NoListChanged, "no-list-changed", false, "declare roots without listChanged")
 	transcript := flag.String("transcript", "", "append every frame to `FILE`")
+	url := flag.String("url", "", "talk Streamable HTTP to the MCP endpoint at `URL` instead of starting a server")
 	flag.Parse()
 	logger := log.New(os.Stderr, "rootsdemo-client: ", 0)
-	if flag.NArg() == 0 {
-		logger.Fatal("usage: rootsdemo-client [flags] -- SERVER_CMD [ARGS...]")
+	if (flag.NArg() == 0) == (*url == "") {
+		logger.Fatal("usage: rootsdemo-client [flags] -- SERVER_CMD [ARGS...]\n       rootsdemo-client [flags] -url URL")
 	}
 	if *transcript != "" {
 		f, err := os.OpenFile(*transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -59,6 +60,17 @@ func Main() {
 		defer f.Close()
 		o.Transcript = f
 	}
+	ctx := context.Background()
+	if *url != "" {
+		c, err := connectHTTP(ctx, *url, o)
+		if err == nil {
+			err = errors.Join(c.run(ctx, os.Stdin, os.Stdout), c.close())
+		}
+		if err != nil {
+			logger.Fatal(err)
+		}
+		return
+	}
 	cmd := exec.Command(flag.Arg(0), flag.Args()[1:]...)
 	cmd.Stderr = os.Stderr
 	toServer, err1 := cmd.StdinPipe()
@@ -66,7 +78,6 @@ func Main() {
 	if err := errors.Join(err1, err2, cmd.Start()); err != nil {
 		logger.Fatal(err)
 	}
-	ctx := context.Background()
 	c, err := connect(ctx, fromServer, toServer, o)
 	if err == nil {
 		err = c.run(ctx, os.Stdin, os.Stdout)
@@ -120,13 +131,19 @@ func parseRoot(s string) (rootsgate.Root, error) {
 	return rootsgate.Root{URI: uri, Name: name}, nil
 }
 
+// wire carries the client's messages: *ndjson.Conn over stdio, *httpConn
+// over Streamable HTTP. The server's requests reach the client's handle.
+type wire interface {
+	Call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	Notify(ctx context.Context, method string, params any) error
+}
+
 // client is one session with a server.
 type client struct {
-	conn      *ndjson.Conn
+	conn      wire
 	version   string
 	stateless bool // 2026-07-28: no initialize, _meta on every request
 	gate      *rootsgate.Client
-	done      chan error // Run's result
 
 	mu    sync.Mutex
 	roots []rootsgate.Root
@@ -135,21 +152,55 @@ type client struct {
 // connect does the handshake for o.Protocol over r and w, and then serves
 // the server's requests until close.
 func connect(ctx context.Context, r io.Reader, w io.Writer, o options) (*client, error) {
+	c, err := newClient(o)
+	if err != nil {
+		return nil, err
+	}
+	conn := ndjson.New(r, w)
+	conn.Handle, conn.Transcript = c.handle, o.Transcript
+	c.conn = conn
+	go func() { _ = conn.Run(context.WithoutCancel(ctx)) }()
+	if err := c.handshake(ctx, !o.NoListChanged); err != nil {
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	return c, nil
+}
+
+// connectHTTP does the handshake for o.Protocol with the Streamable HTTP
+// endpoint at url. Close the client's conn (an *httpConn) at the end.
+func connectHTTP(ctx context.Context, url string, o options) (*client, error) {
+	c, err := newClient(o)
+	if err != nil {
+		return nil, err
+	}
+	conn := newHTTPConn(url, o, c.stateless, c.handle)
+	c.conn = conn
+	if err := c.handshake(ctx, !o.NoListChanged); err != nil {
+		return nil, errors.Join(fmt.Errorf("handshake: %w", err), conn.Close())
+	}
+	return c, nil
+}
+
+// close ends an HTTP session (stdio sessions end when the server's stdin
+// closes).
+func (c *client) close() error {
+	if h, ok := c.conn.(*httpConn); ok {
+		return h.Close()
+	}
+	return nil
+}
+
+func newClient(o options) (*client, error) {
 	rev, err := rootsgate.Lookup(o.Protocol)
 	if err != nil {
 		return nil, err
 	}
-	c := &client{conn: ndjson.New(r, w), version: o.Protocol, stateless: rev.InputRequests, roots: o.Roots, done: make(chan error, 1)}
+	c := &client{version: o.Protocol, stateless: rev.InputRequests, roots: o.Roots}
 	c.gate = &rootsgate.Client{ListChanged: !o.NoListChanged, ListRoots: func(context.Context) ([]rootsgate.Root, error) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.roots, nil
 	}}
-	c.conn.Handle, c.conn.Transcript = c.handle, o.Transcript
-	go func() { c.done <- c.conn.Run(context.WithoutCancel(ctx)) }()
-	if err := c.handshake(ctx, !o.NoListChanged); err != nil {
-		return nil, fmt.Errorf("handshake: %w", err)
-	}
 	return c, nil
 }
 
@@ -198,6 +249,13 @@ func (c *client) handshake(ctx context.Context, listChanged bool) error {
 	c.mu.Lock()
 	c.version = res.ProtocolVersion
 	c.mu.Unlock()
+	// Over HTTP, later requests carry the version, and the GET stream
+	// opens now: a server may ask for roots as soon as it is initialized.
+	if h, ok := c.conn.(*httpConn); ok {
+		if err := h.negotiated(ctx, res.ProtocolVersion); err != nil {
+			return err
+		}
+	}
 	return c.conn.Notify(ctx, "notifications/initialized", json.RawMessage("{}"))
 }
 

@@ -23,3 +23,13 @@ func Connect(ctx context.Context, r io.Reader, w io.Writer, o Options) (*Client,
 func (c *Client) Command(ctx context.Context, line string) any {
 	return c.command(ctx, line)
 }
+
+// ConnectHTTP performs the handshake with the Streamable HTTP endpoint at
+// url; Close ends the session.
+func ConnectHTTP(ctx context.Context, url string, o Options) (*Client, error) {
+	return connectHTTP(ctx, url, o)
+}
+
+// Close ends an HTTP session: the GET stream stops and the session is
+// deleted. It does nothing on stdio.
+func (c *Client) Close() error { return c.close() }

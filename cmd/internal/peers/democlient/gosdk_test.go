@@ -52,6 +52,83 @@ func callText(t *testing.T, ctx context.Context, c *democlient.Client, tool stri
 	return res.Result.Content[0].(*mcp.TextContent).Text
 }
 
+// sdkServer is a Go SDK server with the ask_roots tool that counts the
+// list_changed notifications it gets.
+type sdkServer struct {
+	*mcp.Server
+	changed atomic.Int32
+	changes chan struct{}
+}
+
+func newSDKServer() *sdkServer {
+	s := &sdkServer{changes: make(chan struct{}, 8)}
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v1.8.0"}, &mcp.ServerOptions{
+		RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) {
+			s.changed.Add(1)
+			s.changes <- struct{}{}
+		},
+	})
+	s.AddTool(&mcp.Tool{Name: "ask_roots", InputSchema: map[string]any{"type": "object"}}, askRoots)
+	return s
+}
+
+// demoRoots are the roots the client starts with.
+var demoRoots = []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}
+
+// exercise runs the session the stdio and the HTTP tests share, with c
+// connected on revision rev: ServerSession.ListRoots through ss on
+// revisions where the server asks (ss is the client's session there),
+// ask_roots, a roots change, and ask_roots again; list_changed must reach
+// RootsListChangedHandler exactly where the revision has it.
+func (s *sdkServer) exercise(t *testing.T, ctx context.Context, c *democlient.Client, rev rootsgate.Revision, ss *mcp.ServerSession) {
+	t.Helper()
+	if rev.DirectRequest {
+		res, err := ss.ListRoots(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []rootsgate.Root
+		for _, r := range res.Roots {
+			got = append(got, rootsgate.Root{URI: r.URI, Name: r.Name})
+		}
+		if !reflect.DeepEqual(got, demoRoots) {
+			t.Errorf("ListRoots = %v, want %v", got, demoRoots)
+		}
+	}
+	if got, want := callText(t, ctx, c, "ask_roots"), "file:///src=src file:///doc="; got != want {
+		t.Errorf("ask_roots = %q, want %q", got, want)
+	}
+	if out, _ := json.Marshal(c.Command(ctx, "roots file:///new=new")); string(out) != `{"ok":true}` {
+		t.Errorf("roots printed %s", out)
+	}
+	if rev.ListChanged {
+		select {
+		case <-s.changes:
+		case <-ctx.Done():
+			t.Fatal("RootsListChangedHandler was not called")
+		}
+	}
+	// The server handles notifications in order, before the next
+	// request: after this call, any list_changed has been seen.
+	if got, want := callText(t, ctx, c, "ask_roots"), "file:///new=new"; got != want {
+		t.Errorf("ask_roots after the change = %q, want %q", got, want)
+	}
+	wantChanged := map[bool]int32{true: 1, false: 0}[rev.ListChanged]
+	if n := s.changed.Load(); n != wantChanged {
+		t.Errorf("RootsListChangedHandler called %d times, want %d", n, wantChanged)
+	}
+}
+
+// checkTranscript compares the client's transcript with golden, after
+// checking that list_changed went out exactly where the revision has it.
+func checkTranscript(t *testing.T, rev rootsgate.Revision, text, golden string) {
+	t.Helper()
+	if sent := strings.Contains(text, "notifications/roots/list_changed"); sent != rev.ListChanged {
+		t.Errorf("list_changed on the wire: %t, want %t:\n%s", sent, rev.ListChanged, text)
+	}
+	peertest.Check(t, "testdata/transcripts/"+golden, text, *update)
+}
+
 // The Go SDK's server against our client: ServerSession.ListRoots on legacy
 // sessions, a tool asking through InputRequests on every revision, and our
 // list_changed reaching RootsListChangedHandler only where it exists.
@@ -60,15 +137,8 @@ func TestGoSDKServer(t *testing.T) {
 		t.Run(version, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			var changed atomic.Int32
-			changes := make(chan struct{}, 8)
-			server := mcp.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v1.8.0"}, &mcp.ServerOptions{
-				RootsListChangedHandler: func(context.Context, *mcp.RootsListChangedRequest) {
-					changed.Add(1)
-					changes <- struct{}{}
-				},
-			})
-			server.AddTool(&mcp.Tool{Name: "ask_roots", InputSchema: map[string]any{"type": "object"}}, askRoots)
+			rev, _ := rootsgate.Lookup(version)
+			server := newSDKServer()
 			ours, theirs := peertest.Pipes()
 			defer ours.Close()
 			ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: theirs.R, Writer: theirs.W}, nil)
@@ -76,56 +146,16 @@ func TestGoSDKServer(t *testing.T) {
 				t.Fatal(err)
 			}
 			transcript := new(peertest.Buffer)
-			c, err := democlient.Connect(ctx, ours.R, ours.W, democlient.Options{Protocol: version, Transcript: transcript,
-				Roots: []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}})
+			c, err := democlient.Connect(ctx, ours.R, ours.W, democlient.Options{Protocol: version, Transcript: transcript, Roots: demoRoots})
 			if err != nil {
 				t.Fatal(err)
 			}
-			rev, _ := rootsgate.Lookup(version)
-			if rev.DirectRequest {
-				res, err := ss.ListRoots(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []rootsgate.Root
-				for _, r := range res.Roots {
-					got = append(got, rootsgate.Root{URI: r.URI, Name: r.Name})
-				}
-				if want := []rootsgate.Root{{URI: "file:///src", Name: "src"}, {URI: "file:///doc"}}; !reflect.DeepEqual(got, want) {
-					t.Errorf("ListRoots = %v, want %v", got, want)
-				}
-			}
-			if got, want := callText(t, ctx, c, "ask_roots"), "file:///src=src file:///doc="; got != want {
-				t.Errorf("ask_roots = %q, want %q", got, want)
-			}
-			if out, _ := json.Marshal(c.Command(ctx, "roots file:///new=new")); string(out) != `{"ok":true}` {
-				t.Errorf("roots printed %s", out)
-			}
-			if rev.ListChanged {
-				select {
-				case <-changes:
-				case <-ctx.Done():
-					t.Fatal("RootsListChangedHandler was not called")
-				}
-			}
-			// The server handles notifications in order, before the next
-			// request: after this call, any list_changed has been seen.
-			if got, want := callText(t, ctx, c, "ask_roots"), "file:///new=new"; got != want {
-				t.Errorf("ask_roots after the change = %q, want %q", got, want)
-			}
-			wantChanged := map[bool]int32{true: 1, false: 0}[rev.ListChanged]
-			if n := changed.Load(); n != wantChanged {
-				t.Errorf("RootsListChangedHandler called %d times, want %d", n, wantChanged)
-			}
+			server.exercise(t, ctx, c, rev, ss)
 			ours.W.Close()
 			if err := ss.Wait(); err != nil {
 				t.Logf("server session: %v", err)
 			}
-			text := transcript.String()
-			if sent := strings.Contains(text, "notifications/roots/list_changed"); sent != rev.ListChanged {
-				t.Errorf("list_changed on the wire: %t, want %t:\n%s", sent, rev.ListChanged, text)
-			}
-			peertest.Check(t, "testdata/transcripts/gosdk-server-"+version+".txt", text, *update)
+			checkTranscript(t, rev, transcript.String(), "gosdk-server-"+version+".txt")
 		})
 	}
 }

@@ -1,0 +1,609 @@
+package democlient
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
+)
+
+// httpConn is the client side of MCP's Streamable HTTP transport, written
+// with net/http alone: every message the client sends is one POST to the
+// server's endpoint, answered with one JSON body or a Server-Sent Events
+// stream that may carry the server's own requests before the answer.
+//
+// Stateless (2026-07-28) conns add the protocol version, Mcp-Method and
+// Mcp-Name headers to every POST and keep nothing between them. Legacy
+// conns keep the session id the server gave at initialize, send the
+// negotiated version from then on, listen on the GET stream for requests
+// the server sends outside any call, and end the session with DELETE.
+type httpConn struct {
+	url        string
+	client     *http.Client
+	transport  *http.Transport
+	handle     func(ctx context.Context, method string, params json.RawMessage) (any, error)
+	transcript io.Writer
+	stateless  bool
+	// maxMessage bounds one incoming message: a JSON body, or the data of
+	// one event; a longer one fails the call instead of being buffered.
+	maxMessage int
+	// retryDefault is the wait before reopening a GET stream the server
+	// ended, when it named no retry interval.
+	retryDefault time.Duration
+
+	tmu sync.Mutex // serializes transcript lines
+
+	mu      sync.Mutex
+	nextID  int64
+	version string // the MCP-Protocol-Version header, "" before initialize
+	session string // Mcp-Session-Id, legacy sessions only
+
+	streams sync.WaitGroup // the GET stream's reader
+	stop    context.CancelFunc
+	bg      context.Context // ends the GET stream
+}
+
+// Header names of the Streamable HTTP transport.
+const (
+	headerSession  = "Mcp-Session-Id"
+	headerProtocol = "MCP-Protocol-Version"
+	headerMethod   = "Mcp-Method"
+	headerName     = "Mcp-Name"
+)
+
+// firstVersionHeader is the first revision whose clients send
+// MCP-Protocol-Version after initialize (2025-03-26 has no such header).
+const firstVersionHeader = "2025-06-18"
+
+func newHTTPConn(url string, o options, stateless bool, handle func(context.Context, string, json.RawMessage) (any, error)) *httpConn {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	bg, stop := context.WithCancel(context.Background())
+	c := &httpConn{
+		url: url, client: &http.Client{Transport: tr}, transport: tr, handle: handle,
+		transcript: o.Transcript, stateless: stateless, maxMessage: ndjson.DefaultMaxLine,
+		retryDefault: time.Second, bg: bg, stop: stop,
+	}
+	if stateless {
+		c.version = o.Protocol
+	}
+	return c
+}
+
+// Call sends a request and returns its result, or the *ndjson.Error the
+// server answered with (also when it came with an HTTP error status, as
+// -32021 and -32022 do on 2026-07-28).
+//
+// On 2026-07-28 a server may refuse a request's version with -32022 while
+// listing that very version as supported (a load balancer in front of
+// servers of mixed versions can do this); the request is then sent once
+// more, with a new id. A list without it is the server's answer.
+//
+// A call whose event stream ends before its answer is resumed on a legacy
+// session (see resume); on 2026-07-28, which dropped resumption, it is
+// sent once more with a new id.
+func (c *httpConn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	raw, err := marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	versionRetried, streamRetried := false, false
+	for {
+		m, err := c.post(ctx, &ndjson.Message{JSONRPC: "2.0", ID: c.newID(), Method: method, Params: raw})
+		if errors.Is(err, errNoAnswer) && c.stateless && !streamRetried {
+			// 2026-07-28 has no resumption: a request whose stream
+			// broke is sent again, as a new request.
+			streamRetried = true
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m.Error != nil {
+			if !versionRetried && c.stateless && m.Error.Code == codeUnsupportedVersion && lists(m.Error.Data, c.version) {
+				versionRetried = true
+				continue
+			}
+			return nil, m.Error
+		}
+		if m.Result == nil {
+			return nil, fmt.Errorf("%s: the answer has neither result nor error", method)
+		}
+		return m.Result, nil
+	}
+}
+
+// codeUnsupportedVersion is UnsupportedProtocolVersionError (2026-07-28).
+const codeUnsupportedVersion = -32022
+
+// lists reports whether the data of a -32022 error lists version as
+// supported.
+func lists(data json.RawMessage, version string) bool {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	return json.Unmarshal(data, &d) == nil && slices.Contains(d.Supported, version)
+}
+
+// Notify POSTs a notification; the server accepts it with 202.
+func (c *httpConn) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshal(params)
+	if err != nil {
+		return err
+	}
+	_, err = c.post(ctx, &ndjson.Message{JSONRPC: "2.0", Method: method, Params: raw})
+	return err
+}
+
+func (c *httpConn) newID() json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextID++
+	return strconv.AppendInt(nil, c.nextID, 10)
+}
+
+// negotiated is told the revision initialize agreed on: later requests
+// carry it, and the GET stream opens. It returns once the server has
+// accepted the stream (or has not), so that a request the server sends
+// outside any call from then on reaches the client. Only a failure to
+// reach the server is an error.
+func (c *httpConn) negotiated(ctx context.Context, version string) error {
+	c.mu.Lock()
+	if version >= firstVersionHeader {
+		c.version = version
+	}
+	c.mu.Unlock()
+	req, err := c.newRequest(ctx, http.MethodGet, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	// A server that holds the GET without answering it has no stream to
+	// give either; the handshake goes on without one after streamWait.
+	getCtx, cancelGet := context.WithCancel(c.bg)
+	timer := time.AfterFunc(streamWait, cancelGet)
+	resp, err := c.client.Do(req.WithContext(getCtx))
+	if !timer.Stop() {
+		if err == nil {
+			resp.Body.Close()
+		}
+		cancelGet()
+		return nil
+	}
+	if err != nil {
+		cancelGet()
+		return fmt.Errorf("opening the GET stream: %w", err)
+	}
+	// The stream is optional: a server without one should answer 405,
+	// and one that answers anything else but a stream has none either.
+	// Its requests can still come on the streams of the client's calls.
+	if c.checkStream(resp) != nil {
+		cancelGet()
+		return nil
+	}
+	c.streams.Add(1)
+	go func() {
+		defer c.streams.Done()
+		defer cancelGet()
+		c.listen(resp)
+	}()
+	return nil
+}
+
+// streamWait bounds the wait for the answer to the GET that opens the
+// stream.
+var streamWait = 10 * time.Second
+
+// listen reads the GET stream, answering the server's requests, and opens
+// it again when the server ends it (as servers that poll do), until Close
+// or until the server refuses it.
+func (c *httpConn) listen(resp *http.Response) {
+	for {
+		s := c.readStream(c.bg, resp.Body, nil)
+		resp.Body.Close()
+		wait := c.retryDefault
+		if s.retry > 0 {
+			wait = s.retry
+		}
+		select {
+		case <-c.bg.Done():
+			return
+		case <-time.After(wait):
+		}
+		req, err := c.newRequest(c.bg, http.MethodGet, nil)
+		if err != nil {
+			return
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		if s.lastID != "" {
+			req.Header.Set("Last-Event-ID", s.lastID)
+		}
+		if resp, err = c.client.Do(req); err != nil {
+			return
+		}
+		if c.checkStream(resp) != nil {
+			return
+		}
+	}
+}
+
+// checkStream accepts a 200 text/event-stream response; anything else is
+// closed and described.
+func (c *httpConn) checkStream(resp *http.Response) error {
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
+		return nil
+	}
+	defer resp.Body.Close()
+	return statusError(resp)
+}
+
+// Close ends the GET stream and, on a legacy session, asks the server to
+// end the session with DELETE (405 means it does not let clients do so).
+func (c *httpConn) Close() error {
+	c.stop()
+	c.streams.Wait()
+	defer c.transport.CloseIdleConnections()
+	c.mu.Lock()
+	session := c.session
+	c.mu.Unlock()
+	if session == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
+	defer cancel()
+	req, err := c.newRequest(ctx, http.MethodDelete, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("ending the session: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 && resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotFound {
+		return fmt.Errorf("ending the session: %w", statusError(resp))
+	}
+	return nil
+}
+
+// newRequest builds a request to the endpoint with the session's headers.
+func (c *httpConn) newRequest(ctx context.Context, method string, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, c.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version != "" {
+		req.Header.Set(headerProtocol, c.version)
+	}
+	if c.session != "" {
+		req.Header.Set(headerSession, c.session)
+	}
+	return req, nil
+}
+
+// post sends one message. For a request it returns the answer, read from
+// a JSON body or from the event stream, answering on the way the requests
+// the server sends on that stream; for anything else it returns nil once
+// the server has accepted the message.
+func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message, error) {
+	body, err := encode(m)
+	if err != nil {
+		return nil, err
+	}
+	req, err := c.newRequest(ctx, http.MethodPost, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.stateless && m.Method != "" {
+		req.Header.Set(headerMethod, m.Method)
+		if name := targetName(m.Method, m.Params); name != "" {
+			req.Header.Set(headerName, name)
+		}
+	}
+	c.record("-> ", body)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if m.Method == "initialize" {
+		if id := resp.Header.Get(headerSession); id != "" {
+			c.mu.Lock()
+			c.session = id
+			c.mu.Unlock()
+		}
+	}
+	isCall := m.Method != "" && m.ID != nil
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case !isCall && resp.StatusCode/100 == 2:
+		return nil, nil
+	case isCall && mt == "text/event-stream" && resp.StatusCode == http.StatusOK:
+		s := c.readStream(ctx, resp.Body, m.ID)
+		if s.answer == nil && s.err == nil && !c.stateless && s.lastID != "" {
+			resp.Body.Close()
+			s = c.resume(ctx, m.ID, s)
+		}
+		if s.answer != nil {
+			return s.answer, nil
+		}
+		if s.err == nil {
+			s.err = errNoAnswer
+		}
+		return nil, fmt.Errorf("%s: %w", m.Method, s.err)
+	case isCall && mt == "application/json":
+		// An error status may come with a JSON-RPC error, which says more
+		// than the status: -32021 and -32022 come as 400 on 2026-07-28.
+		answer, err := c.readJSON(resp.Body)
+		if err == nil && string(answer.ID) == string(m.ID) && (resp.StatusCode/100 == 2 || answer.Error != nil) {
+			return answer, nil
+		}
+		if resp.StatusCode/100 == 2 {
+			if err == nil {
+				err = fmt.Errorf("the answer has id %s, want %s", answer.ID, m.ID)
+			}
+			return nil, fmt.Errorf("%s: %w", m.Method, err)
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", methodOrResponse(m), statusError(resp))
+}
+
+// errNoAnswer: an event stream ended before the answer it was to carry.
+var errNoAnswer = errors.New("the server ended the event stream without an answer")
+
+// maxResumes bounds the GETs that resume one call's stream.
+const maxResumes = 5
+
+// resume waits for the answer to id, which the server closed the call's
+// event stream before sending, the way 2025-era sessions allow: after the
+// server's retry interval, a GET with Last-Event-ID set to the last event
+// seen, on which the server replays what followed, and again if that
+// stream ends too.
+func (c *httpConn) resume(ctx context.Context, id json.RawMessage, s stream) stream {
+	for range maxResumes {
+		wait := c.retryDefault
+		if s.retry > 0 {
+			wait = s.retry
+		}
+		select {
+		case <-ctx.Done():
+			s.err = ctx.Err()
+			return s
+		case <-time.After(wait):
+		}
+		req, err := c.newRequest(ctx, http.MethodGet, nil)
+		if err != nil {
+			s.err = err
+			return s
+		}
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Last-Event-ID", s.lastID)
+		resp, err := c.client.Do(req)
+		if err == nil {
+			err = c.checkStream(resp)
+		}
+		if err != nil {
+			s.err = fmt.Errorf("resuming the event stream: %w", err)
+			return s
+		}
+		next := c.readStream(ctx, resp.Body, id)
+		resp.Body.Close()
+		if next.answer != nil || next.err != nil {
+			return next
+		}
+		if next.lastID != "" {
+			s.lastID = next.lastID
+		}
+		if next.retry > 0 {
+			s.retry = next.retry
+		}
+	}
+	s.err = fmt.Errorf("%w, and %d resumptions brought none", errNoAnswer, maxResumes)
+	return s
+}
+
+func methodOrResponse(m *ndjson.Message) string {
+	if m.Method == "" {
+		return "answer to request " + string(m.ID)
+	}
+	return m.Method
+}
+
+// targetName is the Mcp-Name header of a request: the tool, prompt or
+// resource it names.
+func targetName(method string, params json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	switch method {
+	case "tools/call", "prompts/get":
+		_ = json.Unmarshal(params, &p)
+		return p.Name
+	case "resources/read":
+		_ = json.Unmarshal(params, &p)
+		return p.URI
+	}
+	return ""
+}
+
+// statusError describes an HTTP answer that is not the one expected, with
+// the start of its body.
+func statusError(resp *http.Response) error {
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+	msg := fmt.Sprintf("HTTP %s", resp.Status)
+	if s := strings.TrimSpace(string(snippet)); s != "" {
+		msg += ": " + s
+	}
+	if resp.StatusCode == http.StatusNotFound && resp.Request != nil && resp.Request.Header.Get(headerSession) != "" {
+		msg += " (the server no longer knows this session)"
+	}
+	return errors.New(msg)
+}
+
+// readJSON reads one JSON-RPC message from a body of at most maxMessage
+// bytes.
+func (c *httpConn) readJSON(r io.Reader) (*ndjson.Message, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(c.maxMessage)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > c.maxMessage {
+		return nil, fmt.Errorf("the answer is longer than %d bytes", c.maxMessage)
+	}
+	c.record("<- ", bytes.TrimSpace(data))
+	var m ndjson.Message
+	if err := json.Unmarshal(data, &m); err != nil || m.JSONRPC != "2.0" {
+		return nil, fmt.Errorf("the answer is not a JSON-RPC message: %.200q", data)
+	}
+	return &m, nil
+}
+
+// stream is what reading an event stream found.
+type stream struct {
+	answer *ndjson.Message // the answer to the request that opened it
+	lastID string          // the last event id
+	retry  time.Duration   // the last retry interval the server named
+	err    error           // why it ended, nil at its end
+}
+
+// readStream reads Server-Sent Events until the answer to id (nil: none is
+// expected), the stream's end, an error or ctx's end. Each event's data is
+// one JSON-RPC message: requests are answered with a POST, notifications
+// and other answers are only recorded.
+func (c *httpConn) readStream(ctx context.Context, r io.Reader, id json.RawMessage) stream {
+	var s stream
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), c.maxMessage+len("data: \r"))
+	var data []byte
+	event, hasData := "", false
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if line == "" { // dispatch
+			if hasData && (event == "" || event == "message") && len(bytes.TrimSpace(data)) > 0 {
+				if answer := c.message(ctx, data, id); answer != nil {
+					s.answer = answer
+					return s
+				}
+			}
+			data, event, hasData = data[:0], "", false
+			continue
+		}
+		field, value, _ := strings.Cut(line, ":")
+		value = strings.TrimPrefix(value, " ")
+		switch field {
+		case "data":
+			if hasData {
+				data = append(data, '\n')
+			}
+			if len(data)+len(value) > c.maxMessage {
+				s.err = fmt.Errorf("an event is longer than %d bytes", c.maxMessage)
+				return s
+			}
+			data, hasData = append(data, value...), true
+		case "event":
+			event = value
+		case "id":
+			s.lastID = value
+		case "retry":
+			if ms, err := strconv.Atoi(value); err == nil && ms >= 0 {
+				s.retry = time.Duration(ms) * time.Millisecond
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("an event line is longer than %d bytes", c.maxMessage)
+		}
+		s.err = err
+	}
+	return s
+}
+
+// message handles one message read from a stream and returns it if it is
+// the answer to id.
+func (c *httpConn) message(ctx context.Context, data []byte, id json.RawMessage) *ndjson.Message {
+	c.record("<- ", data)
+	var m ndjson.Message
+	if err := json.Unmarshal(data, &m); err != nil || m.JSONRPC != "2.0" {
+		return nil // not a message; the call goes on waiting
+	}
+	switch {
+	case m.Method != "" && m.ID != nil:
+		c.answer(ctx, &m)
+	case m.Method == "" && id != nil && string(m.ID) == string(id):
+		return &m
+	}
+	return nil
+}
+
+// answer runs the handler on a request of the server and POSTs the answer.
+func (c *httpConn) answer(ctx context.Context, m *ndjson.Message) {
+	out := &ndjson.Message{JSONRPC: "2.0", ID: m.ID}
+	result, err := c.handle(ctx, m.Method, m.Params)
+	var rpcErr *ndjson.Error
+	switch {
+	case errors.As(err, &rpcErr):
+		out.Error = rpcErr
+	case err != nil:
+		out.Error = &ndjson.Error{Code: -32603, Message: "Internal error"}
+	default:
+		if out.Result, err = marshal(result); err != nil {
+			out.Result, out.Error = nil, &ndjson.Error{Code: -32603, Message: "Internal error"}
+		}
+	}
+	// A failed POST of an answer leaves the server's request unanswered,
+	// which its own timeout covers; the call that is waiting fails or
+	// goes on by itself.
+	_, _ = c.post(ctx, out)
+}
+
+func (c *httpConn) record(dir string, frame []byte) {
+	if c.transcript == nil {
+		return
+	}
+	c.tmu.Lock()
+	defer c.tmu.Unlock()
+	_, _ = io.WriteString(c.transcript, dir)
+	_, _ = c.transcript.Write(frame)
+	_, _ = io.WriteString(c.transcript, "\n")
+}
+
+// encode writes a message as compact JSON, HTML left as it is.
+func encode(m *ndjson.Message) ([]byte, error) { return compact(m) }
+
+// marshal is params as JSON; nil stays nil, so no params member is sent.
+func marshal(v any) (json.RawMessage, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		return v, nil
+	}
+	return compact(v)
+}
+
+func compact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

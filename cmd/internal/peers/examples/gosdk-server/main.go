@@ -1,0 +1,86 @@
+// Command gosdk-server is an MCP server built on the official Go SDK whose
+// read_file tool reads a file only when it lies inside one of the client's
+// roots, through gosdkroots, the go-sdk adapter rootsgen generates. It
+// serves every protocol revision the SDK and the gate share, 2026-07-28
+// included, with the same handler.
+//
+//	go run ./examples/gosdk-server                       # stdio
+//	go run ./examples/gosdk-server -http 127.0.0.1:8080  # Streamable HTTP at /mcp
+//
+// (from cmd/internal/peers). The roots wiring is newServer: the lines
+// between "roots wiring: begin" and "roots wiring: end", counted by
+// TestRootsWiringLines.
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+	"net/http"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
+)
+
+func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
+	flag.Parse()
+	logger := log.New(os.Stderr, "gosdk-server: ", 0)
+	server := newServer(logger)
+	if *addr == "" {
+		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			logger.Fatal(err)
+		}
+		return
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", httpHandler(server))
+	logger.Fatal(http.ListenAndServe(*addr, mux))
+}
+
+// httpHandler serves server over Streamable HTTP on every revision. go-sdk
+// v1.8.0 serves 2026-07-28 only on a stateless handler, which cannot send a
+// request to the client, and the earlier revisions (whose roots/list is such
+// a request) only on a stateful one: each request goes to the handler of
+// the revision its protocol-version header names.
+func httpHandler(server *mcp.Server) http.Handler {
+	get := func(*http.Request) *mcp.Server { return server }
+	stateful := mcp.NewStreamableHTTPHandler(get, nil)
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
+}
+
+// roots wiring: begin
+
+type readFileArgs struct {
+	Path string `json:"path" jsonschema:"absolute path of the file to read"`
+}
+
+func newServer(logger *log.Logger) *mcp.Server {
+	roots := gosdkroots.New(gosdkroots.OnInvalidRoots(func(err error) { logger.Printf("roots left out: %v", err) }))
+	server := roots.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, nil)
+	readFile := func(ctx context.Context, req *mcp.CallToolRequest, in readFileArgs) (*mcp.CallToolResult, any, error) {
+		set, err := roots.RootSet(ctx, req) // this request's client roots, any revision
+		if err != nil {
+			return nil, nil, err
+		}
+		defer set.Close()
+		data, err := set.ReadFile(in.Path) // only inside a root: no "..", no link out
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
+	}
+	mcp.AddTool(server, &mcp.Tool{Name: "read_file", Description: "Read a file inside the client's roots"}, gosdkroots.HandlerFor(readFile))
+	return server
+}
+
+// roots wiring: end

@@ -1,0 +1,391 @@
+//lint:file-ignore SA1019 the Go SDK client's roots API, which it deprecates, is the peer under test
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
+	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
+)
+
+// versions are the client's pins: a legacy session, and none, which
+// go-sdk v1.8.0 negotiates as 2026-07-28.
+var versions = []struct{ name, pin, want string }{
+	{"2025-06-18", "2025-06-18", "2025-06-18"},
+	{"unpinned", "", "2026-07-28"},
+}
+
+// tree is a directory with two roots and ways out of the first:
+//
+//	root/in.txt     "inside"
+//	root/link    -> outside/secret
+//	root/in      -> outside/sub     (root/in/../x is outside/x)
+//	other/new.txt   "other"
+//	outside/secret  "secret"
+//	outside/x       "x outside"
+type tree struct{ dir, root, other, outside string }
+
+func newTree(t *testing.T) tree {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the tree uses POSIX symbolic links")
+	}
+	dir := t.TempDir()
+	tr := tree{dir, filepath.Join(dir, "root"), filepath.Join(dir, "other"), filepath.Join(dir, "outside")}
+	for _, d := range []string{tr.root, tr.other, filepath.Join(tr.outside, "sub")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, s := range map[string]string{"root/in.txt": "inside", "other/new.txt": "other", "outside/secret": "secret", "outside/x": "x outside"} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"link": "outside/secret", "in": "outside/sub"} {
+		if err := os.Symlink(filepath.Join(dir, target), filepath.Join(tr.root, link)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	return tr
+}
+
+// setup returns a new tree and a context that bounds the test.
+func setup(t *testing.T) (tree, context.Context) {
+	t.Helper()
+	tr := newTree(t)
+	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+	t.Cleanup(cancel)
+	return tr, ctx
+}
+
+func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
+
+// peer is a go-sdk client connected to the example server over an
+// in-process NDJSON wire. It counts the times the server asks for roots:
+// the roots/list requests, and the input_required results whose
+// inputRequests hold roots/list.
+type peer struct {
+	client *mcp.Client
+	cs     *mcp.ClientSession
+	asked  atomic.Int32
+	// inputRequired counts the input_required results.
+	inputRequired atomic.Int32
+}
+
+func connect(t *testing.T, ctx context.Context, pin string, opts *mcp.ClientOptions, roots ...*mcp.Root) *peer {
+	t.Helper()
+	return connectTo(t, ctx, newServer(log.New(io.Discard, "", 0)), newClient(opts), pin, roots...)
+}
+
+func newClient(opts *mcp.ClientOptions) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, opts)
+}
+
+// connectTo connects client to server, pinned to pin, after adding roots.
+func connectTo(t *testing.T, ctx context.Context, server *mcp.Server, client *mcp.Client, pin string, roots ...*mcp.Root) *peer {
+	t.Helper()
+	p := &peer{client: client}
+	if err := gosdkroots.AddRoots(p.client, roots...); err != nil {
+		t.Fatal(err)
+	}
+	serverIn, clientOut := io.Pipe()
+	seen, serverOut := io.Pipe()
+	clientIn, toClient := io.Pipe()
+	go func() {
+		// Every line the server writes passes here on its way to the
+		// client.
+		lines := bufio.NewScanner(seen)
+		lines.Buffer(nil, 1<<20)
+		for lines.Scan() {
+			p.asked.Add(int32(strings.Count(lines.Text(), `"method":"roots/list"`)))
+			if strings.Contains(lines.Text(), `"inputRequests"`) && strings.Contains(lines.Text(), `"resultType":"input_required"`) {
+				p.inputRequired.Add(1)
+			}
+			if _, err := toClient.Write(append(lines.Bytes(), '\n')); err != nil {
+				break
+			}
+		}
+		toClient.CloseWithError(lines.Err())
+		seen.Close()
+	}()
+	ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: serverIn, Writer: serverOut}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cs, err = p.client.Connect(ctx, &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, &mcp.ClientSessionOptions{ProtocolVersion: pin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.cs.Close()
+		ss.Wait()
+	})
+	return p
+}
+
+// read calls read_file and returns its text, whether it is a tool error,
+// and the error of the call itself.
+func (p *peer) read(ctx context.Context, path string) (string, bool, error) {
+	res, err := p.cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": path}})
+	if err != nil {
+		return "", false, err
+	}
+	if len(res.Content) != 1 {
+		return "", res.IsError, errors.New("not one content block")
+	}
+	text, _ := res.Content[0].(*mcp.TextContent)
+	if text == nil {
+		return "", res.IsError, errors.New("not text")
+	}
+	return text.Text, res.IsError, nil
+}
+
+func (p *peer) mustRead(t *testing.T, ctx context.Context, path, want string) {
+	t.Helper()
+	if text, isErr, err := p.read(ctx, path); err != nil || isErr || text != want {
+		t.Errorf("read_file %s = %q (tool error %t, %v), want %q", path, text, isErr, err, want)
+	}
+}
+
+func (p *peer) mustRefuse(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	text, isErr, err := p.read(ctx, path)
+	if err != nil || !isErr || !strings.Contains(text, "outside the client's roots") {
+		t.Errorf("read_file %s = %q (tool error %t, %v), want refused as outside the roots", path, text, isErr, err)
+	}
+}
+
+// The go-sdk client, on a legacy session and on 2026-07-28: a file inside
+// a root reads; a path out by name, by "..", by a link inside the root, or
+// by ".." after a link, is refused; a file:// root naming another host is
+// left out while the good root is kept; after the client changes its
+// roots, the new root reads and the old one is refused.
+func TestReadFile(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			tr, ctx := setup(t)
+			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
+			if got := p.cs.InitializeResult().ProtocolVersion; got != v.want {
+				t.Fatalf("negotiated %s, want %s", got, v.want)
+			}
+			// A root on another host, which the SDK client lets through
+			// (gosdkroots.AddRoots would refuse it): it must not stand for
+			// the local directory of the same path.
+			p.client.AddRoots(&mcp.Root{URI: "file://otherhost" + tr.outside, Name: "remote"})
+
+			p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+			for _, path := range []string{
+				filepath.Join(tr.outside, "secret"), // outside every root; inside the other host's
+				tr.root + "/../outside/secret",      // out by ".."
+				filepath.Join(tr.root, "link"),      // a link inside pointing out
+				tr.root + "/in/../x",                // ".." after a link to a directory outside
+				filepath.Join(tr.other, "new.txt"),  // not a root yet
+				"in.txt",                            // relative
+			} {
+				p.mustRefuse(t, ctx, path)
+			}
+
+			// Change the roots. On 2025-06-18 the server hears
+			// notifications/roots/list_changed before the next call, since
+			// the SDK sends it before RemoveRoots and AddRoots return and
+			// handles notifications in order; on 2026-07-28 every call
+			// brings the roots.
+			p.client.RemoveRoots(fileURI(tr.root))
+			if err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: fileURI(tr.other), Name: "other"}); err != nil {
+				t.Fatal(err)
+			}
+			p.mustRead(t, ctx, filepath.Join(tr.other, "new.txt"), "other")
+			p.mustRefuse(t, ctx, filepath.Join(tr.root, "in.txt"))
+		})
+	}
+}
+
+// On a legacy session the roots are asked for once and kept until the
+// client announces a change, concurrent calls sharing one request; on
+// 2026-07-28 every call carries them and the client is asked for them in
+// each call's input_required round trip.
+func TestRootsAskedOnce(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			tr, ctx := setup(t)
+			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
+			const calls = 8
+			var wg sync.WaitGroup
+			for range calls {
+				wg.Go(func() { p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside") })
+			}
+			wg.Wait()
+			want := int32(1)
+			if v.pin == "" {
+				want = calls
+			}
+			if got := p.asked.Load(); got != want {
+				t.Errorf("the client was asked for its roots %d times in %d calls, want %d", got, calls, want)
+			}
+			if v.pin == "" {
+				// Each ask is an input_required result, marked as one.
+				if got := p.inputRequired.Load(); got != calls {
+					t.Errorf("%d input_required results on the wire in %d calls, want %d", got, calls, calls)
+				}
+			}
+			p.client.AddRoots(&mcp.Root{URI: fileURI(tr.other), Name: "other"})
+			p.mustRead(t, ctx, filepath.Join(tr.other, "new.txt"), "other")
+			if got := p.asked.Load(); got != want+1 {
+				t.Errorf("after a change the client was asked %d times in all, want %d", got, want+1)
+			}
+		})
+	}
+}
+
+// A client that did not declare roots is never asked: on a legacy session
+// the tool fails with the gate's error, on 2026-07-28 the call is answered
+// with error -32021 naming the roots capability.
+func TestNoRootsCapability(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			tr, ctx := setup(t)
+			p := connect(t, ctx, v.pin, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+			text, isErr, err := p.read(ctx, filepath.Join(tr.root, "in.txt"))
+			if v.pin == "" {
+				var wire *jsonrpc.Error
+				if !errors.As(err, &wire) || wire.Code != -32021 || !strings.Contains(string(wire.Data), `"requiredCapabilities":{"roots":{}}`) {
+					t.Errorf("read_file = %q, %v; want error -32021 with data.requiredCapabilities", text, err)
+				}
+			} else if err != nil || !isErr || !strings.Contains(text, rootsgate.ErrNoRootsCapability.Error()) {
+				t.Errorf("read_file = %q (tool error %t, %v), want a tool error: %v", text, isErr, err, rootsgate.ErrNoRootsCapability)
+			}
+			if n := p.asked.Load(); n != 0 {
+				t.Errorf("the client was asked for its roots %d times", n)
+			}
+		})
+	}
+}
+
+// AddRoots refuses a root the gate's rules refuse, and adds none of the
+// roots given with it.
+func TestAddRootsChecks(t *testing.T) {
+	tr, ctx := setup(t)
+	p := connect(t, ctx, "2025-06-18", nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
+	for _, bad := range []string{"file://otherhost/srv", "https://example.com/", "relative/dir", "file:///a?q=1"} {
+		err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: fileURI(tr.other)}, &mcp.Root{URI: bad})
+		if err == nil || !strings.Contains(err.Error(), "roots[1]") {
+			t.Errorf("AddRoots(good, %q) = %v, want an error naming roots[1]", bad, err)
+		}
+	}
+	p.mustRefuse(t, ctx, filepath.Join(tr.other, "new.txt"))
+	p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+}
+
+// The example runs as a program over stdio, the way an MCP host starts it.
+func TestStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the example")
+	}
+	tr := newTree(t)
+	exe := filepath.Join(t.TempDir(), "gosdk-server")
+	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
+			defer cancel()
+			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+			client.AddRoots(&mcp.Root{URI: fileURI(tr.root)}, &mcp.Root{URI: "file://otherhost" + tr.outside})
+			cmd := exec.Command(exe)
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: v.pin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &peer{client: client, cs: cs}
+			p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+			p.mustRefuse(t, ctx, filepath.Join(tr.outside, "secret"))
+			// The root left out is logged, by index and rule.
+			line, err := bufio.NewReader(stderr).ReadString('\n')
+			if err != nil || !strings.Contains(line, "roots left out") || !strings.Contains(line, "roots[1]") {
+				t.Errorf("stderr: %q, %v; want the root left out", line, err)
+			}
+			if err := cs.Close(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestRootsWiringLines keeps the roots wiring of the example small: at
+// most 30 lines of code (neither blank nor comment) between its markers.
+func TestRootsWiringLines(t *testing.T) {
+	wiring := between(t, "main.go", "// roots wiring: begin\n", "// roots wiring: end\n")
+	n := 0
+	for _, l := range strings.Split(wiring, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "//") {
+			n++
+		}
+	}
+	t.Logf("roots wiring: %d lines of code", n)
+	if n == 0 || n > 30 {
+		t.Errorf("roots wiring: %d lines of code, want 1 to 30", n)
+	}
+	if readme, err := os.ReadFile("../../../../../README.md"); err != nil || !strings.Contains(string(readme), fmt.Sprintf("(%d lines of code; `TestRootsWiringLines`", n)) {
+		t.Errorf("README.md does not give the count, %d lines (%v)", n, err)
+	}
+}
+
+// TestREADMESnippet keeps the README's go-sdk snippet true: its lines are
+// the example's, in order, with the package named as a user would name it.
+func TestREADMESnippet(t *testing.T) {
+	snippet := between(t, "../../../../../README.md", "<!-- gosdk-server wiring -->\n```go\n", "```\n")
+	src, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(src)
+	for _, l := range strings.Split(strings.TrimSpace(snippet), "\n") {
+		l = strings.TrimSpace(strings.ReplaceAll(l, "mcprootsgosdk.", "gosdkroots."))
+		i := strings.Index(code, l)
+		if i < 0 {
+			t.Fatalf("README line %q is not in main.go (after the lines before it)", l)
+		}
+		code = code[i+len(l):]
+	}
+}
+
+// between returns the text of the file at path between the first begin
+// and the end after it.
+func between(t *testing.T, path, begin, end string) string {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(src), begin)
+	text, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("%s lacks %q followed by %q", path, begin, end)
+	}
+	return text
+}
