@@ -65,20 +65,7 @@ var rootsChecks = map[string][]string{
 // 127.0.0.1:PORT`, and checks every check the suite reports.
 func TestConformance(t *testing.T) {
 	node, suite := peertest.Conformance(t)
-	server := peertest.Build(t, "rootsdemo-server")
-	addr := freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, server, "-http", addr)
-	stderr := new(peertest.Buffer)
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-	})
-	waitListening(t, addr, stderr)
+	addr, stderr := startHTTPServer(t, peertest.Build(t, "rootsdemo-server"))
 	url := "http://" + addr + "/mcp"
 	for _, scenario := range conformanceScenarios {
 		t.Run(scenario, func(t *testing.T) {
@@ -135,6 +122,27 @@ func readChecks(t *testing.T, dir string, log []byte) []conformanceCheck {
 		t.Fatalf("%s: %v", files[0], err)
 	}
 	return checks
+}
+
+// startHTTPServer starts the rootsdemo-server executable exe exactly as
+// `rootsdemo-server -http 127.0.0.1:PORT`, waits until it listens, and
+// returns its address and its stderr; the test's cleanup stops it.
+func startHTTPServer(t *testing.T, exe string) (addr string, stderr *peertest.Buffer) {
+	t.Helper()
+	addr = freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, exe, "-http", addr)
+	stderr = new(peertest.Buffer)
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	waitListening(t, addr, stderr)
+	return addr, stderr
 }
 
 // freeAddr returns a loopback address with a port no one listens on now.

@@ -335,18 +335,13 @@ func response(id json.RawMessage, result any, err error) (*ndjson.Message, int) 
 	return out, http.StatusOK
 }
 
-// marshal is a result as JSON, {} for none, without escaping HTML.
+// marshal is a result as JSON, {} for none.
 func marshal(v any) (json.RawMessage, error) {
-	if v == nil {
-		return json.RawMessage("{}"), nil
+	raw, err := ndjson.Marshal(v)
+	if raw == nil && err == nil {
+		raw = json.RawMessage("{}")
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return raw, err
 }
 
 // writeError writes an error response that is not the answer of a served
@@ -586,7 +581,7 @@ func (s *session) close() {
 // served if the client accepts one, else on the GET stream, and waits for
 // the answer the client POSTs.
 func (s *session) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	raw, err := marshalParams(params)
+	raw, err := ndjson.Marshal(params)
 	if err != nil {
 		return nil, err
 	}
@@ -633,16 +628,6 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 	case <-s.done:
 		return nil, ndjson.ErrClosed
 	}
-}
-
-func marshalParams(params any) (json.RawMessage, error) {
-	if params == nil {
-		return nil, nil
-	}
-	if raw, ok := params.(json.RawMessage); ok {
-		return raw, nil
-	}
-	return marshal(params)
 }
 
 // deliver hands the client's answer to the call waiting for it.

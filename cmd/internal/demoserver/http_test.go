@@ -311,18 +311,7 @@ func TestHTTPLimits(t *testing.T) {
 	if r.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("a second session with MaxSessions 1: HTTP %d, want 503", r.StatusCode)
 	}
-	// The session ends once idle; poll, bounded by peertest.Wait.
-	for deadline := time.Now().Add(peertest.Wait); ; time.Sleep(20 * time.Millisecond) {
-		s.h.mu.Lock()
-		n := len(s.h.sessions)
-		s.h.mu.Unlock()
-		if n == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the idle session did not end")
-		}
-	}
+	s.waitNoSessions(t)
 	r = s.post(t, context.Background(), callListRoots(1), mcphttp.HeaderSession, sid)
 	r.Body.Close()
 	if r.StatusCode != http.StatusNotFound {
@@ -330,6 +319,23 @@ func TestHTTPLimits(t *testing.T) {
 	}
 	if !strings.Contains(s.log.String(), "idle for 50ms, ended") {
 		t.Errorf("log %q, want the expiry", s.log)
+	}
+}
+
+// waitNoSessions waits until every session has ended: idle sessions end
+// on their own. It polls, bounded by peertest.Wait.
+func (s *httpStarted) waitNoSessions(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(peertest.Wait); ; time.Sleep(20 * time.Millisecond) {
+		s.h.mu.Lock()
+		n := len(s.h.sessions)
+		s.h.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions still open, want them ended once idle", n)
+		}
 	}
 }
 
@@ -348,18 +354,7 @@ func TestHTTPClientVanishes(t *testing.T) {
 		}
 		cancel() // the client goes away without answering
 		resp.Body.Close()
-		// Its session expires although roots/list is unanswered.
-		for deadline := time.Now().Add(peertest.Wait); ; time.Sleep(20 * time.Millisecond) {
-			s.h.mu.Lock()
-			n := len(s.h.sessions)
-			s.h.mu.Unlock()
-			if n == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatal("the session of the vanished client did not expire")
-			}
-		}
+		s.waitNoSessions(t) // it expires although roots/list is unanswered
 		s.srv.Client().CloseIdleConnections()
 		s.srv.Close()
 		s.h.Close()
