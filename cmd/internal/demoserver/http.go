@@ -31,6 +31,24 @@ const (
 // Path is where the HTTP transport serves MCP.
 const Path = "/mcp"
 
+// bodyTimeout bounds the reading of a POST body, and writeTimeout each
+// write to a client, so that a client that stops sending or reading
+// cannot hold a handler.
+const (
+	bodyTimeout  = 30 * time.Second
+	writeTimeout = 30 * time.Second
+)
+
+// within runs write with a write deadline of writeTimeout on w's
+// connection, lifted afterwards for the connection's next response.
+func within(w http.ResponseWriter, write func() error) error {
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	err := write()
+	_ = rc.SetWriteDeadline(time.Time{})
+	return err
+}
+
 // listenAndServe serves the HTTP transport on addr until the listener
 // fails. A server on a loopback address refuses other Host names, against
 // DNS rebinding.
@@ -173,7 +191,12 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Accept must allow application/json", http.StatusNotAcceptable)
 		return
 	}
+	// A body must arrive within bodyTimeout; the deadline is lifted once
+	// it has, as it would otherwise also end a long answer's stream.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.o.MaxBody))
+	_ = rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
@@ -302,7 +325,7 @@ func (h *httpHandler) answer(w http.ResponseWriter, id json.RawMessage, result a
 	h.record("-> ", raw)
 	w.Header().Set("Content-Type", mcphttp.JSON)
 	w.WriteHeader(status)
-	_, _ = w.Write(raw)
+	_ = within(w, func() error { _, err := w.Write(raw); return err })
 }
 
 // response is the JSON-RPC response to request id, and its HTTP status on
@@ -440,7 +463,7 @@ func (h *httpHandler) sessionPost(w http.ResponseWriter, r *http.Request, sid st
 		}
 		h.record("-> ", raw)
 		w.Header().Set("Content-Type", mcphttp.JSON)
-		_, _ = w.Write(raw)
+		_ = within(w, func() error { _, err := w.Write(raw); return err })
 	case m.Method != "":
 		s.srv.notified(r.Context(), m.Method, m.Params)
 		w.WriteHeader(http.StatusAccepted)
@@ -611,7 +634,18 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 	if err != nil {
 		return nil, err
 	}
-	if err := st.send(msg); err != nil {
+	err = st.send(msg)
+	if errors.Is(err, errStreamEnded) {
+		// The POST that asked has ended (its client gave up); others may
+		// wait for the answer, which the GET stream can still bring.
+		s.mu.Lock()
+		alt := s.standalone
+		s.mu.Unlock()
+		if alt != nil && alt != st {
+			err = alt.send(msg)
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	select {
@@ -678,7 +712,7 @@ func (st *stream) startLocked() {
 	hd.Set("Content-Type", mcphttp.EventStream)
 	hd.Set("Cache-Control", "no-cache")
 	st.w.WriteHeader(http.StatusOK)
-	_ = http.NewResponseController(st.w).Flush()
+	_ = within(st.w, http.NewResponseController(st.w).Flush)
 }
 
 // send writes msg as an event, starting the stream if needed.
@@ -690,10 +724,12 @@ func (st *stream) send(msg []byte) error {
 	}
 	st.startLocked()
 	st.h.record("-> ", msg)
-	if err := mcphttp.WriteEvent(st.w, msg); err != nil {
-		return err
-	}
-	return http.NewResponseController(st.w).Flush()
+	return within(st.w, func() error {
+		if err := mcphttp.WriteEvent(st.w, msg); err != nil {
+			return err
+		}
+		return http.NewResponseController(st.w).Flush()
+	})
 }
 
 // end closes the stream to later sends. If it started, last (if not nil)
@@ -708,7 +744,7 @@ func (st *stream) end(last []byte) bool {
 	}
 	if last != nil {
 		st.h.record("-> ", last)
-		_ = mcphttp.WriteEvent(st.w, last)
+		_ = within(st.w, func() error { return mcphttp.WriteEvent(st.w, last) })
 	}
 	return true
 }
