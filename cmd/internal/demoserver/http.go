@@ -573,10 +573,7 @@ func (s *session) release() {
 
 // expire ends the session if it is still idle.
 func (s *session) expire() {
-	s.mu.Lock()
-	idle := s.busy == 0 && !s.ended
-	s.mu.Unlock()
-	if !idle {
+	if !s.end(true) {
 		return
 	}
 	s.h.mu.Lock()
@@ -585,19 +582,23 @@ func (s *session) expire() {
 	}
 	s.h.mu.Unlock()
 	s.h.o.Log.Printf("session %s: idle for %v, ended", s.id, s.h.o.SessionIdle)
-	s.close()
 }
 
 // close ends the session: waiting calls fail, streams end.
-func (s *session) close() {
+func (s *session) close() { s.end(false) }
+
+// end ends the session, if onlyIdle only when no request is in flight,
+// in one step with that check; it reports whether it ended it.
+func (s *session) end(onlyIdle bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ended {
-		return
+	if s.ended || (onlyIdle && s.busy > 0) {
+		return false
 	}
 	s.ended = true
 	s.idle.Stop()
 	close(s.done)
+	return true
 }
 
 // call sends a request to the client, on the stream of the POST being

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -370,4 +371,54 @@ func TestHTTPClientVanishes(t *testing.T) {
 	}
 	buf := make([]byte, 1<<20)
 	t.Fatalf("%d goroutines before, %d after:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+}
+
+// Sessions and 2026-07-28 calls at once, for the race detector: each
+// session's roots/list goes out on the stream of its own POST, and each
+// stateless retry opens only its own state.
+func TestHTTPConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "in.txt"), []byte("inside"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTP(t, options{})
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sid := s.initialize(t)
+			for call := range 2 {
+				resp := s.post(t, context.Background(), callListRoots(call+1), mcphttp.HeaderSession, sid)
+				ev := readEvents(t, resp.Body)
+				req := ev.next()
+				root := "file:///s" + strconv.Itoa(i) + "c" + strconv.Itoa(call)
+				s.notify(t, sid, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"roots":[{"uri":"`+root+`"}]}}`)
+				if m := ev.next(); !strings.Contains(string(m.Result), `"uri":"`+root+`"`) {
+					t.Errorf("session %d call %d: %s, want %s", i, call, m.Result, root)
+				}
+				resp.Body.Close()
+				s.notify(t, sid, `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`)
+			}
+		}()
+	}
+	args := `{"path":` + quote(filepath.Join(dir, "in.txt")) + `}`
+	rootURI := (&url.URL{Scheme: "file", Path: dir}).String()
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := jsonAnswer(t, s.modernCall(t, 2*i, "read_file", args, `{"roots":{}}`, ""), http.StatusOK)
+			var ask struct {
+				RequestState string `json:"requestState"`
+			}
+			_ = json.Unmarshal(m.Result, &ask)
+			retry := `,"inputResponses":{"roots":{"roots":[{"uri":"` + rootURI + `"}]}},"requestState":"` + ask.RequestState + `"`
+			m = jsonAnswer(t, s.modernCall(t, 2*i+1, "read_file", args, `{"roots":{}}`, retry), http.StatusOK)
+			if !strings.Contains(string(m.Result), `"text":"inside"`) {
+				t.Errorf("stateless call %d: %s", i, m.Result)
+			}
+		}()
+	}
+	wg.Wait()
 }
