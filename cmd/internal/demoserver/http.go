@@ -651,13 +651,7 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 	}
 	select {
 	case m := <-ch:
-		switch {
-		case m.Error != nil:
-			return nil, m.Error
-		case m.Result == nil:
-			return nil, fmt.Errorf("%s: the answer has neither result nor error", method)
-		}
-		return m.Result, nil
+		return m.Outcome(method)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-s.done:

@@ -48,6 +48,18 @@ type Message struct {
 	Error   *Error          `json:"error,omitempty"`
 }
 
+// Outcome is what the answer m to a request for method says: its
+// result, or the *Error it carries, or an error when it has neither.
+func (m *Message) Outcome(method string) (json.RawMessage, error) {
+	switch {
+	case m.Error != nil:
+		return nil, m.Error
+	case m.Result == nil:
+		return nil, fmt.Errorf("ndjson: %s: the answer has neither result nor error", method)
+	}
+	return m.Result, nil
+}
+
 // Conn is one connection. Set the fields, then call Run.
 type Conn struct {
 	// Handle answers a request. Each request runs on its own goroutine, so
@@ -193,13 +205,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	select {
 	case m := <-ch:
-		switch {
-		case m.Error != nil:
-			return nil, m.Error
-		case m.Result == nil:
-			return nil, fmt.Errorf("ndjson: %s: the answer has neither result nor error", method)
-		}
-		return m.Result, nil
+		return m.Outcome(method)
 	case <-ctx.Done():
 		forget()
 		return nil, ctx.Err()
