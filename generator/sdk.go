@@ -26,6 +26,7 @@ type sdkAdapter struct {
 // standard-library only.
 var sdkAdapters = map[string]sdkAdapter{
 	"go-sdk": {Template: "sdk_gosdk.go.tmpl", File: "gosdk.go", Module: "github.com/modelcontextprotocol/go-sdk", Version: "v1.8.0"},
+	"mcp-go": {Template: "sdk_mcpgo.go.tmpl", File: "mcpgo.go", Module: "github.com/mark3labs/mcp-go", Version: "v1.2.1"},
 }
 
 // SDKs returns the names -sdk accepts, sorted.

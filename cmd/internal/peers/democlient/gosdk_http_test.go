@@ -22,44 +22,38 @@ import (
 // stateless, the only way go-sdk v1.8.0 serves that revision over HTTP,
 // and the roots travel in input_required and the retried POST.
 func TestGoSDKServerHTTP(t *testing.T) {
-	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
-		t.Run(version, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
-			defer cancel()
-			rev, _ := rootsgate.Lookup(version)
-			server := newSDKServer()
-			handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server.Server },
-				&mcp.StreamableHTTPOptions{Stateless: rev.InputRequests})
-			ts := httptest.NewServer(handler)
-			defer ts.Close()
+	eachRevision(t, func(t *testing.T, ctx context.Context, rev rootsgate.Revision, server *sdkServer) {
+		handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server.Server },
+			&mcp.StreamableHTTPOptions{Stateless: rev.InputRequests})
+		ts := httptest.NewServer(handler)
+		defer ts.Close()
 
-			transcript := new(peertest.Buffer)
-			c, err := democlient.ConnectHTTP(ctx, ts.URL, democlient.Options{Protocol: version, Transcript: transcript, Roots: demoRoots})
-			if err != nil {
-				t.Fatal(err)
+		transcript := new(peertest.Buffer)
+		c, err := democlient.ConnectHTTP(ctx, ts.URL, democlient.Options{Protocol: rev.Version, Transcript: transcript, Roots: demoRoots})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ss *mcp.ServerSession
+		if rev.DirectRequest {
+			var sessions []*mcp.ServerSession
+			for s := range server.Sessions() {
+				sessions = append(sessions, s)
 			}
-			var ss *mcp.ServerSession
-			if rev.DirectRequest {
-				var sessions []*mcp.ServerSession
-				for s := range server.Sessions() {
-					sessions = append(sessions, s)
-				}
-				if len(sessions) != 1 {
-					t.Fatalf("the server has %d sessions, want 1", len(sessions))
-				}
-				ss = sessions[0]
+			if len(sessions) != 1 {
+				t.Fatalf("the server has %d sessions, want 1", len(sessions))
 			}
-			server.exercise(t, ctx, c, rev, ss)
-			if err := c.Close(); err != nil {
-				t.Errorf("close: %v", err)
+			ss = sessions[0]
+		}
+		server.exercise(t, ctx, c, rev, ss)
+		if err := c.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+		if rev.DirectRequest {
+			// DELETE ended the session on the server too.
+			for range server.Sessions() {
+				t.Errorf("a session is left on the server after Close")
 			}
-			if rev.DirectRequest {
-				// DELETE ended the session on the server too.
-				for range server.Sessions() {
-					t.Errorf("a session is left on the server after Close")
-				}
-			}
-			checkTranscript(t, rev, transcript.String(), "gosdk-server-http-"+version+".txt")
-		})
-	}
+		}
+		checkTranscript(t, rev, transcript.String(), "gosdk-server-http-"+rev.Version+".txt")
+	})
 }

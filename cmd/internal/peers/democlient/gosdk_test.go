@@ -133,29 +133,39 @@ func checkTranscript(t *testing.T, rev rootsgate.Revision, text, golden string) 
 // sessions, a tool asking through InputRequests on every revision, and our
 // list_changed reaching RootsListChangedHandler only where it exists.
 func TestGoSDKServer(t *testing.T) {
-	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
-		t.Run(version, func(t *testing.T) {
+	eachRevision(t, func(t *testing.T, ctx context.Context, rev rootsgate.Revision, server *sdkServer) {
+		ours, theirs := peertest.Pipes()
+		defer ours.Close()
+		ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: theirs.R, Writer: theirs.W}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		transcript := new(peertest.Buffer)
+		c, err := democlient.Connect(ctx, ours.R, ours.W, democlient.Options{Protocol: rev.Version, Transcript: transcript, Roots: demoRoots})
+		if err != nil {
+			t.Fatal(err)
+		}
+		server.exercise(t, ctx, c, rev, ss)
+		ours.W.Close()
+		if err := ss.Wait(); err != nil {
+			t.Logf("server session: %v", err)
+		}
+		checkTranscript(t, rev, transcript.String(), "gosdk-server-"+rev.Version+".txt")
+	})
+}
+
+// eachRevision runs f in a subtest for every revision of the gate, with a
+// new sdkServer and a ctx bounded by peertest.Wait.
+func eachRevision(t *testing.T, f func(t *testing.T, ctx context.Context, rev rootsgate.Revision, server *sdkServer)) {
+	revs := rootsgate.Revisions()
+	if len(revs) == 0 {
+		t.Fatal("the gate has no revisions")
+	}
+	for _, rev := range revs {
+		t.Run(rev.Version, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			rev, _ := rootsgate.Lookup(version)
-			server := newSDKServer()
-			ours, theirs := peertest.Pipes()
-			defer ours.Close()
-			ss, err := server.Connect(ctx, &mcp.IOTransport{Reader: theirs.R, Writer: theirs.W}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			transcript := new(peertest.Buffer)
-			c, err := democlient.Connect(ctx, ours.R, ours.W, democlient.Options{Protocol: version, Transcript: transcript, Roots: demoRoots})
-			if err != nil {
-				t.Fatal(err)
-			}
-			server.exercise(t, ctx, c, rev, ss)
-			ours.W.Close()
-			if err := ss.Wait(); err != nil {
-				t.Logf("server session: %v", err)
-			}
-			checkTranscript(t, rev, transcript.String(), "gosdk-server-"+version+".txt")
+			f(t, ctx, rev, newSDKServer())
 		})
 	}
 }

@@ -2,61 +2,16 @@ package demoserver_test
 
 import (
 	"context"
-	"net/url"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/demoserver"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
-
-// readTree is a directory tree with two roots and hostile links out of
-// the first one:
-//
-//	root/in.txt        "inside"
-//	root/link       -> outside/secret
-//	root/in         -> outside/sub     (so root/in/../x is outside/x)
-//	other/new.txt      "other"
-//	outside/secret     "secret"
-//	outside/x          "x outside"
-type readTree struct{ dir, root, other, outside string }
-
-func newReadTree(t *testing.T) readTree {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the tree uses POSIX symbolic links")
-	}
-	dir := t.TempDir()
-	tr := readTree{dir, filepath.Join(dir, "root"), filepath.Join(dir, "other"), filepath.Join(dir, "outside")}
-	for _, d := range []string{tr.root, tr.other, tr.outside, filepath.Join(tr.outside, "sub")} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, s := range map[string]string{
-		filepath.Join(tr.root, "in.txt"):    "inside",
-		filepath.Join(tr.other, "new.txt"):  "other",
-		filepath.Join(tr.outside, "secret"): "secret",
-		filepath.Join(tr.outside, "x"):      "x outside",
-	} {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{"link": filepath.Join(tr.outside, "secret"), "in": filepath.Join(tr.outside, "sub")} {
-		if err := os.Symlink(target, filepath.Join(tr.root, link)); err != nil {
-			t.Skip("no symbolic links here:", err)
-		}
-	}
-	return tr
-}
-
-func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
 
 // readFileTool calls read_file and returns its text and whether it is a
 // tool error.
@@ -87,13 +42,13 @@ func TestGoSDKReadFile(t *testing.T) {
 			name = "unpinned"
 		}
 		t.Run(name, func(t *testing.T) {
-			tr := newReadTree(t)
+			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			s := start(t, demoserver.Options{Timeout: peertest.Wait})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
-			client.AddRoots(&mcp.Root{URI: fileURI(tr.root), Name: "root"})
+			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)
@@ -106,15 +61,15 @@ func TestGoSDKReadFile(t *testing.T) {
 				t.Errorf("negotiated %s, want %s", got, want)
 			}
 
-			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
+			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 				t.Errorf("inside: %q (error %t), want the file", text, isErr)
 			}
 			for _, p := range []string{
-				filepath.Join(tr.outside, "secret"), // outside every root
-				tr.root + "/../outside/secret",      // out by ".."
-				filepath.Join(tr.root, "link"),      // a link inside pointing out
-				tr.root + "/in/../x",                // ".." after a link to a directory outside
-				filepath.Join(tr.other, "new.txt"),  // not a root yet
+				filepath.Join(tr.Outside, "secret"), // outside every root
+				tr.Root + "/../outside/secret",      // out by ".."
+				filepath.Join(tr.Root, "link"),      // a link inside pointing out
+				tr.Root + "/in/../x",                // ".." after a link to a directory outside
+				filepath.Join(tr.Other, "new.txt"),  // not a root yet
 				"in.txt",                            // relative
 			} {
 				text, isErr := readFileTool(t, ctx, cs, p)
@@ -127,26 +82,18 @@ func TestGoSDKReadFile(t *testing.T) {
 			// inputResponses on 2026-07-28. Poll, bounded by ctx, in case
 			// the notifications arrive after the next call.
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
-			client.RemoveRoots(fileURI(tr.root))
+			client.RemoveRoots(adaptertest.FileURI(tr.Root))
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
-			client.AddRoots(&mcp.Root{URI: fileURI(tr.other), Name: "other"})
-			for {
-				text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.other, "new.txt"))
-				if !isErr && text == "other" {
-					break
-				}
-				if ctx.Err() != nil {
-					t.Fatalf("read_file in the new root still %q after the roots changed", text)
-				}
-			}
-			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.root, "in.txt")); !isErr || !strings.Contains(text, "outside the client's roots") {
+			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"})
+			tr.AwaitOther(t, ctx, func(p string) (string, bool) { return readFileTool(t, ctx, cs, p) })
+			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.Root, "in.txt")); !isErr || !strings.Contains(text, "outside the client's roots") {
 				t.Errorf("read_file in the removed root = %q (error %t), want refused", text, isErr)
 			}
 			if err := cs.Close(); err != nil {
 				t.Error(err)
 			}
 			s.stop(t)
-			transcript := strings.ReplaceAll(s.transcript.String(), tr.dir, "/tmp/tree")
+			transcript := strings.ReplaceAll(s.transcript.String(), tr.Dir, "/tmp/tree")
 			peertest.Check(t, "testdata/transcripts/gosdk-client-read-file-"+name+".txt", transcript, *update)
 		})
 	}
@@ -158,10 +105,10 @@ func TestGoSDKReadFile(t *testing.T) {
 func TestGoSDKReadFileAllow(t *testing.T) {
 	for _, version := range []string{"2025-06-18", ""} {
 		t.Run("protocol="+version, func(t *testing.T) {
-			tr := newReadTree(t)
+			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
-			s := start(t, demoserver.Options{Timeout: peertest.Wait, Allow: []string{tr.root}})
+			s := start(t, demoserver.Options{Timeout: peertest.Wait, Allow: []string{tr.Root}})
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client.AddRoots(&mcp.Root{URI: "file:///", Name: "everything"})
@@ -169,14 +116,14 @@ func TestGoSDKReadFileAllow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.root, "in.txt")); isErr || text != "inside" {
+			if text, isErr := readFileTool(t, ctx, cs, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 				t.Errorf("inside the allowed directory: %q (error %t), want the file", text, isErr)
 			}
 			for _, p := range []string{
-				filepath.Join(tr.other, "new.txt"),  // in the client's root, not allowed
-				filepath.Join(tr.outside, "secret"), //
-				filepath.Join(tr.root, "link"),      // a link out of the allowed directory
-				tr.root + "/in/../x",                // ".." after a link out
+				filepath.Join(tr.Other, "new.txt"),  // in the client's root, not allowed
+				filepath.Join(tr.Outside, "secret"), //
+				filepath.Join(tr.Root, "link"),      // a link out of the allowed directory
+				tr.Root + "/in/../x",                // ".." after a link out
 				"/etc/hostname",                     //
 			} {
 				if text, isErr := readFileTool(t, ctx, cs, p); !isErr || !strings.Contains(text, "outside the client's roots") {

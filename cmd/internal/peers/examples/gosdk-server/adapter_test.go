@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
@@ -53,7 +54,7 @@ func TestStrictAndLenient(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
-			roots := []*mcp.Root{{URI: fileURI(tr.root)}}
+			roots := []*mcp.Root{{URI: adaptertest.FileURI(tr.Root)}}
 			var mu sync.Mutex
 			var reported []error
 			lenient := connectTo(t, ctx, rawServer(gosdkroots.OnInvalidRoots(func(err error) {
@@ -62,8 +63,8 @@ func TestStrictAndLenient(t *testing.T) {
 				mu.Unlock()
 			})), newClient(nil), v.pin, roots...)
 			lenient.client.AddRoots(&mcp.Root{URI: "file://otherhost/srv"})
-			lenient.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
-			lenient.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+			lenient.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
+			lenient.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 			// A legacy session reports its cached roots once; on 2026-07-28
 			// each call brings the roots anew.
 			want := 1
@@ -78,7 +79,7 @@ func TestStrictAndLenient(t *testing.T) {
 
 			strict := connectTo(t, ctx, rawServer(gosdkroots.Strict()), newClient(nil), v.pin, roots...)
 			strict.client.AddRoots(&mcp.Root{URI: "file://otherhost/srv"})
-			if text, _, err := strict.read(ctx, filepath.Join(tr.root, "in.txt")); err == nil || !strings.Contains(err.Error(), "roots[1]") {
+			if text, _, err := strict.read(ctx, filepath.Join(tr.Root, "in.txt")); err == nil || !strings.Contains(err.Error(), "roots[1]") {
 				t.Errorf("strict: read_file = %q, %v; want the list refused, naming roots[1]", text, err)
 			}
 		})
@@ -99,9 +100,9 @@ func TestTimeout(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	p := connectTo(t, ctx, rawServer(gosdkroots.Timeout(50*time.Millisecond)), client, "2025-06-18", &mcp.Root{URI: fileURI(tr.root)})
+	p := connectTo(t, ctx, rawServer(gosdkroots.Timeout(50*time.Millisecond)), client, "2025-06-18", &mcp.Root{URI: adaptertest.FileURI(tr.Root)})
 	t.Cleanup(func() { close(release) }) // before the session closes
-	if _, _, err := p.read(ctx, filepath.Join(tr.root, "in.txt")); err == nil || !strings.Contains(err.Error(), rootsgate.ErrNoAnswer.Error()) {
+	if _, _, err := p.read(ctx, filepath.Join(tr.Root, "in.txt")); err == nil || !strings.Contains(err.Error(), rootsgate.ErrNoAnswer.Error()) {
 		t.Errorf("read_file: %v, want %v", err, rootsgate.ErrNoAnswer)
 	}
 }
@@ -116,11 +117,11 @@ func TestSealer(t *testing.T) {
 		t.Fatal(err)
 	}
 	server := rawServer(gosdkroots.Sealer(sealer))
-	p := connectTo(t, ctx, server, newClient(nil), "", &mcp.Root{URI: fileURI(tr.root)})
-	p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+	p := connectTo(t, ctx, server, newClient(nil), "", &mcp.Root{URI: adaptertest.FileURI(tr.Root)})
+	p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 
-	manual := connectTo(t, ctx, server, newClient(&mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}), "", &mcp.Root{URI: fileURI(tr.root)})
-	args := map[string]any{"path": filepath.Join(tr.root, "in.txt")}
+	manual := connectTo(t, ctx, server, newClient(&mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}), "", &mcp.Root{URI: adaptertest.FileURI(tr.Root)})
+	args := map[string]any{"path": filepath.Join(tr.Root, "in.txt")}
 	first, err := manual.cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: args})
 	if err != nil || !first.NeedsInput() || first.RequestState == "" {
 		t.Fatalf("first call: %+v, %v; want input_required with a requestState", first, err)
@@ -129,7 +130,7 @@ func TestSealer(t *testing.T) {
 	for k := range first.InputRequests {
 		key = k
 	}
-	answer := mcp.InputResponseMap{key: &mcp.ListRootsResult{Roots: []*mcp.Root{{URI: fileURI(tr.root)}}}}
+	answer := mcp.InputResponseMap{key: &mcp.ListRootsResult{Roots: []*mcp.Root{{URI: adaptertest.FileURI(tr.Root)}}}}
 	retry := func(state string) (*mcp.CallToolResult, error) {
 		return manual.cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: args, InputResponses: answer, RequestState: state})
 	}
@@ -149,10 +150,10 @@ func TestBounds(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
-			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(rootsgate.Bounds(tr.root))), newClient(nil), v.pin, &mcp.Root{URI: "file:///"})
-			p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
-			p.mustRefuse(t, ctx, filepath.Join(tr.other, "new.txt"))
-			p.mustRefuse(t, ctx, filepath.Join(tr.root, "link"))
+			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(rootsgate.Bounds(tr.Root))), newClient(nil), v.pin, &mcp.Root{URI: "file:///"})
+			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
+			p.mustRefuse(t, ctx, filepath.Join(tr.Other, "new.txt"))
+			p.mustRefuse(t, ctx, filepath.Join(tr.Root, "link"))
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 )
 
@@ -27,7 +28,7 @@ func TestStreamableHTTP(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
 			client := newClient(nil)
-			if err := gosdkroots.AddRoots(client, &mcp.Root{URI: fileURI(tr.root)}); err != nil {
+			if err := gosdkroots.AddRoots(client, &mcp.Root{URI: adaptertest.FileURI(tr.Root)}); err != nil {
 				t.Fatal(err)
 			}
 			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: v.pin})
@@ -39,23 +40,23 @@ func TestStreamableHTTP(t *testing.T) {
 				t.Fatalf("negotiated %s, want %s", got, v.want)
 			}
 			p := &peer{client: client, cs: cs}
-			p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
-			p.mustRefuse(t, ctx, filepath.Join(tr.root, "link"))
-			p.mustRefuse(t, ctx, tr.root+"/../outside/secret")
+			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
+			p.mustRefuse(t, ctx, filepath.Join(tr.Root, "link"))
+			p.mustRefuse(t, ctx, tr.Root+"/../outside/secret")
 
 			// Over HTTP the list_changed notification is a POST of its own;
 			// wait, bounded by ctx, until the server has taken it.
-			client.RemoveRoots(fileURI(tr.root))
-			client.AddRoots(&mcp.Root{URI: fileURI(tr.other)})
+			client.RemoveRoots(adaptertest.FileURI(tr.Root))
+			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Other)})
 			for {
-				if text, isErr, err := p.read(ctx, filepath.Join(tr.other, "new.txt")); err == nil && !isErr && text == "other" {
+				if text, isErr, err := p.read(ctx, filepath.Join(tr.Other, "new.txt")); err == nil && !isErr && text == "other" {
 					break
 				}
 				if ctx.Err() != nil {
 					t.Fatal("the new root never read")
 				}
 			}
-			p.mustRefuse(t, ctx, filepath.Join(tr.root, "in.txt"))
+			p.mustRefuse(t, ctx, filepath.Join(tr.Root, "in.txt"))
 		})
 	}
 }

@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
@@ -34,51 +33,15 @@ var versions = []struct{ name, pin, want string }{
 	{"unpinned", "", "2026-07-28"},
 }
 
-// tree is a directory with two roots and ways out of the first:
-//
-//	root/in.txt     "inside"
-//	root/link    -> outside/secret
-//	root/in      -> outside/sub     (root/in/../x is outside/x)
-//	other/new.txt   "other"
-//	outside/secret  "secret"
-//	outside/x       "x outside"
-type tree struct{ dir, root, other, outside string }
-
-func newTree(t *testing.T) tree {
+// setup returns a new adaptertest.Tree and a context that bounds the
+// test.
+func setup(t *testing.T) (adaptertest.Tree, context.Context) {
 	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("the tree uses POSIX symbolic links")
-	}
-	dir := t.TempDir()
-	tr := tree{dir, filepath.Join(dir, "root"), filepath.Join(dir, "other"), filepath.Join(dir, "outside")}
-	for _, d := range []string{tr.root, tr.other, filepath.Join(tr.outside, "sub")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for p, s := range map[string]string{"root/in.txt": "inside", "other/new.txt": "other", "outside/secret": "secret", "outside/x": "x outside"} {
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for link, target := range map[string]string{"link": "outside/secret", "in": "outside/sub"} {
-		if err := os.Symlink(filepath.Join(dir, target), filepath.Join(tr.root, link)); err != nil {
-			t.Skip("no symbolic links here:", err)
-		}
-	}
-	return tr
-}
-
-// setup returns a new tree and a context that bounds the test.
-func setup(t *testing.T) (tree, context.Context) {
-	t.Helper()
-	tr := newTree(t)
+	tr := adaptertest.NewTree(t)
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	t.Cleanup(cancel)
 	return tr, ctx
 }
-
-func fileURI(p string) string { return (&url.URL{Scheme: "file", Path: p}).String() }
 
 // peer is a go-sdk client connected to the example server over an
 // in-process NDJSON wire. It counts the times the server asks for roots:
@@ -184,22 +147,22 @@ func TestReadFile(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
-			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
+			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			if got := p.cs.InitializeResult().ProtocolVersion; got != v.want {
 				t.Fatalf("negotiated %s, want %s", got, v.want)
 			}
 			// A root on another host, which the SDK client lets through
 			// (gosdkroots.AddRoots would refuse it): it must not stand for
 			// the local directory of the same path.
-			p.client.AddRoots(&mcp.Root{URI: "file://otherhost" + tr.outside, Name: "remote"})
+			p.client.AddRoots(&mcp.Root{URI: "file://otherhost" + tr.Outside, Name: "remote"})
 
-			p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 			for _, path := range []string{
-				filepath.Join(tr.outside, "secret"), // outside every root; inside the other host's
-				tr.root + "/../outside/secret",      // out by ".."
-				filepath.Join(tr.root, "link"),      // a link inside pointing out
-				tr.root + "/in/../x",                // ".." after a link to a directory outside
-				filepath.Join(tr.other, "new.txt"),  // not a root yet
+				filepath.Join(tr.Outside, "secret"), // outside every root; inside the other host's
+				tr.Root + "/../outside/secret",      // out by ".."
+				filepath.Join(tr.Root, "link"),      // a link inside pointing out
+				tr.Root + "/in/../x",                // ".." after a link to a directory outside
+				filepath.Join(tr.Other, "new.txt"),  // not a root yet
 				"in.txt",                            // relative
 			} {
 				p.mustRefuse(t, ctx, path)
@@ -210,12 +173,12 @@ func TestReadFile(t *testing.T) {
 			// the SDK sends it before RemoveRoots and AddRoots return and
 			// handles notifications in order; on 2026-07-28 every call
 			// brings the roots.
-			p.client.RemoveRoots(fileURI(tr.root))
-			if err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: fileURI(tr.other), Name: "other"}); err != nil {
+			p.client.RemoveRoots(adaptertest.FileURI(tr.Root))
+			if err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"}); err != nil {
 				t.Fatal(err)
 			}
-			p.mustRead(t, ctx, filepath.Join(tr.other, "new.txt"), "other")
-			p.mustRefuse(t, ctx, filepath.Join(tr.root, "in.txt"))
+			p.mustRead(t, ctx, filepath.Join(tr.Other, "new.txt"), "other")
+			p.mustRefuse(t, ctx, filepath.Join(tr.Root, "in.txt"))
 		})
 	}
 }
@@ -228,11 +191,11 @@ func TestRootsAskedOnce(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
-			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
+			p := connect(t, ctx, v.pin, nil, &mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			const calls = 8
 			var wg sync.WaitGroup
 			for range calls {
-				wg.Go(func() { p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside") })
+				wg.Go(func() { p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside") })
 			}
 			wg.Wait()
 			want := int32(1)
@@ -248,8 +211,8 @@ func TestRootsAskedOnce(t *testing.T) {
 					t.Errorf("%d input_required results on the wire in %d calls, want %d", got, calls, calls)
 				}
 			}
-			p.client.AddRoots(&mcp.Root{URI: fileURI(tr.other), Name: "other"})
-			p.mustRead(t, ctx, filepath.Join(tr.other, "new.txt"), "other")
+			p.client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Other), Name: "other"})
+			p.mustRead(t, ctx, filepath.Join(tr.Other, "new.txt"), "other")
 			if got := p.asked.Load(); got != want+1 {
 				t.Errorf("after a change the client was asked %d times in all, want %d", got, want+1)
 			}
@@ -265,7 +228,7 @@ func TestNoRootsCapability(t *testing.T) {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
 			p := connect(t, ctx, v.pin, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
-			text, isErr, err := p.read(ctx, filepath.Join(tr.root, "in.txt"))
+			text, isErr, err := p.read(ctx, filepath.Join(tr.Root, "in.txt"))
 			if v.pin == "" {
 				var wire *jsonrpc.Error
 				if !errors.As(err, &wire) || wire.Code != -32021 || !strings.Contains(string(wire.Data), `"requiredCapabilities":{"roots":{}}`) {
@@ -285,15 +248,15 @@ func TestNoRootsCapability(t *testing.T) {
 // roots given with it.
 func TestAddRootsChecks(t *testing.T) {
 	tr, ctx := setup(t)
-	p := connect(t, ctx, "2025-06-18", nil, &mcp.Root{URI: fileURI(tr.root), Name: "root"})
+	p := connect(t, ctx, "2025-06-18", nil, &mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 	for _, bad := range []string{"file://otherhost/srv", "https://example.com/", "relative/dir", "file:///a?q=1"} {
-		err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: fileURI(tr.other)}, &mcp.Root{URI: bad})
+		err := gosdkroots.AddRoots(p.client, &mcp.Root{URI: adaptertest.FileURI(tr.Other)}, &mcp.Root{URI: bad})
 		if err == nil || !strings.Contains(err.Error(), "roots[1]") {
 			t.Errorf("AddRoots(good, %q) = %v, want an error naming roots[1]", bad, err)
 		}
 	}
-	p.mustRefuse(t, ctx, filepath.Join(tr.other, "new.txt"))
-	p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
+	p.mustRefuse(t, ctx, filepath.Join(tr.Other, "new.txt"))
+	p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 }
 
 // The example runs as a program over stdio, the way an MCP host starts it.
@@ -301,7 +264,7 @@ func TestStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the example")
 	}
-	tr := newTree(t)
+	tr := adaptertest.NewTree(t)
 	exe := filepath.Join(t.TempDir(), "gosdk-server")
 	if out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -311,7 +274,7 @@ func TestStdio(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
-			client.AddRoots(&mcp.Root{URI: fileURI(tr.root)}, &mcp.Root{URI: "file://otherhost" + tr.outside})
+			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Root)}, &mcp.Root{URI: "file://otherhost" + tr.Outside})
 			cmd := exec.Command(exe)
 			stderr, err := cmd.StderrPipe()
 			if err != nil {
@@ -322,8 +285,8 @@ func TestStdio(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := &peer{client: client, cs: cs}
-			p.mustRead(t, ctx, filepath.Join(tr.root, "in.txt"), "inside")
-			p.mustRefuse(t, ctx, filepath.Join(tr.outside, "secret"))
+			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
+			p.mustRefuse(t, ctx, filepath.Join(tr.Outside, "secret"))
 			// The root left out is logged, by index and rule.
 			line, err := bufio.NewReader(stderr).ReadString('\n')
 			if err != nil || !strings.Contains(line, "roots left out") || !strings.Contains(line, "roots[1]") {
@@ -339,17 +302,7 @@ func TestStdio(t *testing.T) {
 // TestRootsWiringLines keeps the roots wiring of the example small: at
 // most 30 lines of code (neither blank nor comment) between its markers.
 func TestRootsWiringLines(t *testing.T) {
-	wiring := between(t, "main.go", "// roots wiring: begin\n", "// roots wiring: end\n")
-	n := 0
-	for _, l := range strings.Split(wiring, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "//") {
-			n++
-		}
-	}
-	t.Logf("roots wiring: %d lines of code", n)
-	if n == 0 || n > 30 {
-		t.Errorf("roots wiring: %d lines of code, want 1 to 30", n)
-	}
+	n := adaptertest.WiringLines(t, "main.go", 30)
 	if readme, err := os.ReadFile("../../../../../README.md"); err != nil || !strings.Contains(string(readme), fmt.Sprintf("(%d lines of code; `TestRootsWiringLines`", n)) {
 		t.Errorf("README.md does not give the count, %d lines (%v)", n, err)
 	}
@@ -358,34 +311,5 @@ func TestRootsWiringLines(t *testing.T) {
 // TestREADMESnippet keeps the README's go-sdk snippet true: its lines are
 // the example's, in order, with the package named as a user would name it.
 func TestREADMESnippet(t *testing.T) {
-	snippet := between(t, "../../../../../README.md", "<!-- gosdk-server wiring -->\n```go\n", "```\n")
-	src, err := os.ReadFile("main.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	code := string(src)
-	for _, l := range strings.Split(strings.TrimSpace(snippet), "\n") {
-		l = strings.TrimSpace(strings.ReplaceAll(l, "mcprootsgosdk.", "gosdkroots."))
-		i := strings.Index(code, l)
-		if i < 0 {
-			t.Fatalf("README line %q is not in main.go (after the lines before it)", l)
-		}
-		code = code[i+len(l):]
-	}
-}
-
-// between returns the text of the file at path between the first begin
-// and the end after it.
-func between(t *testing.T, path, begin, end string) string {
-	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(src), begin)
-	text, _, ok2 := strings.Cut(rest, end)
-	if !ok || !ok2 {
-		t.Fatalf("%s lacks %q followed by %q", path, begin, end)
-	}
-	return text
+	adaptertest.Snippet(t, "../../../../../README.md", "<!-- gosdk-server wiring -->", "main.go", "mcprootsgosdk", "gosdkroots")
 }

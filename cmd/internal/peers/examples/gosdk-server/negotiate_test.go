@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
@@ -19,10 +20,10 @@ import (
 // records it, since go-sdk v1.8.0 reports the offered one
 // (ServerRequest.ProtocolVersion, ServerSession.InitializeParams).
 func TestNegotiatedVersion(t *testing.T) {
-	tr := newTree(t)
+	tr := adaptertest.NewTree(t)
 	call := func(t *testing.T, offered string) (*peertest.Peer, string) {
 		t.Helper()
-		return rawCall(t, offered, filepath.Join(tr.root, "in.txt"))
+		return rawCall(t, offered, filepath.Join(tr.Root, "in.txt"))
 	}
 
 	// A date go-sdk does not know, answered with 2025-11-25: the adapter
@@ -34,7 +35,7 @@ func TestNegotiatedVersion(t *testing.T) {
 			t.Fatalf("initialize answered %s, want 2025-11-25", answered)
 		}
 		ask := p.Expect("roots/list")
-		p.Send(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"roots":[{"uri":"` + fileURI(tr.root) + `"}]}}`)
+		p.Send(`{"jsonrpc":"2.0","id":` + string(ask.ID) + `,"result":{"roots":[{"uri":"` + adaptertest.FileURI(tr.Root) + `"}]}}`)
 		if _, raw := p.Recv(); !strings.Contains(raw, `"text":"inside"`) {
 			t.Errorf("read_file answered %s, want the file", raw)
 		}
@@ -91,7 +92,7 @@ func rawCall(t *testing.T, offered, path string) (*peertest.Peer, string) {
 // A root go-sdk cannot decode (a uri that is not a string) fails the
 // whole answer inside go-sdk, before the adapter sees it.
 func TestBadRootsInAnswer(t *testing.T) {
-	tr := newTree(t)
+	tr := adaptertest.NewTree(t)
 	answer := func(t *testing.T, path, roots string) string {
 		p, _ := rawCall(t, "2025-06-18", path)
 		ask := p.Expect("roots/list")
@@ -99,15 +100,15 @@ func TestBadRootsInAnswer(t *testing.T) {
 		_, raw := p.Recv()
 		return raw
 	}
-	bad := `[{"uri":"` + fileURI(tr.root) + `"},{"name":"no uri"},{"uri":"file://otherhost` + tr.outside + `"},{"uri":"https://example.com/"}]`
-	if raw := answer(t, filepath.Join(tr.root, "in.txt"), bad); !strings.Contains(raw, `"text":"inside"`) {
+	bad := `[{"uri":"` + adaptertest.FileURI(tr.Root) + `"},{"name":"no uri"},{"uri":"file://otherhost` + tr.Outside + `"},{"uri":"https://example.com/"}]`
+	if raw := answer(t, filepath.Join(tr.Root, "in.txt"), bad); !strings.Contains(raw, `"text":"inside"`) {
 		t.Errorf("inside the good root: %s, want the file", raw)
 	}
-	if raw := answer(t, filepath.Join(tr.outside, "secret"), bad); !strings.Contains(raw, `"isError":true`) || !strings.Contains(raw, "outside the client's roots") {
+	if raw := answer(t, filepath.Join(tr.Outside, "secret"), bad); !strings.Contains(raw, `"isError":true`) || !strings.Contains(raw, "outside the client's roots") {
 		t.Errorf("inside the other host's root: %s, want refused", raw)
 	}
-	undecodable := `[{"uri":"` + fileURI(tr.root) + `"},{"uri":5}]`
-	raw := answer(t, filepath.Join(tr.root, "in.txt"), undecodable)
+	undecodable := `[{"uri":"` + adaptertest.FileURI(tr.Root) + `"},{"uri":5}]`
+	raw := answer(t, filepath.Join(tr.Root, "in.txt"), undecodable)
 	if !strings.Contains(raw, `"isError":true`) || strings.Contains(raw, `"text":"inside"`) {
 		t.Errorf("with a root go-sdk cannot decode: %s, want go-sdk's error", raw)
 	}

@@ -1,0 +1,65 @@
+// Command mcpgo-server is an MCP server built on
+// github.com/mark3labs/mcp-go whose read_file tool reads a file only when
+// it lies inside one of the client's roots, through mcpgoroots, the mcp-go
+// adapter rootsgen generates. It serves every protocol revision mcp-go and
+// the gate share, 2026-07-28 included, with the same handler:
+//
+//	go run ./examples/mcpgo-server                       # stdio
+//	go run ./examples/mcpgo-server -http 127.0.0.1:8080  # Streamable HTTP at /mcp
+//
+// (from cmd/internal/peers). The roots wiring is newServer: the lines
+// between "roots wiring: begin" and "roots wiring: end", counted by
+// TestRootsWiringLines.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
+)
+
+func main() {
+	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
+	flag.Parse()
+	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
+	s := newServer(logger)
+	if *addr != "" {
+		logger.Fatal(server.NewStreamableHTTPServer(s).Start(*addr))
+	}
+	if err := server.ServeStdio(s); err != nil {
+		logger.Fatal(err)
+	}
+}
+
+// roots wiring: begin
+
+func newServer(logger *log.Logger) *server.MCPServer {
+	roots := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
+	s := server.NewMCPServer("mcpgo-server", "v0.1.0", roots.ServerOption())
+	readFile := func(ctx context.Context, req mcp.CallToolRequest, set *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+		path := req.GetString("path", "")
+		data, err := set.ReadFile(path) // only inside a root: no "..", no link out
+		if errors.Is(err, rootsgate.ErrOutsideRoots) {
+			return mcp.NewToolResultError(fmt.Sprintf("read_file: refused: %q is outside the client's roots", path)), nil
+		}
+		if err != nil {
+			return mcp.NewToolResultError("read_file: " + err.Error()), nil
+		}
+		return mcp.NewToolResultText(string(data)), nil
+	}
+	s.AddTool(mcp.NewTool("read_file", mcp.WithDescription("Read a file inside the client's roots"),
+		mcp.WithString("path", mcp.Required(), mcp.Description("absolute path of the file to read"))),
+		roots.Tool(readFile)) // this request's client roots, any revision, as a RootSet
+	return s
+}
+
+// roots wiring: end
