@@ -1,4 +1,4 @@
-// Command rootsdemo-server is a small MCP server, over stdio, with two
+// Command rootsdemo-server is a small MCP server, over stdio or HTTP, with two
 // tools: list_roots returns the client's roots, and read_file reads a file
 // inside them, refusing any path that leads out. It shows the gate
 // (generated/rootsgate) at work on a real wire, with one code path for
@@ -22,7 +22,14 @@
 // answered with error -32602. Sealing bounds replay to the expiry; it does
 // not make a state single-use, which would need a record of used states.
 //
+// With -http ADDR it serves MCP's Streamable HTTP transport at
+// http://ADDR/mcp instead: 2026-07-28 requests each in a POST of their
+// own, 2025-era clients in sessions (Mcp-Session-Id) whose roots/list
+// reaches them over server-sent events. -max-body, -max-sessions and
+// -session-idle bound what a client can hold; see the README.
+//
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict] [-allow DIR]...
+//	rootsdemo-server -http ADDR [-max-body 4194304] [-max-sessions 100] [-session-idle 10m] [flags above]
 package main
 
 import "github.com/rootsgen/rootsgen/cmd/internal/demoserver"

@@ -76,51 +76,67 @@ func TestNodeClient(t *testing.T) {
 				args = append(args, "--then", rootArg(r))
 			}
 			args = append(args, "--", server, "-transcript", transcript)
-			ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, node, args...)
-			cmd.Dir = dir
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			runErr := cmd.Run()
-			var got nodeSummary
-			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
-				t.Fatalf("client.mjs: %v (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.Bytes(), stderr.Bytes())
-			}
-			if runErr != nil || got.Error != "" {
-				t.Fatalf("client.mjs failed: %v: %s\nsummary: %s\nstderr: %s", runErr, got.Error, stdout.Bytes(), stderr.Bytes())
-			}
-			legacy := tc.version != "2026-07-28"
-			if got.ProtocolVersion != tc.version {
-				t.Errorf("negotiated %q, want %q", got.ProtocolVersion, tc.version)
-			}
-			if !reflect.DeepEqual(got.Tools, []string{"list_roots", "read_file"}) {
-				t.Errorf("tools = %q, want [list_roots read_file]", got.Tools)
-			}
-			checkCall(t, "first call", got.First, first)
-			checkCall(t, "call after the change", got.Second, then)
-			checkCall(t, "third call", got.Third, then)
-			if got.SentListChanged != legacy {
-				t.Errorf("client sent list_changed: %v, want %v", got.SentListChanged, legacy)
-			}
-			// 2025 revisions: the server asks once, caches, and asks again
-			// after list_changed. 2026-07-28: every call asks in-band.
-			wantAsks := 2
-			if !legacy {
-				wantAsks = 3
-			}
-			if got.RootsListCalls != wantAsks {
-				t.Errorf("the client answered roots/list %d times, want %d", got.RootsListCalls, wantAsks)
-			}
-			if len(got.Errors) > 0 {
-				t.Errorf("client errors: %q", got.Errors)
-			}
+			got := runClient(t, node, dir, args)
+			checkSummary(t, got, tc.version, []string{"list_roots", "read_file"}, first, then)
 			raw, err := os.ReadFile(transcript)
 			if err != nil {
 				t.Fatal(err)
 			}
 			peertest.Check(t, filepath.Join("testdata", "transcripts", "node-client-"+tc.name+".txt"), string(raw), *update)
 		})
+	}
+}
+
+// runClient runs client.mjs with args and returns its summary; a run that
+// fails or reports an error fails the test.
+func runClient(t *testing.T, node, dir string, args []string) nodeSummary {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var got nodeSummary
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("client.mjs: %v (%v)\nstdout: %s\nstderr: %s", runErr, err, stdout.Bytes(), stderr.Bytes())
+	}
+	if runErr != nil || got.Error != "" {
+		t.Fatalf("client.mjs failed: %v: %s\nsummary: %s\nstderr: %s", runErr, got.Error, stdout.Bytes(), stderr.Bytes())
+	}
+	return got
+}
+
+// checkSummary checks what client.mjs saw: the version, the tools, the
+// roots of each call (first, then after the change), list_changed sent on
+// 2025-era sessions only, and how often it was asked for roots.
+func checkSummary(t *testing.T, got nodeSummary, version string, tools []string, first, then []nodeRoot) {
+	t.Helper()
+	legacy := version != "2026-07-28"
+	if got.ProtocolVersion != version {
+		t.Errorf("negotiated %q, want %q", got.ProtocolVersion, version)
+	}
+	if !reflect.DeepEqual(got.Tools, tools) {
+		t.Errorf("tools = %q, want %q", got.Tools, tools)
+	}
+	checkCall(t, "first call", got.First, first)
+	checkCall(t, "call after the change", got.Second, then)
+	checkCall(t, "third call", got.Third, then)
+	if got.SentListChanged != legacy {
+		t.Errorf("client sent list_changed: %v, want %v", got.SentListChanged, legacy)
+	}
+	// 2025 revisions: the server asks once, caches, and asks again
+	// after list_changed. 2026-07-28: every call asks in-band.
+	wantAsks := 2
+	if !legacy {
+		wantAsks = 3
+	}
+	if got.RootsListCalls != wantAsks {
+		t.Errorf("the client answered roots/list %d times, want %d", got.RootsListCalls, wantAsks)
+	}
+	if len(got.Errors) > 0 {
+		t.Errorf("client errors: %q", got.Errors)
 	}
 }
 

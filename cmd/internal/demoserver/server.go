@@ -12,6 +12,7 @@ import (
 	"io"
 	"log"
 	"os"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -31,6 +32,10 @@ func Main() {
 		o.Allow = append(o.Allow, dir)
 		return nil
 	})
+	addr := flag.String("http", "", "serve MCP's Streamable HTTP transport at http://`ADDR`/mcp instead of stdio")
+	flag.Int64Var(&o.MaxBody, "max-body", DefaultMaxBody, "with -http: the largest request body, in bytes")
+	flag.IntVar(&o.MaxSessions, "max-sessions", DefaultMaxSessions, "with -http: how many 2025-era sessions may be open at once")
+	flag.DurationVar(&o.SessionIdle, "session-idle", DefaultSessionIdle, "with -http: end a 2025-era session after this long without a request")
 	flag.Parse()
 	o.Log = log.New(os.Stderr, "rootsdemo-server: ", 0)
 	if *transcript != "" {
@@ -40,6 +45,12 @@ func Main() {
 		}
 		defer f.Close()
 		o.Transcript = f
+	}
+	if *addr != "" {
+		if err := listenAndServe(*addr, o); err != nil {
+			o.Log.Fatal(err)
+		}
+		return
 	}
 	if err := serve(context.Background(), os.Stdin, os.Stdout, o); err != nil {
 		o.Log.Fatal(err)
@@ -59,7 +70,26 @@ type options struct {
 	// means time.Now.
 	StateKey []byte
 	StateNow func() time.Time
+
+	// HTTP only (see http.go).
+	MaxBody     int64         // bytes of one POST body; 0 means DefaultMaxBody
+	MaxSessions int           // open 2025-era sessions; 0 means DefaultMaxSessions
+	SessionIdle time.Duration // a session with no request for this long ends; 0 means DefaultSessionIdle
+	// LoopbackOnly refuses a Host header that does not name the loopback
+	// interface (DNS rebinding), for a server that listens there.
+	LoopbackOnly bool
+	// conformanceTools adds the conformance suite's tools; set over HTTP.
+	conformanceTools bool
 }
+
+// statusError is a JSON-RPC error that HTTP answers with its own status.
+type statusError struct {
+	rpc    *ndjson.Error
+	status int
+}
+
+func (e *statusError) Error() string { return e.rpc.Error() }
+func (e *statusError) Unwrap() error { return e.rpc }
 
 // stateTTL is how long a sealed requestState is good for: the client
 // answers roots/list without asking a person.
@@ -74,9 +104,11 @@ type root struct {
 // server is one connection. A legacy session fixes its revision at
 // initialize; on 2026-07-28 every request says its own.
 type server struct {
-	o      options
-	conn   *ndjson.Conn
-	roots  rootsgate.Session
+	o     options
+	roots rootsgate.Session
+	// keyed serves the conformance tools on 2026-07-28, under
+	// conformanceKey.
+	keyed  rootsgate.Session
 	states atomic.Int64
 	// principal stands for the client in sealed requestState: stdio has
 	// no authentication, so it is the connection, a random id.
@@ -96,12 +128,27 @@ var latestLegacy = func() string {
 
 // serve runs one connection until r ends.
 func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
-	s := &server{o: o, conn: ndjson.New(r, w), principal: "conn-" + rand.Text()}
+	conn := ndjson.New(r, w)
+	s, err := newServer(o, "conn-"+rand.Text(), conn.Call)
+	if err != nil {
+		return err
+	}
+	conn.Handle, conn.Notified = s.handle, s.notified
+	conn.Transcript, conn.MaxLine = o.Transcript, o.MaxLine
+	return conn.Run(ctx)
+}
+
+// newServer returns the server of one client: a stdio connection, a
+// 2025-era HTTP session, or every 2026-07-28 request over HTTP. call sends
+// a request to the client and waits for its answer; principal stands for
+// the client in sealed requestState.
+func newServer(o options, principal string, call func(ctx context.Context, method string, params any) (json.RawMessage, error)) (*server, error) {
+	s := &server{o: o, principal: principal}
 	key := o.StateKey
 	if key == nil {
 		key = make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{
@@ -110,11 +157,11 @@ func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
 		Now:     o.StateNow,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.roots = rootsgate.Session{
 		Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-			return s.conn.Call(ctx, method, params)
+			return call(ctx, method, params)
 		},
 		Timeout:        o.Timeout,
 		MaxAge:         o.MaxAge,
@@ -123,12 +170,20 @@ func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
 		RequestState:   func(json.RawMessage) string { return "call/" + strconv.FormatInt(s.states.Add(1), 10) },
 		Sealer:         sealer,
 	}
-	s.conn.Handle, s.conn.Notified = s.handle, s.notified
-	s.conn.Transcript, s.conn.MaxLine = o.Transcript, o.MaxLine
-	return s.conn.Run(ctx)
+	// The conformance suite's tools ask under their own key; on
+	// 2026-07-28 nothing is cached, so a second Session costs nothing.
+	s.keyed = rootsgate.Session{
+		Lenient:        !o.Strict,
+		OnInvalidRoots: s.report,
+		InputKey:       conformanceKey,
+		RequestState:   s.roots.RequestState,
+		Sealer:         sealer,
+	}
+	return s, nil
 }
 
-var tools = map[string]any{"tools": []any{
+// tools are the tools every transport offers.
+var tools = []any{
 	map[string]any{
 		"name":        "list_roots",
 		"description": "Lists the roots the client shares with this server.",
@@ -143,7 +198,38 @@ var tools = map[string]any{"tools": []any{
 			"required":   []string{"path"},
 		},
 	},
-}}
+}
+
+// The tools the MCP conformance suite calls in its roots scenarios, offered
+// over HTTP (the only transport the suite tests): list_roots under other
+// names, asking under conformanceKey on 2026-07-28.
+const (
+	conformanceRootsTool    = "test_input_required_result_list_roots"
+	conformanceTamperedTool = "test_input_required_result_tampered_state"
+	conformanceKey          = "client_roots"
+)
+
+// httpTools are the tools offered over HTTP.
+var httpTools = append(slices.Clip(tools),
+	map[string]any{
+		"name":        conformanceRootsTool,
+		"description": "list_roots for the MCP conformance suite: asks for roots under the key " + conformanceKey + ".",
+		"inputSchema": map[string]any{"type": "object"},
+	},
+	map[string]any{
+		"name":        conformanceTamperedTool,
+		"description": "list_roots for the MCP conformance suite's check that an altered requestState is refused.",
+		"inputSchema": map[string]any{"type": "object"},
+	},
+)
+
+// toolList is what tools/list lists.
+func (s *server) toolList() []any {
+	if s.o.conformanceTools {
+		return httpTools
+	}
+	return tools
+}
 
 func (s *server) handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	var probe struct {
@@ -164,7 +250,7 @@ func (s *server) handle(ctx context.Context, method string, params json.RawMessa
 	case "ping":
 		return struct{}{}, nil
 	case "tools/list":
-		return tools, nil
+		return map[string]any{"tools": s.toolList()}, nil
 	case "tools/call":
 		return s.call(ctx, params, false)
 	}
@@ -221,12 +307,10 @@ func (s *server) handleStateless(ctx context.Context, method string, params json
 			"cacheScope":        "public",
 			"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": "rootsdemo-server", "version": "0.1.0"}},
 		}, nil
-	case "ping":
-		return map[string]string{"resultType": "complete"}, nil
 	case "tools/list":
 		// 2026-07-28 requires the cache hints on tools/list, as on
 		// server/discover; the TypeScript client rejects a result without them.
-		return map[string]any{"resultType": "complete", "tools": tools["tools"], "ttlMs": 0, "cacheScope": "public"}, nil
+		return map[string]any{"resultType": "complete", "tools": s.toolList(), "ttlMs": 0, "cacheScope": "public"}, nil
 	case "tools/call":
 		return s.call(ctx, params, true)
 	}
@@ -246,7 +330,18 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}
 	}
-	if p.Name != "list_roots" && p.Name != "read_file" {
+	sess := &s.roots
+	switch p.Name {
+	case "list_roots", "read_file":
+	case conformanceRootsTool, conformanceTamperedTool:
+		if !s.o.conformanceTools {
+			return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(p.Name)}
+		}
+		p.Name = "list_roots"
+		if stateless {
+			sess = &s.keyed
+		}
+	default:
 		return nil, &ndjson.Error{Code: -32602, Message: "unknown tool " + strconv.Quote(p.Name)}
 	}
 	// On 2026-07-28, the sealed requestState belongs to this connection
@@ -256,8 +351,8 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 	var set *rootsgate.RootSet
 	var err error
 	if p.Name == "list_roots" {
-		roots, err = s.roots.Roots(ctx, params)
-	} else if set, err = s.roots.RootSet(ctx, params, s.bounds()...); set != nil {
+		roots, err = sess.Roots(ctx, params)
+	} else if set, err = sess.RootSet(ctx, params, s.bounds()...); set != nil {
 		defer set.Close()
 		if err != nil {
 			s.o.Log.Printf("read_file: roots left out: %v", err)
@@ -271,7 +366,7 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 		return ask.Result, nil // the client answers it and calls again
 	case errors.As(err, &missing):
 		data, err := json.Marshal(missing.Object.Data)
-		return nil, errors.Join(err, &ndjson.Error{Code: missing.Object.Code, Message: missing.Object.Message, Data: data})
+		return nil, errors.Join(err, &statusError{&ndjson.Error{Code: missing.Object.Code, Message: missing.Object.Message, Data: data}, missing.HTTPStatus()})
 	case isStateError(err):
 		// The retry's requestState is not one this connection sealed for
 		// this call, or it expired: refuse the request, not just the tool.

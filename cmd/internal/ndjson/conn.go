@@ -48,6 +48,18 @@ type Message struct {
 	Error   *Error          `json:"error,omitempty"`
 }
 
+// Outcome is what the answer m to a request for method says: its
+// result, or the *Error it carries, or an error when it has neither.
+func (m *Message) Outcome(method string) (json.RawMessage, error) {
+	switch {
+	case m.Error != nil:
+		return nil, m.Error
+	case m.Result == nil:
+		return nil, fmt.Errorf("ndjson: %s: the answer has neither result nor error", method)
+	}
+	return m.Result, nil
+}
+
 // Conn is one connection. Set the fields, then call Run.
 type Conn struct {
 	// Handle answers a request. Each request runs on its own goroutine, so
@@ -146,7 +158,7 @@ func (c *Conn) answer(ctx context.Context, m *Message) {
 	}
 	if err != nil {
 		out.Error = err
-	} else if raw, merr := marshal(result); merr != nil {
+	} else if raw, merr := Marshal(result); merr != nil {
 		out.Error = &Error{Code: -32603, Message: "Internal error"}
 	} else if out.Result = raw; raw == nil {
 		out.Result = json.RawMessage("{}")
@@ -172,7 +184,7 @@ func (c *Conn) deliver(m *Message) {
 // *Error the peer answered with, ctx's error, or ErrClosed. params nil
 // sends no params member.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	raw, err := marshal(params)
+	raw, err := Marshal(params)
 	if err != nil {
 		return nil, err
 	}
@@ -193,13 +205,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	}
 	select {
 	case m := <-ch:
-		switch {
-		case m.Error != nil:
-			return nil, m.Error
-		case m.Result == nil:
-			return nil, fmt.Errorf("ndjson: %s: the answer has neither result nor error", method)
-		}
-		return m.Result, nil
+		return m.Outcome(method)
 	case <-ctx.Done():
 		forget()
 		return nil, ctx.Err()
@@ -211,7 +217,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 
 // Notify sends a notification; params nil sends no params member.
 func (c *Conn) Notify(_ context.Context, method string, params any) error {
-	raw, err := marshal(params)
+	raw, err := Marshal(params)
 	if err != nil {
 		return err
 	}
@@ -244,7 +250,9 @@ func (c *Conn) record(dir string, frame []byte) {
 	_, _ = io.WriteString(c.Transcript, "\n")
 }
 
-func marshal(v any) (json.RawMessage, error) {
+// Marshal is v as compact JSON without HTML escaping: nil stays nil (no
+// member), a json.RawMessage is kept as it is.
+func Marshal(v any) (json.RawMessage, error) {
 	switch v := v.(type) {
 	case nil:
 		return nil, nil

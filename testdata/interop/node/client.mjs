@@ -1,8 +1,8 @@
-// A stdio MCP client built on @modelcontextprotocol/client (v2) that shares
-// roots with the server it spawns, used by the Go interop tests against
-// rootsdemo-server.
+// An MCP client built on @modelcontextprotocol/client (v2) that shares
+// roots with the server it spawns over stdio, or reaches over Streamable
+// HTTP with --url, used by the Go interop tests against rootsdemo-server.
 //
-//   node client.mjs [--pin REV | --legacy REV] --root URI[=NAME]... --then URI[=NAME]... -- SERVER_CMD [ARGS...]
+//   node client.mjs [--pin REV | --legacy REV] --root URI[=NAME]... --then URI[=NAME]... (-- SERVER_CMD [ARGS...] | --url URL)
 //
 // It connects (legacy initialize by default; --legacy REV offers only REV;
 // --pin REV negotiates the 2026-07-28 era through server/discover), lists the
@@ -11,10 +11,11 @@
 // twice more, and prints one JSON object with what it saw, including how
 // many roots/list requests its handler answered.
 import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 function usage(msg) {
-    process.stderr.write(`client.mjs: ${msg}\nusage: node client.mjs [--pin REV | --legacy REV] --root URI[=NAME]... --then URI[=NAME]... -- SERVER_CMD [ARGS...]\n`);
+    process.stderr.write(`client.mjs: ${msg}\nusage: node client.mjs [--pin REV | --legacy REV] --root URI[=NAME]... --then URI[=NAME]... (-- SERVER_CMD [ARGS...] | --url URL)\n`);
     process.exit(2);
 }
 
@@ -36,9 +37,10 @@ for (let i = 0; i < argv.length; i++) {
     else if (a === '--legacy') opts.legacy = next();
     else if (a === '--root') opts.first.push(parseRoot(next()));
     else if (a === '--then') opts.then.push(parseRoot(next()));
+    else if (a === '--url') opts.url = next();
     else usage(`unknown argument ${a}`);
 }
-if (!cmd || cmd.length === 0) usage('missing SERVER_CMD');
+if (!opts.url && (!cmd || cmd.length === 0)) usage('missing SERVER_CMD or --url');
 
 const clientOptions = { capabilities: { roots: { listChanged: true } } };
 if (opts.pin) clientOptions.versionNegotiation = { mode: { pin: opts.pin } };
@@ -54,7 +56,9 @@ client.setRequestHandler('roots/list', async () => {
 const errors = [];
 client.onerror = err => errors.push(String(err?.message ?? err));
 
-const transport = new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'inherit' });
+const transport = opts.url
+    ? new StreamableHTTPClientTransport(new URL(opts.url))
+    : new StdioClientTransport({ command: cmd[0], args: cmd.slice(1), stderr: 'inherit' });
 const summary = {};
 try {
     await client.connect(transport);

@@ -120,19 +120,7 @@ func TestGoSDKClient(t *testing.T) {
 			if version != "" && negotiated != version {
 				t.Errorf("negotiated %s, want %s", negotiated, version)
 			}
-			want := []demoserver.Root{{URI: "file:///work/a", Name: "a"}, {URI: "file:///work/b"}}
-			if got := listRoots(t, ctx, cs); !slices.Equal(got, want) {
-				t.Errorf("list_roots = %v, want %v", got, want)
-			}
-			client.RemoveRoots("file:///work/a")
-			want = want[1:]
-			// The notification is handled before the next request is read,
-			// so one call should see the change; poll anyway, bounded by ctx.
-			for got := listRoots(t, ctx, cs); !slices.Equal(got, want); got = listRoots(t, ctx, cs) {
-				if ctx.Err() != nil {
-					t.Fatalf("list_roots still %v after RemoveRoots, want %v", got, want)
-				}
-			}
+			checkRootsChange(t, ctx, client, cs)
 			if err := cs.Close(); err != nil {
 				t.Error(err)
 			}
@@ -158,6 +146,26 @@ func TestGoSDKClient(t *testing.T) {
 			}
 			peertest.Check(t, "testdata/transcripts/gosdk-client-"+name+".txt", transcript, *update)
 		})
+	}
+}
+
+// checkRootsChange checks list_roots with the client's two roots, removes
+// one, and checks that list_roots sees the change. On stdio the
+// notification is handled before the next request is read, so one call
+// should see it; over HTTP it is a POST of its own, which may arrive after
+// the next call: poll, bounded by ctx.
+func checkRootsChange(t *testing.T, ctx context.Context, client *mcp.Client, cs *mcp.ClientSession) {
+	t.Helper()
+	want := []demoserver.Root{{URI: "file:///work/a", Name: "a"}, {URI: "file:///work/b"}}
+	if got := listRoots(t, ctx, cs); !slices.Equal(got, want) {
+		t.Errorf("list_roots = %v, want %v", got, want)
+	}
+	client.RemoveRoots("file:///work/a")
+	want = want[1:]
+	for got := listRoots(t, ctx, cs); !slices.Equal(got, want); got = listRoots(t, ctx, cs) {
+		if ctx.Err() != nil {
+			t.Fatalf("list_roots still %v after RemoveRoots, want %v", got, want)
+		}
 	}
 }
 
