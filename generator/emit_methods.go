@@ -144,6 +144,10 @@ func appendConst(c *Const) jen.Code {
 	case float64:
 		return jen.Qual("strconv", "AppendFloat").Call(jen.Id("b"), jen.Id(c.Name), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 	}
+	if c.Type == "" {
+		// An untyped string constant is a string already.
+		return jen.Id("appendString").Call(jen.Id("b"), jen.Id(c.Name))
+	}
 	return jen.Id("appendString").Call(jen.Id("b"), jen.String().Call(jen.Id(c.Name)))
 }
 
@@ -182,7 +186,9 @@ func appendValue(fl *Field, x *jen.Statement) []jen.Code {
 		}
 	}
 	switch {
-	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
+	case g.Prim == String:
+		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), x)}
+	case g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
 		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.String().Call(x))}
 	case g.Prim == Boolean:
 		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), x)}
@@ -230,7 +236,7 @@ func emitUnmarshal(t *Type, f *jen.File) {
 	}
 	body := []jen.Code{
 		jen.List(jen.Id("m"), jen.Id("isNull"), jen.Err()).Op(":=").Id("objectMembers").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Err"): jen.Err()}))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Err()))),
 		jen.If(jen.Id("isNull")).Block(jen.Return(jen.Nil())),
 		jen.Var().Id("p").Id(t.Name),
 	}
@@ -279,12 +285,12 @@ func emitUnmarshal(t *Type, f *jen.File) {
 			),
 		),
 		jen.If(jen.Id("m").Dot("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Err"): jen.Id("m").Dot("err")})),
+			jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Id("m").Dot("err"))),
 		),
 	)
 	for i, name := range required {
 		body = append(body, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
-			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Path"): jen.Lit(name), jen.Id("Err"): jen.Id("errRequired")})),
+			jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(name), jen.Id("errRequired"))),
 		))
 	}
 	body = append(body, jen.Op("*").Id("x").Op("=").Id("p"), jen.Return(jen.Nil()))
