@@ -32,7 +32,7 @@ func emitTypes(m *Model, f *jen.File) {
 			}
 			docComments(g, c.Doc, deprecation(m, c.Roots, false))
 			if c.Type != "" {
-				g.Id(c.Name).Id(c.Type).Op("=").Lit(c.Value)
+				g.Id(c.Name).Id(c.Type).Op("=").Add(untyped(c.Value))
 			} else {
 				g.Id(c.Name).Op("=").Add(untyped(c.Value))
 			}

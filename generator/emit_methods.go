@@ -16,6 +16,8 @@ func hasValidate(t *Type) bool {
 		return t.Elem.Named != nil && hasValidate(t.Elem.Named)
 	case KindAlias:
 		return hasValidate(t.Elem.Named)
+	case KindScalar:
+		return len(t.Enum) > 0
 	}
 	return false
 }
@@ -363,6 +365,8 @@ func emitValidate(m *Model, f *jen.File) {
 				g.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
 					jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(jen.Id("at"), jen.Lit(""), jen.Id("i"))),
 				)
+			case KindScalar:
+				validateEnum(g, t)
 			case KindMap:
 				g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(jen.Id("x"))).Block(
 					jen.Id("e").Op(":=").Id("x").Index(jen.Id("k")),
@@ -414,6 +418,9 @@ func validateField(g *jen.Group, fl *Field) {
 		call := x.Clone().Dot("validate").Call(jen.Id("v"), childPath(fl, jen.Lit(-1)))
 		if fl.Pointer {
 			g.If(x.Clone().Op("!=").Nil()).Block(call)
+		} else if cond := omitCondition(fl, x.Clone()); cond != nil && resolve(fl.Type.Named).Kind == KindScalar {
+			// An optional enum member left at its zero value is absent.
+			g.If(cond).Block(call)
 		} else {
 			g.Add(call)
 		}
@@ -427,6 +434,25 @@ func validateField(g *jen.Group, fl *Field) {
 			jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(childPath(fl, jen.Lit(-1)), jen.Id("k"), jen.Lit(-1))),
 		)
 	}
+}
+
+// validateEnum checks that scalar t holds one of the values of its enum.
+func validateEnum(g *jen.Group, t *Type) {
+	var names []jen.Code
+	var values []string
+	for _, c := range t.Enum {
+		names = append(names, jen.Id(c.Name))
+		values = append(values, enumLiteral(c.Value))
+	}
+	verb := "%v"
+	if t.Elem.Prim == String {
+		verb = "%q"
+	}
+	msg := verb + " is not one of the allowed values (" + orList(values) + ")"
+	g.Switch(jen.Id("x")).Block(
+		jen.Case(names...),
+		jen.Default().Block(jen.Id("v").Dot("add").Call(jen.Id("at"), jen.Qual("fmt", "Sprintf").Call(jen.Lit(msg), jen.Id("x")))),
+	)
 }
 
 func litStrings(ss []string) []jen.Code {
