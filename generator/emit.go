@@ -61,6 +61,17 @@ func emitTypes(m *Model, f *jen.File) {
 			emitRawUnion(m, t, f)
 		}
 	}
+	for _, sp := range stableParams {
+		params := m.ParamsOf(sp.Definition)
+		if params == nil {
+			continue
+		}
+		f.Line()
+		docComments(f.Group, []string{fmt.Sprintf("%s is the params of a %s under a name every revision's package has, "+
+			"so that a handler written in terms of it compiles unchanged against the package of another revision. "+
+			"In this revision it is %s.", sp.Alias, sp.Definition, params.Name)}, deprecation(m, true, false))
+		f.Type().Id(sp.Alias).Op("=").Id(params.Name)
+	}
 }
 
 func untyped(v any) jen.Code {

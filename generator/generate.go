@@ -244,18 +244,10 @@ func (d templateData) typeNamed(name string) *Type {
 }
 
 // paramsOf is the Go type of the "params" member of definition def, when
-// it is a struct (with the decoding and validation methods the handlers
-// call); otherwise "".
+// it is a struct; otherwise "".
 func (d templateData) paramsOf(def string) string {
-	for _, t := range d.Types {
-		if t.Path != def {
-			continue
-		}
-		for _, f := range t.Fields {
-			if f.JSONName == "params" && f.Type.Named != nil && resolve(f.Type.Named).Kind == KindStruct {
-				return f.Type.Named.Name
-			}
-		}
+	if t := d.ParamsOf(def); t != nil {
+		return t.Name
 	}
 	return ""
 }

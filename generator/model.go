@@ -170,11 +170,37 @@ var uriSchemes = map[string][]string{"Root.uri": {"file"}}
 // belong to the roots feature.
 var rootsFeatureProperties = []string{"ClientCapabilities.roots"}
 
+// stableParams are the names every revision gives the params of a roots
+// message, whatever its schema calls their type (ListRootsRequestParams in
+// one revision, RequestParams in the next): aliases that let a handler
+// written against one revision compile against every other.
+var stableParams = []struct{ Definition, Alias string }{
+	{"ListRootsRequest", "ListRootsParams"},
+	{"RootsListChangedNotification", "RootsListChangedParams"},
+}
+
+// ParamsOf returns the type of the "params" member of definition def when
+// it is a struct (with the decoding and validation methods handlers
+// call), or nil.
+func (m *Model) ParamsOf(def string) *Type {
+	for _, t := range m.Types {
+		if t.Path != def {
+			continue
+		}
+		for _, f := range resolve(t).Fields {
+			if f.JSONName == "params" && f.Type.Named != nil && resolve(f.Type.Named).Kind == KindStruct {
+				return f.Type.Named
+			}
+		}
+	}
+	return nil
+}
+
 // methodTypeName is the Go type of the method-name constants.
 const methodTypeName = "Method"
 
 // reservedNames are package-level identifiers of the support code.
-var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ProtocolVersion", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"}
+var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ListRootsParams", "RootsListChangedParams", "ProtocolVersion", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"}
 
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
