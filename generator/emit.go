@@ -12,7 +12,8 @@ import (
 
 // The data-shaped declarations (types, constants, their JSON and validation
 // methods) are emitted here with jennifer, one per model entry. Support code
-// that is the same for every revision comes from templates/ (see Generate in generate.go).
+// that is the same for every revision comes from templates/, rendered by
+// Generate (generate.go) with the revision's Plan (plan.go).
 
 const jsonPkg = "encoding/json"
 
@@ -30,7 +31,7 @@ func emitTypes(m *Model, f *jen.File) {
 			if i > 0 {
 				g.Line()
 			}
-			docComments(g, c.Doc, deprecation(m, c.Roots, false))
+			docComments(g, c.Doc, deprecation(m, c.Roots, false, m.Plan.constDeprecatedBy(c)))
 			if c.Type != "" {
 				g.Id(c.Name).Id(c.Type).Op("=").Add(untyped(c.Value))
 			} else {
@@ -41,7 +42,7 @@ func emitTypes(m *Model, f *jen.File) {
 	for _, t := range m.Types {
 		f.Line()
 		doc := typeDoc(t)
-		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated))
+		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t)))
 		switch t.Kind {
 		case KindStruct:
 			f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { structFields(m, t, g) })
@@ -61,16 +62,27 @@ func emitTypes(m *Model, f *jen.File) {
 			emitRawUnion(m, t, f)
 		}
 	}
-	for _, sp := range stableParams {
-		params := m.ParamsOf(sp.Definition)
-		if params == nil {
+	// Stable names for the params types of the handlers' signatures, so
+	// that a handler written against one revision compiles against every
+	// other (ListRootsRequestParams in one revision is RequestParams in
+	// the next).
+	p := m.Plan
+	for _, a := range []struct {
+		on              bool
+		alias, def, typ string
+		deprecatedBy    string
+	}{
+		{p.Handlers, "ListRootsParams", "roots/list request", p.ParamsType, p.DeprecatedBy},
+		{p.ListChanged, "RootsListChangedParams", "list_changed notification", p.NotificationParamsType, p.ListChangedDeprecatedBy},
+	} {
+		if !a.on {
 			continue
 		}
 		f.Line()
 		docComments(f.Group, []string{fmt.Sprintf("%s is the params of a %s under a name every revision's package has, "+
 			"so that a handler written in terms of it compiles unchanged against the package of another revision. "+
-			"In this revision it is %s.", sp.Alias, sp.Definition, params.Name)}, deprecation(m, true, false))
-		f.Type().Id(sp.Alias).Op("=").Id(params.Name)
+			"In this revision it is %s.", a.alias, a.def, a.typ)}, deprecation(m, true, false, a.deprecatedBy))
+		f.Type().Id(a.alias).Op("=").Id(a.typ)
 	}
 }
 
@@ -99,15 +111,20 @@ func typeDoc(t *Type) []string {
 	return doc
 }
 
-// deprecation returns the paragraph that marks a symbol deprecated, or nil.
-func deprecation(m *Model, roots, schemaDeprecated bool) []string {
+// deprecation returns the paragraph that marks a symbol deprecated, or
+// nil: a roots symbol in a revision the registry deprecates roots in, a
+// symbol whose own schema says "deprecated" (own), or one built on a
+// definition the schema marks deprecated (by, a definition name).
+func deprecation(m *Model, roots, own bool, by string) []string {
 	switch {
 	case roots && m.Deprecation != nil:
 		d := m.Deprecation
 		return []string{fmt.Sprintf("Deprecated: MCP %s deprecates %s (%s); a revision released on or after %s may remove them. Instead, %s.",
 			m.Revision, d.Feature, d.Proposal, d.EarliestRemoval, d.Migration)}
-	case schemaDeprecated:
+	case own:
 		return []string{fmt.Sprintf("Deprecated: the MCP %s schema marks this as deprecated.", m.Revision)}
+	case by != "":
+		return []string{fmt.Sprintf("Deprecated: the MCP %s schema marks %s as deprecated, and this is built on it.", m.Revision, by)}
 	}
 	return nil
 }
@@ -282,7 +299,7 @@ func structFields(m *Model, t *Type, g *jen.Group) {
 		if len(doc) == 0 {
 			doc = []string{fmt.Sprintf("%s is the %q member.", f.Name, f.JSONName)}
 		}
-		docComments(g, doc, deprecation(m, f.Roots && !t.Roots, f.Deprecated))
+		docComments(g, doc, deprecation(m, f.Roots && !t.Roots, f.Deprecated, ""))
 		tag := f.JSONName
 		if !f.Required {
 			tag += ",omitempty"
@@ -330,7 +347,7 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 			}
 		}
 	})
-	dep := deprecation(m, t.Roots, t.Deprecated)
+	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for i, p := range t.Members {
 		kind := jen.Lit(i + 1)
 		f.Line()
@@ -431,9 +448,9 @@ func orList(items []string) string {
 
 func emitRawUnion(m *Model, t *Type, f *jen.File) {
 	f.Type().Id(t.Name).Struct(jen.Id("raw").Qual(jsonPkg, "RawMessage"))
-	dep := deprecation(m, t.Roots, t.Deprecated)
+	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for _, arm := range t.Arms {
-		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated)
+		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 		ctor := t.Name + "From" + arm.Name
 		f.Line()
 		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)

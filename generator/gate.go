@@ -25,25 +25,13 @@ type GateOptions struct {
 }
 
 // gateRevision is what the gate template knows of one revision: its
-// features, read from its schema like everything else, and its package.
+// package, and its plan, made from its schema like everything else.
 type gateRevision struct {
-	Version    string
-	Import     string
-	Alias      string
-	Features   Features
-	ParamsType string
-	// NotificationParamsType is the Go type of list_changed's params,
-	// where the revision has the notification.
-	NotificationParamsType string
-	Deprecated             bool
-	// What the revision's package declares, which the gate's paths are
-	// written in terms of (see the templateData methods of the same names).
-	Notifications, AskReady, RequireReady, HasRootSet bool
-	// MissingCode: the package declares CodeMissingRequiredClientCapability.
-	MissingCode bool
-	// VersionKey is the _meta member naming the protocol version of each
-	// request, where requests carry it; otherwise "".
-	VersionKey string
+	Version string
+	Import  string
+	Alias   string
+	*Plan
+	Deprecated bool
 }
 
 // ParseGateFlag reads "REV=IMPORT,REV=IMPORT", the value of -gate.
@@ -82,26 +70,15 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		if err != nil {
 			return nil, err
 		}
-		d := templateData{Model: m, Uses: uses(m)}
-		if !d.Handlers() {
+		if !m.Plan.Handlers {
 			return nil, &UsageError{fmt.Errorf("revision %s has no roots handlers to dispatch to", r.Revision)}
 		}
 		data = append(data, gateRevision{
 			Version:    r.Revision,
 			Import:     r.Import,
 			Alias:      "r" + strings.ReplaceAll(r.Revision, "-", ""),
-			Features:   m.Features,
-			ParamsType: d.ParamsType(),
+			Plan:       m.Plan,
 			Deprecated: m.Deprecation != nil,
-
-			NotificationParamsType: d.NotificationParamsType(),
-
-			Notifications: d.Notifications(),
-			AskReady:      d.AskReady(),
-			RequireReady:  d.RequireReady(),
-			HasRootSet:    d.HasRootSet(),
-			MissingCode:   d.HasConst("CodeMissingRequiredClientCapability"),
-			VersionKey:    d.versionKey(),
 		})
 		sums = append(sums, fmt.Sprintf("%s (sha256 %s)", r.Revision, m.InputSHA))
 	}
@@ -136,19 +113,4 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 	}
 	f.Content = out
 	return []File{f}, nil
-}
-
-// versionKey is the JSON name of the member of a request's _meta that
-// names its protocol version, in a revision whose requests carry their
-// capabilities (and so their version) in _meta; otherwise "".
-func (d templateData) versionKey() string {
-	if !d.Features.CapabilitiesInMeta || !d.Fields("RequestMetaObject.ProtocolVersion=string") {
-		return ""
-	}
-	for _, f := range resolve(d.typeNamed("RequestMetaObject")).Fields {
-		if f.Name == "ProtocolVersion" {
-			return f.JSONName
-		}
-	}
-	return ""
 }

@@ -29,6 +29,9 @@ type Model struct {
 	Features Features
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
+	// Plan is what the package has of the roots feature, made from the
+	// rest of the model once it is built.
+	Plan *Plan
 }
 
 // Features are what a revision's schema says about the roots feature.
@@ -170,32 +173,6 @@ var uriSchemes = map[string][]string{"Root.uri": {"file"}}
 // belong to the roots feature.
 var rootsFeatureProperties = []string{"ClientCapabilities.roots"}
 
-// stableParams are the names every revision gives the params of a roots
-// message, whatever its schema calls their type (ListRootsRequestParams in
-// one revision, RequestParams in the next): aliases that let a handler
-// written against one revision compile against every other.
-var stableParams = []struct{ Definition, Alias string }{
-	{"ListRootsRequest", "ListRootsParams"},
-	{"RootsListChangedNotification", "RootsListChangedParams"},
-}
-
-// ParamsOf returns the type of the "params" member of definition def when
-// it is a struct (with the decoding and validation methods handlers
-// call), or nil.
-func (m *Model) ParamsOf(def string) *Type {
-	for _, t := range m.Types {
-		if t.Path != def {
-			continue
-		}
-		for _, f := range resolve(t).Fields {
-			if f.JSONName == "params" && f.Type.Named != nil && resolve(f.Type.Named).Kind == KindStruct {
-				return f.Type.Named
-			}
-		}
-	}
-	return nil
-}
-
 // methodTypeName is the Go type of the method-name constants.
 const methodTypeName = "Method"
 
@@ -262,6 +239,7 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 			}
 		}
 	}
+	m.Plan = newPlan(m)
 	return m, nil
 }
 

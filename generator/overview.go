@@ -50,25 +50,25 @@ func Overview(revisions []string) (string, error) {
 		{"schema dialect", func(m *Model) string { return string(m.Dialect) }},
 		{"roots/list travels as", func(m *Model) string {
 			var ways []string
-			if m.Features.DirectRequest {
+			if m.Plan.Direct {
 				way := "a server request"
-				if m.Features.RequestEnvelope {
+				if m.Plan.Envelope {
 					way += " (whole JSON-RPC request)"
 				}
 				ways = append(ways, way)
 			}
-			if m.Features.InputRequests {
+			if m.Plan.InputRequests {
 				ways = append(ways, "an `inputRequests` entry")
 			}
 			return strings.Join(ways, ", ")
 		}},
-		{"list_changed notification", func(m *Model) string { return yesNo(m.Features.ListChangedNotification) }},
+		{"list_changed notification", func(m *Model) string { return yesNo(m.Plan.ListChanged) }},
 		{"roots capability", func(m *Model) string {
 			c := "`roots: {}`"
-			if m.Features.CapabilityListChanged {
+			if m.Plan.CapabilityListChanged {
 				c = "`roots: {listChanged}`"
 			}
-			if m.Features.CapabilitiesInMeta {
+			if m.Plan.CapabilitiesInMeta {
 				c += " in every request's `_meta`"
 			}
 			return c

@@ -282,9 +282,9 @@ func listRevisions(stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "rootsgen: revision %s: %v\n", rev, err)
 			return exitFail
 		}
-		f := m.Features
+		f := m.Plan
 		notification := "no"
-		if f.ListChangedNotification {
+		if f.ListChanged {
 			notification = "notification"
 		}
 		capability := "roots{}"
@@ -295,11 +295,11 @@ func listRevisions(stdout, stderr io.Writer) int {
 			capability += " per request"
 		}
 		request := "method+params"
-		if f.RequestEnvelope {
+		if f.Envelope {
 			request = "jsonrpc+id+method+params"
 		}
 		var channels []string
-		if f.DirectRequest {
+		if f.Direct {
 			channels = append(channels, "server request")
 		}
 		if f.InputRequests {

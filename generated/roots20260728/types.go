@@ -457,7 +457,7 @@ func (u *InputResponse) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ListRootsParams is the params of a ListRootsRequest under a name every
+// ListRootsParams is the params of a roots/list request under a name every
 // revision's package has, so that a handler written in terms of it compiles
 // unchanged against the package of another revision. In this revision it is
 // ListRootsRequestParams.
