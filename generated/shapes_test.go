@@ -150,3 +150,66 @@ func TestEnum(t *testing.T) {
 	}
 }
 `
+
+// TestEnvelopeOnEmbeddedRequest: a 2026-07-28 variant whose embedded
+// ListRootsRequest is a whole JSON-RPC request (jsonrpc and a required
+// id) must still ask for roots: AskForRoots fills the envelope, and the
+// client answers the request it builds.
+func TestEnvelopeOnEmbeddedRequest(t *testing.T) {
+	data := variantSchema(t, "2026-07-28", func(defs map[string]any) {
+		req := object(t, defs, "ListRootsRequest")
+		props := object(t, req, "properties")
+		props["jsonrpc"] = map[string]any{"type": "string", "const": "2.0"}
+		props["id"] = map[string]any{"$ref": "#/$defs/RequestId"}
+		req["required"] = []any{"jsonrpc", "id", "method"}
+	})
+	m := runInVariant(t, "2026-07-28", data, envelopeVariantTest)
+	if !m.Features.RequestEnvelope || !m.Plan.Ask {
+		t.Errorf("features %+v, plan %s: want an envelope and AskForRoots", m.Features, m.Plan.Summary())
+	}
+}
+
+const envelopeVariantTest = `package mcproots
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestAskWithEnvelope(t *testing.T) {
+	ask, err := AskForRoots("roots", "")
+	if err != nil {
+		t.Fatalf("AskForRoots: %v", err)
+	}
+	b, err := json.Marshal(ask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), ` + "`" + `"jsonrpc":"2.0"` + "`" + `) || !strings.Contains(string(b), ` + "`" + `"id":` + "`" + `) {
+		t.Errorf("the embedded request lacks its envelope: %s", b)
+	}
+	var back InputRequiredResult
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Validate(); err != nil {
+		t.Errorf("the asking result does not validate: %v", err)
+	}
+	client := &Client{
+		Capability: &RootsCapability{},
+		Handler: ListRootsHandlerFunc(func(context.Context, *ListRootsParams) (*ListRootsResult, error) {
+			return &ListRootsResult{Roots: []Root{{URI: "file:///src"}}}, nil
+		}),
+	}
+	responses, others, err := client.AnswerInputRequests(context.Background(), back.InputRequests)
+	if err != nil || len(others) != 0 {
+		t.Fatalf("AnswerInputRequests: %v, others %v", err, others)
+	}
+	roots, err := RootsFromInputResponses(&InputResponseRequestParams{InputResponses: responses}, "roots", false)
+	if err != nil || len(roots) != 1 || roots[0].URI != "file:///src" {
+		t.Errorf("RootsFromInputResponses = %v, %v", roots, err)
+	}
+}
+`

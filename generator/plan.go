@@ -74,6 +74,12 @@ type Plan struct {
 	ListChangedDeprecatedBy string
 	// ListChangedMethod is the Go name of list_changed's method constant.
 	ListChangedMethod string
+	// Paging: roots/list answers in pages, which Server.Roots follows
+	// (plan_shapes.go); nil when the schema has no cursor.
+	Paging *Paging
+	// AskID: AskForRoots fills the required id of the embedded request's
+	// envelope; nil when there is none to fill.
+	AskID *EnvelopeID
 	// Warnings are the parts of the roots feature the schema has in a
 	// shape the generator cannot write, and so left out.
 	Warnings []Warning
@@ -229,6 +235,12 @@ func newPlan(m *Model) *Plan {
 	if p.InputRequests {
 		p.Ask = pl.ask()
 	}
+	if p.Ask {
+		p.AskID, p.Ask = pl.envelopeID()
+	}
+	if p.Handlers {
+		p.Paging = pl.paging()
+	}
 	if pl.def("MissingRequiredClientCapabilityError") != nil {
 		p.Require = pl.require()
 	}
@@ -371,6 +383,7 @@ func (p *Plan) Parts() []string {
 	add(p.Handlers, "handlers(params="+paramsDesc(p)+")")
 	add(p.Direct, "direct")
 	add(p.Envelope, "envelope")
+	add(p.Paging != nil, "paging")
 	add(p.ListChanged, "listChanged(params="+p.NotificationParamsType+")")
 	add(p.HandleNotification, "handleNotification")
 	add(p.NotifyListChanged, "notifyListChanged")

@@ -210,7 +210,9 @@ func inputRequestMethod(raw json.RawMessage) string {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func AskForRoots(key, requestState string) (InputRequiredResult, error) {
-	req, err := InputRequestFromListRootsRequest(ListRootsRequest{Params: &ListRootsRequestParams{}})
+	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
+		Params: &ListRootsRequestParams{},
+	})
 	if err != nil {
 		return InputRequiredResult{}, err
 	}
