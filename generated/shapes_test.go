@@ -213,3 +213,134 @@ func TestAskWithEnvelope(t *testing.T) {
 	}
 }
 `
+
+// TestPagination: a 2025-06-18 variant whose roots/list pages its answer
+// (params.cursor, ListRootsResult.nextCursor, as other MCP list requests
+// have). Server.Roots follows the cursor and caches the whole list, within
+// MaxPages and without going round a cycle; ListRootsPage serves a list in
+// pages on the client side.
+func TestPagination(t *testing.T) {
+	data := variantSchema(t, "2025-06-18", func(defs map[string]any) {
+		params := object(t, defs, "ListRootsRequest", "properties", "params", "properties")
+		params["cursor"] = map[string]any{"type": "string", "description": "Where the page the server asks for begins."}
+		result := object(t, defs, "ListRootsResult", "properties")
+		result["nextCursor"] = map[string]any{"type": "string", "description": "The cursor of the next page, when there is one."}
+	})
+	m := runInVariant(t, "2025-06-18", data, pagingVariantTest)
+	if m.Plan.Paging == nil {
+		t.Errorf("plan %s: want paging", m.Plan.Summary())
+	}
+}
+
+const pagingVariantTest = `package mcproots
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func many(n int) []Root {
+	var roots []Root
+	for i := range n {
+		roots = append(roots, Root{URI: fmt.Sprintf("file:///r/%d", i)})
+	}
+	return roots
+}
+
+func TestServerFollowsCursor(t *testing.T) {
+	all := many(250)
+	client := &Client{
+		Capability: &RootsCapability{ListChanged: true},
+		Handler: ListRootsHandlerFunc(func(ctx context.Context, p *ListRootsParams) (*ListRootsResult, error) {
+			return ListRootsPage(all, p.Cursor, 0)
+		}),
+	}
+	var cursors []string
+	server := &Server{
+		ClientRoots: client.Capability,
+		Request: func(ctx context.Context, m Method, params json.RawMessage) (json.RawMessage, error) {
+			var p ListRootsParams
+			if err := json.Unmarshal(params, &p); err != nil {
+				return nil, err
+			}
+			cursors = append(cursors, p.Cursor)
+			out, rpcErr := client.HandleRequest(ctx, string(m), params)
+			if rpcErr != nil {
+				return nil, rpcErr
+			}
+			return out, nil
+		},
+	}
+	roots, err := server.Roots(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(roots) != 250 || roots[0].URI != "file:///r/0" || roots[249].URI != "file:///r/249" {
+		t.Fatalf("got %d roots, want all 250 in order", len(roots))
+	}
+	if fmt.Sprint(cursors) != "[ 100 200]" {
+		t.Errorf("cursors sent: %q, want the first page and then each nextCursor", cursors)
+	}
+	// The whole list is cached: the client announces changes.
+	again, err := server.Roots(context.Background())
+	if err != nil || len(again) != 250 || len(cursors) != 3 {
+		t.Errorf("second Roots: %d roots, %v, %d requests in all; want the cached 250 and no new request", len(again), err, len(cursors))
+	}
+}
+
+func TestServerPageBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		next  func(n int) string
+		want  string
+		calls int
+	}{
+		{"repeated cursor", func(n int) string { return "same" }, "repeats the cursor", 2},
+		{"cycle", func(n int) string { return []string{"a", "b"}[n%2] }, "repeats the cursor", 3},
+		{"endless", func(n int) string { return fmt.Sprint("c", n) }, "too many pages", 5},
+	} {
+		calls := 0
+		server := &Server{
+			ClientRoots: &RootsCapability{},
+			MaxPages:    5,
+			Request: func(ctx context.Context, m Method, params json.RawMessage) (json.RawMessage, error) {
+				calls++
+				return json.Marshal(ListRootsResult{Roots: many(1), NextCursor: tc.next(calls)})
+			},
+		}
+		roots, err := server.Roots(context.Background())
+		if err == nil || !strings.Contains(err.Error(), tc.want) || roots != nil {
+			t.Errorf("%s: Roots = %d roots, %v; want an error saying %q", tc.name, len(roots), err, tc.want)
+		}
+		if tc.name == "endless" && !errors.Is(err, ErrTooManyPages) {
+			t.Errorf("%s: %v does not wrap ErrTooManyPages", tc.name, err)
+		}
+		if calls != tc.calls {
+			t.Errorf("%s: %d requests, want %d", tc.name, calls, tc.calls)
+		}
+	}
+}
+
+func TestListRootsPage(t *testing.T) {
+	all := many(5)
+	first, err := ListRootsPage(all, "", 2)
+	if err != nil || len(first.Roots) != 2 || first.NextCursor == "" {
+		t.Fatalf("first page: %+v, %v", first, err)
+	}
+	last, err := ListRootsPage(all, "4", 2)
+	if err != nil || len(last.Roots) != 1 || last.NextCursor != "" || last.Roots[0].URI != "file:///r/4" {
+		t.Errorf("last page: %+v, %v", last, err)
+	}
+	for _, bad := range []string{"x", "-1", "0", "6", "02"} {
+		_, err := ListRootsPage(all, bad, 2)
+		var rpcErr *RPCError
+		if !errors.As(err, &rpcErr) || rpcErr.Code != CodeInvalidParams {
+			t.Errorf("cursor %q: %v, want an *RPCError with CodeInvalidParams", bad, err)
+		}
+	}
+}
+`

@@ -47,7 +47,7 @@ func notSupported(reason string) *RPCError {
 type ListRootsHandler interface {
 	// ListRoots returns the client's roots. Return an *RPCError to answer
 	// with that error; any other error is answered with -32603.
-	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+	ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
 }
 
 // ListRootsHandlerFunc turns a function into a ListRootsHandler.
@@ -56,10 +56,10 @@ type ListRootsHandler interface {
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
-type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
 
 // ListRoots calls f.
-func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
+func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
 	return f(ctx, params)
 }
 
@@ -74,7 +74,7 @@ func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsRe
 type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
-func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
+func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
 	return nil, notSupported("Client has no roots handler")
 }
 
