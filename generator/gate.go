@@ -2,11 +2,15 @@ package generator
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/token"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/rootsgen/rootsgen/schema"
 	"github.com/rootsgen/rootsgen/templates"
 )
 
@@ -15,6 +19,9 @@ type GateRevision struct {
 	Revision string
 	// Import is the import path of the package rootsgen generated for it.
 	Import string
+	// Schema is the schema the package was generated from; nil means the
+	// embedded schema of Revision.
+	Schema []byte
 }
 
 // GateOptions say what gate package to generate.
@@ -22,6 +29,8 @@ type GateOptions struct {
 	Package   string
 	Revisions []GateRevision
 	Version   string
+	// Load limits the reading of the revisions' Schema.
+	Load LoadOptions
 }
 
 // gateRevision is what the gate template knows of one revision: its
@@ -49,8 +58,9 @@ func ParseGateFlag(value string) ([]GateRevision, error) {
 
 // GenerateGate produces a package that serves roots on several revisions
 // with one handler, dispatching by protocol version to the package
-// generated for each revision. Only embedded revisions can be served: the
-// gate must know each revision's features from its schema.
+// generated for each revision. The gate is written in terms of each
+// revision's plan, made from the schema its package was generated from:
+// the embedded one, or the revision's Schema.
 func GenerateGate(opts GateOptions) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) {
 		return nil, &UsageError{fmt.Errorf("invalid package name %q: it must be a Go identifier", opts.Package)}
@@ -66,9 +76,18 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		if i > 0 && revs[i-1].Revision == r.Revision {
 			return nil, &UsageError{fmt.Errorf("revision %s is given twice", r.Revision)}
 		}
-		m, err := BuildModel(Options{Revision: r.Revision})
+		m, err := BuildModel(Options{Revision: r.Revision, Schema: r.Schema, Load: opts.Load})
 		if err != nil {
-			return nil, err
+			var unknown *schema.UnknownRevisionError
+			if errors.As(err, &unknown) {
+				return nil, &UsageError{fmt.Errorf("unknown revision %q: embedded revisions are %s; for a package generated with -schema, give the gate that schema too: -schema %s=FILE",
+					r.Revision, strings.Join(schema.Revisions(), ", "), r.Revision)}
+			}
+			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
+		}
+		alias := gateAlias(r.Revision)
+		if i > 0 && slices.ContainsFunc(data, func(d gateRevision) bool { return d.Alias == alias }) {
+			return nil, &UsageError{fmt.Errorf("revisions %s and another name the same package alias %s; rename one", r.Revision, alias)}
 		}
 		if !m.Plan.Handlers {
 			return nil, &UsageError{fmt.Errorf("revision %s has no roots handlers to dispatch to", r.Revision)}
@@ -76,9 +95,9 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		data = append(data, gateRevision{
 			Version:    r.Revision,
 			Import:     r.Import,
-			Alias:      "r" + strings.ReplaceAll(r.Revision, "-", ""),
+			Alias:      alias,
 			Plan:       m.Plan,
-			Deprecated: m.Deprecation != nil,
+			Deprecated: m.Deprecation != nil || m.Plan.DeprecatedBy != "",
 		})
 		sums = append(sums, fmt.Sprintf("%s (sha256 %s)", r.Revision, m.InputSHA))
 	}
@@ -113,4 +132,17 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 	}
 	f.Content = out
 	return []File{f}, nil
+}
+
+// gateAlias is the name the gate imports a revision's package under: "r"
+// and the revision's letters and digits.
+func gateAlias(revision string) string {
+	var b strings.Builder
+	b.WriteString("r")
+	for _, c := range revision {
+		if c < utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsDigit(c)) {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }

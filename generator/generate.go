@@ -242,6 +242,26 @@ func (d templateData) ListChangedDeprecatedDoc() string {
 	return commentLines(deprecation(d.Model, true, false, d.Plan.ListChangedDeprecatedBy))
 }
 
+// WarningsDoc states in doc.go, as comment lines, the parts of the roots
+// feature the package leaves out, one list item each.
+func (d templateData) WarningsDoc() string {
+	if len(d.Plan.Warnings) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n//\n// Left out: the schema has these parts of the roots feature in a shape\n// rootsgen cannot write (rootsgen -strict refuses such a schema):\n//")
+	for _, w := range d.Plan.Warnings {
+		for i, l := range wrap(w.String(), docWidth-4) {
+			if i == 0 {
+				b.WriteString("\n//   - " + l)
+			} else {
+				b.WriteString("\n//     " + l)
+			}
+		}
+	}
+	return b.String()
+}
+
 // commentLines are paragraphs as comment lines that follow a doc comment.
 func commentLines(paragraphs []string) string {
 	var b strings.Builder

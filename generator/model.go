@@ -143,7 +143,7 @@ type Field struct {
 	// Pointer: optional, and absence differs from the zero value (objects, unions).
 	Pointer    bool
 	Format     string
-	URISchemes []string // allowed schemes of a "uri" string; empty: any absolute URI
+	URISchemes []string // allowed schemes of a URI string (see uriSchemes); empty: any absolute URI, where Format is "uri"
 	Deprecated bool
 	Roots      bool
 }
@@ -165,8 +165,10 @@ type Const struct {
 	Roots bool
 }
 
-// uriSchemes restricts "uri" strings beyond what the schema can say: the
-// protocol requires root URIs to be file URIs in every revision so far.
+// uriSchemes are rules of the roots feature that the schema need not state:
+// the specification requires root URIs to be file:// URIs in every revision
+// so far. A field listed here is checked as a URI of those schemes whether
+// or not its schema says "format": "uri".
 var uriSchemes = map[string][]string{"Root.uri": {"file"}}
 
 // rootsFeatureProperties are properties outside the roots definitions that

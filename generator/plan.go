@@ -264,6 +264,12 @@ func newPlan(m *Model) *Plan {
 			p.DeprecatedBy = def
 		}
 	}
+	if caps := pl.def("ClientCapabilities"); caps != nil && p.DeprecatedBy == "" {
+		// The roots capability: the member, or the type it is.
+		if f := fieldOf(caps, "roots"); f != nil && (f.Deprecated || f.Type.Named != nil && resolve(f.Type.Named).Deprecated) {
+			p.DeprecatedBy = "ClientCapabilities.roots"
+		}
+	}
 	p.ListChangedDeprecatedBy = p.DeprecatedBy
 	if t := pl.def("RootsListChangedNotification"); t != nil && t.Deprecated && p.DeprecatedBy == "" {
 		p.ListChangedDeprecatedBy = "RootsListChangedNotification"
