@@ -344,3 +344,34 @@ func TestListRootsPage(t *testing.T) {
 	}
 }
 `
+
+// TestExamplesFillRequiredMembers: a variant whose Root and
+// ListRootsResult gain required members (an enum, an integer, an object
+// with a required member of its own, a union) still gets its examples, and
+// they pass: every value they write has every required member.
+func TestExamplesFillRequiredMembers(t *testing.T) {
+	for _, rev := range []string{"2025-06-18", "2025-11-25"} {
+		t.Run(rev, func(t *testing.T) {
+			ref := "#/definitions/ProgressToken"
+			if rev == "2025-11-25" {
+				ref = "#/$defs/ProgressToken"
+			}
+			data := variantSchema(t, rev, func(defs map[string]any) {
+				root := object(t, defs, "Root")
+				props := object(t, root, "properties")
+				props["kind"] = map[string]any{"type": "string", "enum": []any{"directory", "file"}}
+				props["priority"] = map[string]any{"type": "integer"}
+				props["owner"] = map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}}, "required": []any{"id"}}
+				props["token"] = map[string]any{"$ref": ref}
+				root["required"] = []any{"uri", "kind", "priority", "owner", "token"}
+				result := object(t, defs, "ListRootsResult")
+				object(t, result, "properties")["total"] = map[string]any{"type": "integer"}
+				result["required"] = []any{"roots", "total"}
+			})
+			m := runInVariant(t, rev, data, "package mcproots\n")
+			if !m.Plan.Examples {
+				t.Errorf("plan %s: want the examples", m.Plan.Summary())
+			}
+		})
+	}
+}

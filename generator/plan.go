@@ -66,6 +66,9 @@ type Plan struct {
 	RootMeta bool
 	// Examples: example_test.go.
 	Examples bool
+	// Fills complete the values the examples write with the members the
+	// schema requires besides the ones they show (plan_shapes.go).
+	Fills ExampleFills
 	// DeprecatedBy names the roots definition the schema marks
 	// "deprecated", on which every roots symbol is built; "" if none.
 	DeprecatedBy string
@@ -255,7 +258,7 @@ func newPlan(m *Model) *Plan {
 
 	if p.Handlers {
 		if name := pl.member("Root", "name", "Name", "string", "the examples"); name != nil {
-			p.Examples = true
+			p.Fills, p.Examples = pl.exampleFills()
 		}
 	}
 

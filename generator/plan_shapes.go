@@ -1,6 +1,11 @@
 package generator
 
-import "slices"
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Paging is how roots/list pages its answer, when the schema gives it a
 // cursor (as other MCP list requests have): the Go names of the cursor in
@@ -83,4 +88,125 @@ func (pl *planner) envelopeID() (*EnvelopeID, bool) {
 	}
 	pl.warn("ListRootsRequest", "id", "a required id of type %s, which AskForRoots cannot fill; AskForRoots, RootsFromInputResponses and the StateSealer (requeststate.go) left out", goTypeString(id))
 	return nil, false
+}
+
+// Fill is what the examples add to a value of a roots type so that every
+// member the schema requires is there: Go, as ", Field: value" pairs to
+// follow the fields a composite literal already sets, and JSON, as
+// `,"member":value` pairs to follow the members an object already has, in
+// schema order (the order the marshaller writes them in).
+type Fill struct {
+	Go, JSON string
+}
+
+// JSONOnly is JSON without its leading comma, for an object that has no
+// other members.
+func (f Fill) JSONOnly() string { return strings.TrimPrefix(f.JSON, ",") }
+
+// ExampleFills are the Fills of the values the examples write.
+type ExampleFills struct {
+	Root, Result, Params Fill
+}
+
+// exampleFills works out the Fills the examples need; false, with a
+// warning, when a required member has a type the examples cannot make a
+// value of.
+func (pl *planner) exampleFills() (ExampleFills, bool) {
+	var fills ExampleFills
+	ok := true
+	for _, c := range []struct {
+		def  string
+		have []string
+		fill *Fill
+	}{
+		{"Root", []string{"uri", "name"}, &fills.Root},
+		{"ListRootsResult", []string{"roots"}, &fills.Result},
+	} {
+		if t := pl.def(c.def); t != nil {
+			ok = pl.fill(c.def, t, c.have, c.fill, 0) && ok
+		}
+	}
+	if params := pl.typeNamed(pl.p.ParamsType); params != nil {
+		ok = pl.fill("ListRootsRequest.params", params, nil, &fills.Params, 0) && ok
+	}
+	return fills, ok
+}
+
+// fill writes a value for each required member of struct t not in have.
+func (pl *planner) fill(def string, t *Type, have []string, out *Fill, depth int) bool {
+	ok := true
+	for _, f := range t.Fields {
+		if !f.Required || slices.Contains(have, f.JSONName) {
+			continue
+		}
+		goVal, jsonVal, can := pl.sample(f.Type, f.Format, depth)
+		if !can {
+			pl.warn(def, f.JSONName, "a required member of type %s, of which the examples cannot make a value; example_test.go left out", goTypeString(f))
+			ok = false
+			continue
+		}
+		if f.Pointer {
+			goVal = "&" + goVal
+		}
+		key, _ := json.Marshal(f.JSONName)
+		out.Go += ", " + f.Name + ": " + goVal
+		out.JSON += "," + string(key) + ":" + jsonVal
+	}
+	return ok
+}
+
+// sample is a value of type g, as Go and as the JSON the marshaller
+// writes for it.
+func (pl *planner) sample(g GoType, format string, depth int) (goVal, jsonVal string, ok bool) {
+	text := "example"
+	if format == "uri" {
+		text = "file:///example"
+	}
+	quoted, _ := json.Marshal(text)
+	switch {
+	case g.Prim == String || g.Any:
+		return strconv.Quote(text), string(quoted), true
+	case g.Prim == Integer || g.Prim == Number:
+		return "1", "1", true
+	case g.Prim == Boolean:
+		return "true", "true", true
+	case g.Slice != nil:
+		return "nil", "[]", true
+	case g.Map != nil:
+		return "nil", "{}", true
+	case g.Raw:
+		return "json.RawMessage(`{}`)", "{}", true
+	case g.Named == nil || depth > 4:
+		return "", "", false
+	}
+	t := resolve(g.Named)
+	name := g.Named.Name
+	switch t.Kind {
+	case KindScalar:
+		if len(t.Enum) > 0 {
+			v, _ := json.Marshal(t.Enum[0].Value)
+			return t.Enum[0].Name, string(v), true
+		}
+		goVal, jsonVal, ok := pl.sample(*t.Elem, format, depth+1)
+		return name + "(" + goVal + ")", jsonVal, ok
+	case KindSlice:
+		return "nil", "[]", true
+	case KindMap:
+		return "nil", "{}", true
+	case KindStruct:
+		var inner Fill
+		if !pl.fill(t.Path, t, nil, &inner, depth+1) {
+			return "", "", false
+		}
+		return name + "{" + strings.TrimPrefix(inner.Go, ", ") + "}", "{" + inner.JSONOnly() + "}", true
+	case KindUnion:
+		for _, m := range t.Members {
+			if m == Null {
+				continue
+			}
+			goVal, jsonVal, ok := pl.sample(GoType{Prim: m}, format, depth+1)
+			return name + "From" + memberName(m) + "(" + goVal + ")", jsonVal, ok
+		}
+	}
+	return "", "", false
 }
