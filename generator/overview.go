@@ -155,12 +155,8 @@ func exportedDecls(files []File) (map[string]bool, error) {
 			case *ast.FuncDecl:
 				name := d.Name.Name
 				if d.Recv != nil {
-					recv := d.Recv.List[0].Type
-					if star, ok := recv.(*ast.StarExpr); ok {
-						recv = star.X
-					}
-					id, ok := recv.(*ast.Ident)
-					if !ok || !id.IsExported() || overviewSkipped[name] {
+					id := receiver(d)
+					if id == nil || !id.IsExported() || overviewSkipped[name] {
 						continue
 					}
 					name = id.Name + "." + name
@@ -197,4 +193,17 @@ func exportedDecls(files []File) (map[string]bool, error) {
 		}
 	}
 	return decls, nil
+}
+
+// receiver is the name of the type a method is declared on, or nil.
+func receiver(d *ast.FuncDecl) *ast.Ident {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return nil
+	}
+	recv := d.Recv.List[0].Type
+	if star, ok := recv.(*ast.StarExpr); ok {
+		recv = star.X
+	}
+	id, _ := recv.(*ast.Ident)
+	return id
 }

@@ -4,94 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // The schema variants of the tests are small edits of the embedded schemas,
 // written as a list of operations in the manner of JSON Patch (RFC 6902):
-// add, remove, replace and move, each at a JSON Pointer. The edits keep the
-// order of object members, which the generator follows.
-
-// jnode is a JSON value that keeps the order of object members.
-type jnode struct {
-	keys   []string // object: member names, in order
-	vals   []*jnode // object: member values; array: elements
-	isObj  bool
-	isArr  bool
-	scalar json.RawMessage
-}
-
-func parseJSON(data []byte) (*jnode, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	n, err := parseNode(dec)
-	if err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
-	return n, nil
-}
-
-func parseNode(dec *json.Decoder) (*jnode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		n := &jnode{isObj: t == '{', isArr: t == '['}
-		for dec.More() {
-			if n.isObj {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				n.keys = append(n.keys, k.(string))
-			}
-			v, err := parseNode(dec)
-			if err != nil {
-				return nil, err
-			}
-			n.vals = append(n.vals, v)
-		}
-		_, err := dec.Token() // the closing delimiter
-		return n, err
-	default:
-		raw, err := json.Marshal(t)
-		return &jnode{scalar: raw}, err
-	}
-}
-
-func (n *jnode) encode(b *bytes.Buffer) {
-	switch {
-	case n.isObj:
-		b.WriteByte('{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			kb, _ := json.Marshal(k)
-			b.Write(kb)
-			b.WriteByte(':')
-			n.vals[i].encode(b)
-		}
-		b.WriteByte('}')
-	case n.isArr:
-		b.WriteByte('[')
-		for i, v := range n.vals {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			v.encode(b)
-		}
-		b.WriteByte(']')
-	default:
-		b.Write(n.scalar)
-	}
-}
+// add, remove, replace and move, each at a JSON Pointer. The edits work on
+// the loader's ordered nodes (load.go), so they keep the order of object
+// members, which the generator follows.
 
 // patchOp is one edit: op is add, remove, replace or move (from From).
 type patchOp struct {
@@ -103,35 +25,31 @@ type patchOp struct {
 
 // applyPatch returns doc with the edits applied in order.
 func applyPatch(doc []byte, ops []patchOp) ([]byte, error) {
-	root, err := parseJSON(doc)
+	root, err := parseOrdered(doc, DefaultMaxDepth)
 	if err != nil {
 		return nil, err
 	}
 	for _, op := range ops {
-		var v *jnode
+		var v *node
 		switch op.Op {
 		case "add", "replace":
-			if v, err = parseJSON(op.Value); err != nil {
+			if v, err = parseOrdered(op.Value, DefaultMaxDepth); err != nil {
 				return nil, fmt.Errorf("%s %s: value: %w", op.Op, op.Path, err)
 			}
+			if op.Op == "replace" {
+				_, err = take(root, op.Path)
+			}
 		case "move":
-			if v, err = root.take(op.From, true); err != nil {
-				return nil, fmt.Errorf("move from %s: %w", op.From, err)
-			}
+			v, err = take(root, op.From)
 		case "remove":
-			if _, err = root.take(op.Path, true); err != nil {
-				return nil, fmt.Errorf("remove %s: %w", op.Path, err)
-			}
-			continue
+			_, err = take(root, op.Path)
 		default:
-			return nil, fmt.Errorf("unknown op %q", op.Op)
+			err = fmt.Errorf("unknown op")
 		}
-		if op.Op == "replace" {
-			if _, err := root.take(op.Path, true); err != nil {
-				return nil, fmt.Errorf("replace %s: %w", op.Path, err)
-			}
+		if err == nil && v != nil {
+			err = put(root, op.Path, v)
 		}
-		if err := root.put(op.Path, v); err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", op.Op, op.Path, err)
 		}
 	}
@@ -140,99 +58,79 @@ func applyPatch(doc []byte, ops []patchOp) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func splitPointer(p string) (parent []string, last string, err error) {
+// locate returns the container of pointer p's target and the target's
+// last reference token.
+func locate(root *node, p string) (*node, string, error) {
 	if !strings.HasPrefix(p, "/") {
 		return nil, "", fmt.Errorf("pointer %q does not start with /", p)
 	}
-	parts := strings.Split(p[1:], "/")
-	for i, s := range parts {
-		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	tokens := strings.Split(p[1:], "/")
+	for i := range tokens {
+		tokens[i] = unescapePointer(tokens[i])
 	}
-	return parts[:len(parts)-1], parts[len(parts)-1], nil
-}
-
-func (n *jnode) walk(path []string) (*jnode, error) {
-	for _, k := range path {
-		i, err := n.index(k)
-		if err != nil {
-			return nil, err
-		}
-		n = n.vals[i]
-	}
-	return n, nil
-}
-
-func (n *jnode) index(k string) (int, error) {
-	switch {
-	case n.isObj:
-		for i, key := range n.keys {
-			if key == k {
-				return i, nil
+	c := root
+	for _, tok := range tokens[:len(tokens)-1] {
+		switch c.kind {
+		case '{':
+			c = c.get(tok)
+		case '[':
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c.elems) {
+				return nil, "", fmt.Errorf("no element %q", tok)
 			}
+			c = c.elems[i]
+		default:
+			c = nil
 		}
-		return 0, fmt.Errorf("no member %q", k)
-	case n.isArr:
-		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 || i >= len(n.vals) {
-			return 0, fmt.Errorf("no element %q", k)
+		if c == nil {
+			return nil, "", fmt.Errorf("no member %q", tok)
 		}
-		return i, nil
 	}
-	return 0, fmt.Errorf("%q: not an object or array", k)
+	return c, tokens[len(tokens)-1], nil
 }
 
 // take removes and returns the value at pointer p.
-func (n *jnode) take(p string, remove bool) (*jnode, error) {
-	parent, last, err := splitPointer(p)
+func take(root *node, p string) (*node, error) {
+	c, last, err := locate(root, p)
 	if err != nil {
 		return nil, err
 	}
-	c, err := n.walk(parent)
-	if err != nil {
-		return nil, err
-	}
-	i, err := c.index(last)
-	if err != nil {
-		return nil, err
-	}
-	v := c.vals[i]
-	if remove {
-		c.vals = append(c.vals[:i], c.vals[i+1:]...)
-		if c.isObj {
-			c.keys = append(c.keys[:i], c.keys[i+1:]...)
+	switch c.kind {
+	case '{':
+		if v := c.get(last); v != nil {
+			c.del(last)
+			return v, nil
+		}
+	case '[':
+		if i, err := strconv.Atoi(last); err == nil && i >= 0 && i < len(c.elems) {
+			v := c.elems[i]
+			c.elems = slices.Delete(c.elems, i, i+1)
+			return v, nil
 		}
 	}
-	return v, nil
+	return nil, fmt.Errorf("nothing at %s", p)
 }
 
-// put sets the member at pointer p (appending a new member at the end of
-// its object) or, for an array, inserts before the index ("-": appends).
-func (n *jnode) put(p string, v *jnode) error {
-	parent, last, err := splitPointer(p)
+// put sets the member at pointer p (a new member goes last in its object)
+// or, in an array, inserts before the index ("-": appends).
+func put(root *node, p string, v *node) error {
+	c, last, err := locate(root, p)
 	if err != nil {
 		return err
 	}
-	c, err := n.walk(parent)
-	if err != nil {
-		return err
-	}
-	switch {
-	case c.isObj:
-		if i, err := c.index(last); err == nil {
-			c.vals[i] = v
-			return nil
-		}
-		c.keys, c.vals = append(c.keys, last), append(c.vals, v)
-	case c.isArr:
-		i := len(c.vals)
+	switch c.kind {
+	case '{':
+		c.set(last, v)
+	case '[':
+		i := len(c.elems)
 		if last != "-" {
-			if i, err = strconv.Atoi(last); err != nil || i < 0 || i > len(c.vals) {
+			if i, err = strconv.Atoi(last); err != nil || i < 0 || i > len(c.elems) {
 				return fmt.Errorf("bad array index %q", last)
 			}
 		}
-		c.vals = append(c.vals[:i], append([]*jnode{v}, c.vals[i:]...)...)
+		c.elems = slices.Insert(c.elems, i, v)
 	default:
-		return fmt.Errorf("parent of %q is not an object or array", p)
+		return fmt.Errorf("the parent of %s is not an object or array", p)
 	}
 	return nil
 }

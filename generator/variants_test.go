@@ -141,12 +141,8 @@ func deprecatedSymbols(t *testing.T, files []File) []string {
 			switch d := decl.(type) {
 			case *ast.FuncDecl:
 				name := d.Name.Name
-				if d.Recv != nil {
-					recv := d.Recv.List[0].Type
-					if star, ok := recv.(*ast.StarExpr); ok {
-						recv = star.X
-					}
-					name = recv.(*ast.Ident).Name + "." + name
+				if id := receiver(d); id != nil {
+					name = id.Name + "." + name
 				}
 				if d.Name.IsExported() && dep(d.Doc) {
 					out = append(out, name)
