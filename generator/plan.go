@@ -392,13 +392,18 @@ func (p *Plan) Parts() []string {
 	add(p.Handlers, "handlers(params="+paramsDesc(p)+")")
 	add(p.Direct, "direct")
 	add(p.Envelope, "envelope")
-	add(p.Paging != nil, "paging")
+	if p.Paging != nil {
+		add(true, "paging("+p.Paging.Cursor+","+p.Paging.NextCursor+")")
+	}
 	add(p.ListChanged, "listChanged(params="+p.NotificationParamsType+")")
 	add(p.HandleNotification, "handleNotification")
 	add(p.NotifyListChanged, "notifyListChanged")
 	add(p.CapabilitiesInMeta, "capabilitiesInMeta")
 	add(p.InputRequests, "inputRequests")
 	add(p.Ask, fmt.Sprintf("ask(%s,%s,%s;%s,%s)", p.AskFields.ResultType, p.AskFields.InputRequests, p.AskFields.RequestState, p.AskFields.InputResponses, p.AskFields.RetryState))
+	if p.AskID != nil {
+		add(true, "askID("+p.AskID.Field+"="+p.AskID.Value+")")
+	}
 	add(p.Require, "require")
 	add(p.MissingCode, "missingCode")
 	add(p.VersionKey != "", "versionKey="+p.VersionKey)

@@ -29,7 +29,7 @@ func (pl *planner) paging() *Paging {
 	if result != nil {
 		next = fieldOf(result, "nextCursor")
 	}
-	const part = "so Server.Roots reads the first page only"
+	const part = "Server.Roots reads the first page only"
 	switch {
 	case cursor == nil && next == nil:
 		return nil
@@ -106,6 +106,9 @@ func (f Fill) JSONOnly() string { return strings.TrimPrefix(f.JSON, ",") }
 // ExampleFills are the Fills of the values the examples write.
 type ExampleFills struct {
 	Root, Result, Params Fill
+	// Request is a roots/list request as JSON, as the marshaller writes it:
+	// the fixed members, then the required ones and params in schema order.
+	Request string
 }
 
 // exampleFills works out the Fills the examples need; false, with a
@@ -128,6 +131,30 @@ func (pl *planner) exampleFills() (ExampleFills, bool) {
 	}
 	if params := pl.typeNamed(pl.p.ParamsType); params != nil {
 		ok = pl.fill("ListRootsRequest.params", params, nil, &fills.Params, 0) && ok
+	}
+	if req := pl.def("ListRootsRequest"); req != nil {
+		var members []string
+		for _, c := range req.Consts {
+			k, _ := json.Marshal(c.JSONName)
+			v, _ := json.Marshal(c.Const.Value)
+			members = append(members, string(k)+":"+string(v))
+		}
+		var rest Fill
+		ok = pl.fill("ListRootsRequest", req, []string{"params"}, &rest, 0) && ok
+		for _, f := range req.Fields {
+			k, _ := json.Marshal(f.JSONName)
+			switch {
+			case f.JSONName == "params":
+				members = append(members, string(k)+":{"+fills.Params.JSONOnly()+"}")
+			case f.Required:
+				_, v, _ := pl.sample(f.Type, f.Format, 0)
+				if u := f.Type.Named; f.JSONName == "id" && u != nil && resolve(u).Kind == KindUnion && slices.Contains(resolve(u).Members, Integer) {
+					v = "7" // a request id as peers usually write it
+				}
+				members = append(members, string(k)+":"+v)
+			}
+		}
+		fills.Request = "{" + strings.Join(members, ",") + "}"
 	}
 	return fills, ok
 }
