@@ -92,6 +92,9 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		if !m.Plan.Handlers {
 			return nil, &UsageError{fmt.Errorf("revision %s has no roots handlers to dispatch to", r.Revision)}
 		}
+		if m.Plan.GateProblem != "" {
+			return nil, &UsageError{fmt.Errorf("revision %s: %s, so the gate cannot serve it", r.Revision, m.Plan.GateProblem)}
+		}
 		data = append(data, gateRevision{
 			Version:    r.Revision,
 			Import:     r.Import,

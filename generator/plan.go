@@ -69,6 +69,10 @@ type Plan struct {
 	// Fills complete the values the examples write with the members the
 	// schema requires besides the ones they show (plan_shapes.go).
 	Fills ExampleFills
+	// GateProblem, when not empty, says why a gate cannot convert this
+	// revision's Root to and from its own (which has URI, Name, Meta and
+	// Extra); the gate refuses the revision with it.
+	GateProblem string
 	// DeprecatedBy names the roots definition the schema marks
 	// "deprecated", on which every roots symbol is built; "" if none.
 	DeprecatedBy string
@@ -261,6 +265,7 @@ func newPlan(m *Model) *Plan {
 			p.Fills, p.Examples = pl.exampleFills()
 		}
 	}
+	p.GateProblem = gateProblem(pl.def("Root"))
 
 	for _, def := range rootsDefinitions {
 		if t := pl.def(def); t != nil && t.Deprecated && p.DeprecatedBy == "" {
@@ -278,6 +283,30 @@ func newPlan(m *Model) *Plan {
 		p.ListChangedDeprecatedBy = "RootsListChangedNotification"
 	}
 	return p
+}
+
+// gateProblem says why the gate's Root cannot be converted to and from
+// root, or "".
+func gateProblem(root *Type) string {
+	name, meta := fieldOf(root, "name"), fieldOf(root, "_meta")
+	switch {
+	case name == nil || name.Name != "Name" || goTypeString(name) != "string":
+		return "Root has no string member \"name\" with Go field Name"
+	case meta != nil && (meta.Name != "Meta" || meta.Pointer || !isOpenObject(meta.Type)):
+		return "Root's member \"_meta\" is not an open object with Go field Meta"
+	case root.Extra == nil || root.ExtraName != "Extra" || !root.Extra.Raw:
+		return "Root keeps no unknown members as raw JSON in Extra"
+	}
+	return ""
+}
+
+// isOpenObject reports whether g is map[string]any, or a named type of it.
+func isOpenObject(g GoType) bool {
+	if g.Named != nil {
+		t := resolve(g.Named)
+		return t.Kind == KindMap && t.Elem.Any
+	}
+	return g.Map != nil && g.Map.Any
 }
 
 // inputRequests checks what Client.AnswerInputRequests is written in
@@ -429,6 +458,9 @@ func (p *Plan) Summary() string {
 	fmt.Fprintf(&b, "plan: %s\n", strings.Join(p.Parts(), " "))
 	for _, w := range p.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	if p.GateProblem != "" {
+		fmt.Fprintf(&b, "gate: cannot serve: %s\n", p.GateProblem)
 	}
 	return b.String()
 }

@@ -90,6 +90,13 @@ func TestGateWithSchema(t *testing.T) {
 	}
 	dir := t.TempDir()
 	file := editedSchema(t, dir, "2026-07-28", func(map[string]any) {})
+	// A revision whose AskForRoots is left out (a renamed member): the
+	// gate must not call it.
+	renamed := editedSchema(t, t.TempDir(), "2026-07-28", func(defs map[string]any) {
+		props := defs["InputRequiredResult"].(map[string]any)["properties"].(map[string]any)
+		props["requests"] = props["inputRequests"]
+		delete(props, "inputRequests")
+	})
 	mod := filepath.Join(dir, "app")
 	if err := os.MkdirAll(mod, 0o755); err != nil {
 		t.Fatal(err)
@@ -98,6 +105,7 @@ func TestGateWithSchema(t *testing.T) {
 	for _, args := range [][]string{
 		{"-revision", "2025-06-18", "-out", filepath.Join(mod, "r20250618")},
 		{"-revision", "2026-09-01", "-schema", file, "-out", filepath.Join(mod, "r20260901")},
+		{"-revision", "2026-10-01", "-schema", renamed, "-out", filepath.Join(mod, "r20261001")},
 	} {
 		if code, _, stderr := rootsgen(t, nil, args...); code != exitOK {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
@@ -113,6 +121,10 @@ func TestGateWithSchema(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("gate with -schema %s: exit %d: %s", schemaFlag, code, stderr)
 		}
+	}
+	code, _, stderr = rootsgen(t, nil, "-gate", pairs+",2026-10-01=example.com/app/r20261001", "-schema", "2026-09-01="+file+",2026-10-01="+renamed, "-out", filepath.Join(mod, "gate2"))
+	if code != exitOK {
+		t.Fatalf("gate over a revision without AskForRoots: exit %d: %s", code, stderr)
 	}
 	gate, _ := os.ReadFile(filepath.Join(mod, "gate", "gate.go"))
 	if !strings.Contains(string(gate), `{Version: "2026-09-01", DirectRequest: false, InputRequests: true`) {
