@@ -62,28 +62,6 @@ func emitTypes(m *Model, f *jen.File) {
 			emitRawUnion(m, t, f)
 		}
 	}
-	// Stable names for the params types of the handlers' signatures, so
-	// that a handler written against one revision compiles against every
-	// other (ListRootsRequestParams in one revision is RequestParams in
-	// the next).
-	p := m.Plan
-	for _, a := range []struct {
-		on              bool
-		alias, def, typ string
-		deprecatedBy    string
-	}{
-		{p.Handlers, "ListRootsParams", "roots/list request", p.ParamsType, p.DeprecatedBy},
-		{p.ListChanged, "RootsListChangedParams", "list_changed notification", p.NotificationParamsType, p.ListChangedDeprecatedBy},
-	} {
-		if !a.on {
-			continue
-		}
-		f.Line()
-		docComments(f.Group, []string{fmt.Sprintf("%s is the params of a %s under a name every revision's package has, "+
-			"so that a handler written in terms of it compiles unchanged against the package of another revision. "+
-			"In this revision it is %s.", a.alias, a.def, a.typ)}, deprecation(m, true, false, a.deprecatedBy))
-		f.Type().Id(a.alias).Op("=").Id(a.typ)
-	}
 }
 
 func untyped(v any) jen.Code {

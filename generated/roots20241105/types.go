@@ -256,15 +256,3 @@ func (u *ProgressToken) UnmarshalJSON(data []byte) error {
 	}
 	return fmt.Errorf("ProgressToken: want string or integer, got %s", v.describe())
 }
-
-// ListRootsParams is the params of a roots/list request under a name every
-// revision's package has, so that a handler written in terms of it compiles
-// unchanged against the package of another revision. In this revision it is
-// ListRootsRequestParams.
-type ListRootsParams = ListRootsRequestParams
-
-// RootsListChangedParams is the params of a list_changed notification under a
-// name every revision's package has, so that a handler written in terms of it
-// compiles unchanged against the package of another revision. In this revision
-// it is RootsListChangedNotificationParams.
-type RootsListChangedParams = RootsListChangedNotificationParams

@@ -38,6 +38,12 @@ func notSupported(reason string) *RPCError {
 	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
 }
 
+// ListRootsParams is the params of a roots/list request under a name that
+// every revision's package has: a handler written in terms of it compiles
+// unchanged against the package of another revision. In this revision it is
+// ListRootsRequestParams.
+type ListRootsParams = ListRootsRequestParams
+
 // ListRootsHandler answers roots/list: it is what a client that owns roots
 // implements.
 type ListRootsHandler interface {
@@ -158,6 +164,12 @@ func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent boo
 	}
 	return true, nil
 }
+
+// RootsListChangedParams is the params of a list_changed notification
+// under a name that every revision's package has: a handler written in
+// terms of it compiles unchanged against the package of another revision.
+// In this revision it is RootsListChangedNotificationParams.
+type RootsListChangedParams = RootsListChangedNotificationParams
 
 // ListChangedHandler reacts to notifications/roots/list_changed: it is what
 // a server implements to learn that a client's roots changed.

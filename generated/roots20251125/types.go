@@ -347,15 +347,3 @@ func (u *ProgressToken) UnmarshalJSON(data []byte) error {
 	}
 	return fmt.Errorf("ProgressToken: want string or integer, got %s", v.describe())
 }
-
-// ListRootsParams is the params of a roots/list request under a name every
-// revision's package has, so that a handler written in terms of it compiles
-// unchanged against the package of another revision. In this revision it is
-// RequestParams.
-type ListRootsParams = RequestParams
-
-// RootsListChangedParams is the params of a list_changed notification under a
-// name every revision's package has, so that a handler written in terms of it
-// compiles unchanged against the package of another revision. In this revision
-// it is NotificationParams.
-type RootsListChangedParams = NotificationParams

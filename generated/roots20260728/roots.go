@@ -37,6 +37,17 @@ func notSupported(reason string) *RPCError {
 	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
 }
 
+// ListRootsParams is the params of a roots/list request under a name that
+// every revision's package has: a handler written in terms of it compiles
+// unchanged against the package of another revision. In this revision it is
+// ListRootsRequestParams.
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+type ListRootsParams = ListRootsRequestParams
+
 // ListRootsHandler answers roots/list: it is what a client that owns roots
 // implements.
 //

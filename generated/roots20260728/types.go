@@ -456,14 +456,3 @@ func (u *InputResponse) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil
 }
-
-// ListRootsParams is the params of a roots/list request under a name every
-// revision's package has, so that a handler written in terms of it compiles
-// unchanged against the package of another revision. In this revision it is
-// ListRootsRequestParams.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-type ListRootsParams = ListRootsRequestParams
