@@ -221,8 +221,12 @@ func inputRequestMethod(raw json.RawMessage) string {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func AskForRoots(key, requestState string) (InputRequiredResult, error) {
+	return askForRoots(key, requestState, ListRootsRequestParams{})
+}
+
+func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
 	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
-		Params: &ListRootsRequestParams{},
+		Params: &params,
 	})
 	if err != nil {
 		return InputRequiredResult{}, err
@@ -244,6 +248,15 @@ func AskForRoots(key, requestState string) (InputRequiredResult, error) {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool) ([]Root, error) {
+	result, err := listRootsResultIn(params, key)
+	if err != nil {
+		return nil, err
+	}
+	return rootsIn(result, key, lenient)
+}
+
+// listRootsResultIn decodes the result the client answered under key.
+func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRootsResult, error) {
 	if params == nil {
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
@@ -262,6 +275,13 @@ func RootsFromInputResponses(params *InputResponseRequestParams, key string, len
 	if err := result.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
 	}
+	return &result, nil
+}
+
+// rootsIn returns the roots of result: the valid ones when lenient, with
+// the invalid ones' problems as the error; otherwise all of them, or none
+// and an error when one is invalid.
+func rootsIn(result *ListRootsResult, key string, lenient bool) ([]Root, error) {
 	if lenient {
 		return result.ValidRoots()
 	}
