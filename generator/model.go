@@ -27,6 +27,10 @@ type Model struct {
 	// Consts are the fixed values of the schema: method names first.
 	Consts   []*Const
 	Features Features
+	// EnumsIgnored are the schema paths whose "enum" the model could not
+	// make typed constants of (booleans, mixed kinds): they keep their
+	// plain type, and the plan reports them.
+	EnumsIgnored []string
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
 	// Plan is what the package has of the roots feature, made from the
@@ -291,6 +295,7 @@ func (b *builder) fail(path, format string, args ...any) {
 // fill sets the shape of t from schema s.
 func (b *builder) fill(t *Type, s *jsonschema.Schema) {
 	s = b.merged(s, t.Path)
+	b.checkEnum(t.Path, s)
 	t.Doc = docLines(s.Description)
 	t.Deprecated = s.Deprecated
 	if s.Comments == SubsetMarker {
@@ -365,6 +370,13 @@ func enumType(s *jsonschema.Schema) Primitive {
 		return Primitive(s.Type)
 	}
 	return ""
+}
+
+// checkEnum notes an "enum" at path that enumType cannot type.
+func (b *builder) checkEnum(path string, s *jsonschema.Schema) {
+	if len(s.Enum) > 0 && enumType(s) == "" && !slices.Contains(b.m.EnumsIgnored, path) {
+		b.m.EnumsIgnored = append(b.m.EnumsIgnored, path)
+	}
 }
 
 // enum gives scalar type t a typed constant for each value of the
@@ -590,6 +602,9 @@ func (b *builder) typeOf(s *jsonschema.Schema, parent *Type, key string) GoType 
 	}
 	path := parent.Path + "." + key
 	s = b.merged(s, path)
+	if enumType(s) == "" {
+		b.checkEnum(path, s)
+	}
 	switch {
 	case s.Ref != "":
 		return GoType{Named: b.defs[RefName(s.Ref)]}

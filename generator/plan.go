@@ -248,6 +248,7 @@ func newPlan(m *Model) *Plan {
 	if p.Handlers {
 		p.Paging = pl.paging()
 	}
+	pl.enums()
 	if pl.def("MissingRequiredClientCapabilityError") != nil {
 		p.Require = pl.require()
 	}

@@ -237,3 +237,12 @@ func (pl *planner) sample(g GoType, format string, depth int) (goVal, jsonVal st
 	}
 	return "", "", false
 }
+
+// enums reports each "enum" the model left untyped: its values are not
+// checked.
+func (pl *planner) enums() {
+	for _, path := range pl.m.EnumsIgnored {
+		def, member, _ := strings.Cut(path, ".")
+		pl.warn(def, member, "an \"enum\" of booleans, nulls, objects or mixed kinds: no typed constants, and Validate does not check the values")
+	}
+}
