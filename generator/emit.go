@@ -2,8 +2,10 @@ package generator
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -31,7 +33,7 @@ func emitTypes(m *Model, f *jen.File) {
 			}
 			docComments(g, c.Doc, deprecation(m, c.Roots, false, m.Plan.constDeprecatedBy(c)))
 			if c.Type != "" {
-				g.Id(c.Name).Id(c.Type).Op("=").Lit(c.Value)
+				g.Id(c.Name).Id(c.Type).Op("=").Add(untyped(c.Value))
 			} else {
 				g.Id(c.Name).Op("=").Add(untyped(c.Value))
 			}
@@ -70,7 +72,7 @@ func untyped(v any) jen.Code {
 }
 
 func typeDoc(t *Type) []string {
-	doc := slices.Clone(t.Doc)
+	doc := namedDoc(t.Name, t.Doc)
 	if len(doc) == 0 {
 		doc = []string{fmt.Sprintf("%s is the schema's %s.", t.Name, t.Path)}
 	}
@@ -105,24 +107,91 @@ func deprecation(m *Model, roots, own bool, by string) []string {
 	return nil
 }
 
-// docComments writes doc lines, one "//" comment each (jennifer renders a
-// multi-line Comment as a /* */ block), then the deprecation paragraph.
+// docComments writes doc text, one "//" comment per line (jennifer
+// renders a multi-line Comment as a /* */ block), then the deprecation
+// paragraph. The text is reflowed into paragraphs first (see paragraphs),
+// so that lines a schema description broke early are joined again.
 func docComments(g *jen.Group, doc, deprecated []string) {
-	for _, l := range doc {
-		for _, w := range wrap(l, docWidth) {
-			g.Comment(w)
-		}
+	for _, l := range docText(doc) {
+		g.Comment(l)
 	}
 	if len(deprecated) > 0 {
 		if len(doc) > 0 {
 			g.Comment("")
 		}
-		for _, l := range deprecated {
-			for _, w := range wrap(l, docWidth) {
-				g.Comment(w)
-			}
+		for _, l := range docText(deprecated) {
+			g.Comment(l)
 		}
 	}
+}
+
+// docText is lines of text as doc comment lines: paragraphs wrapped at
+// docWidth, separated by blank lines; list items and indented (code)
+// lines stand as they are.
+func docText(lines []string) []string {
+	var out []string
+	for i, p := range paragraphs(lines) {
+		if i > 0 && (p.blankBefore || !p.item && !p.verbatim) {
+			out = append(out, "")
+		}
+		switch {
+		case p.verbatim:
+			out = append(out, p.text)
+		case p.item:
+			// A list item keeps its marker; its continuation lines are
+			// indented under the text, as gofmt lays out doc lists.
+			marker, rest, _ := strings.Cut(strings.TrimLeft(p.text, " "), " ")
+			for j, w := range wrap(rest, docWidth-len(marker)-3) {
+				if j == 0 {
+					out = append(out, "  "+marker+" "+w)
+				} else {
+					out = append(out, strings.Repeat(" ", len(marker)+3)+w)
+				}
+			}
+		default:
+			out = append(out, wrap(p.text, docWidth)...)
+		}
+	}
+	return out
+}
+
+// A paragraph of doc text: running text, a list item or a verbatim line.
+type paragraph struct {
+	text                        string
+	item, verbatim, blankBefore bool
+}
+
+// listItem matches the start of a list item: "-", "*", "+" or a number
+// followed by "." or ")", then a space.
+var listItem = regexp.MustCompile(`^\s*([-*+]|[0-9]+[.)]) `)
+
+// paragraphs groups lines into paragraphs: a blank line ends one, a list
+// item starts one, and the lines of running text between are joined with
+// spaces, whatever width the description's author broke them at.
+func paragraphs(lines []string) []paragraph {
+	var out []paragraph
+	open, blank := false, false
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		switch {
+		case strings.TrimSpace(l) == "":
+			open, blank = false, true
+			continue
+		case listItem.MatchString(l):
+			out = append(out, paragraph{text: strings.TrimSpace(l), item: true, blankBefore: blank})
+			open = true
+		case strings.HasPrefix(l, "\t") || strings.HasPrefix(l, "    ") && !open:
+			out = append(out, paragraph{text: "\t" + strings.TrimSpace(l), verbatim: true, blankBefore: blank})
+			open = false
+		case open:
+			out[len(out)-1].text += " " + strings.TrimSpace(l)
+		default:
+			out = append(out, paragraph{text: strings.TrimSpace(l), blankBefore: blank})
+			open = true
+		}
+		blank = false
+	}
+	return out
 }
 
 // docWidth is where doc comment lines wrap.
@@ -146,6 +215,60 @@ func wrap(line string, width int) []string {
 		cur += " " + w
 	}
 	return append(out, cur)
+}
+
+// namedDoc makes a doc comment start with the name it documents, as Go
+// doc comments do, by turning the opening of a schema description into a
+// sentence about name: "A directory ..." becomes "Root is a directory
+// ...", "Represents ..." becomes "Root represents ...", and a bare noun
+// phrase "Reply to ..." becomes "ListRootsResult is the reply to ...".
+func namedDoc(name string, doc []string) []string {
+	if len(doc) == 0 {
+		return doc
+	}
+	first := strings.TrimSpace(doc[0])
+	word, rest, _ := strings.Cut(first, " ")
+	if word == "" || word == name || strings.HasPrefix(first, name+" ") || strings.HasPrefix(word, name+":") {
+		return doc
+	}
+	lower := lowerWord(word)
+	var lead string
+	switch {
+	case lower == "a" || lower == "an" || lower == "the":
+		lead = name + " is " + lower
+	case slices.Contains(docVerbs, lower):
+		lead = name + " " + lower
+	case strings.HasSuffix(lower, "ed") || slices.Contains([]string{"sent", "set", "kept", "given"}, lower):
+		lead = name + " is " + lower
+	default:
+		next, _, _ := strings.Cut(rest, " ")
+		verb := "is"
+		if plural(lower) || plural(strings.TrimRight(next, ".,;:")) {
+			verb = "are"
+		}
+		lead = name + " " + verb + " the " + lower
+	}
+	if rest != "" {
+		lead += " " + rest
+	}
+	return append([]string{lead}, doc[1:]...)
+}
+
+// docVerbs are the verbs a schema description may open with.
+var docVerbs = []string{"represents", "describes", "contains", "holds", "defines", "identifies", "specifies", "carries", "lists"}
+
+// lowerWord lowercases the first letter of a word that is not an acronym
+// ("JSON-RPC" and "_meta" stay as they are).
+func lowerWord(w string) string {
+	if len(w) > 1 && unicode.IsUpper(rune(w[1])) || w == "" || !unicode.IsUpper(rune(w[0])) {
+		return w
+	}
+	return strings.ToLower(w[:1]) + w[1:]
+}
+
+// plural guesses whether an English noun is plural.
+func plural(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us")
 }
 
 func structFields(m *Model, t *Type, g *jen.Group) {

@@ -16,6 +16,8 @@ func hasValidate(t *Type) bool {
 		return t.Elem.Named != nil && hasValidate(t.Elem.Named)
 	case KindAlias:
 		return hasValidate(t.Elem.Named)
+	case KindScalar:
+		return len(t.Enum) > 0
 	}
 	return false
 }
@@ -144,6 +146,10 @@ func appendConst(c *Const) jen.Code {
 	case float64:
 		return jen.Qual("strconv", "AppendFloat").Call(jen.Id("b"), jen.Id(c.Name), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
 	}
+	if c.Type == "" {
+		// An untyped string constant is a string already.
+		return jen.Id("appendString").Call(jen.Id("b"), jen.Id(c.Name))
+	}
 	return jen.Id("appendString").Call(jen.Id("b"), jen.String().Call(jen.Id(c.Name)))
 }
 
@@ -182,7 +188,9 @@ func appendValue(fl *Field, x *jen.Statement) []jen.Code {
 		}
 	}
 	switch {
-	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
+	case g.Prim == String:
+		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), x)}
+	case g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
 		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.String().Call(x))}
 	case g.Prim == Boolean:
 		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), x)}
@@ -230,7 +238,7 @@ func emitUnmarshal(t *Type, f *jen.File) {
 	}
 	body := []jen.Code{
 		jen.List(jen.Id("m"), jen.Id("isNull"), jen.Err()).Op(":=").Id("objectMembers").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Err"): jen.Err()}))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Err()))),
 		jen.If(jen.Id("isNull")).Block(jen.Return(jen.Nil())),
 		jen.Var().Id("p").Id(t.Name),
 	}
@@ -279,12 +287,12 @@ func emitUnmarshal(t *Type, f *jen.File) {
 			),
 		),
 		jen.If(jen.Id("m").Dot("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Err"): jen.Id("m").Dot("err")})),
+			jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Id("m").Dot("err"))),
 		),
 	)
 	for i, name := range required {
 		body = append(body, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
-			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(t.Name), jen.Id("Path"): jen.Lit(name), jen.Id("Err"): jen.Id("errRequired")})),
+			jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(name), jen.Id("errRequired"))),
 		))
 	}
 	body = append(body, jen.Op("*").Id("x").Op("=").Id("p"), jen.Return(jen.Nil()))
@@ -357,6 +365,8 @@ func emitValidate(m *Model, f *jen.File) {
 				g.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
 					jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(jen.Id("at"), jen.Lit(""), jen.Id("i"))),
 				)
+			case KindScalar:
+				validateEnum(g, t)
 			case KindMap:
 				g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(jen.Id("x"))).Block(
 					jen.Id("e").Op(":=").Id("x").Index(jen.Id("k")),
@@ -411,6 +421,9 @@ func validateField(g *jen.Group, fl *Field) {
 		call := x.Clone().Dot("validate").Call(jen.Id("v"), childPath(fl, jen.Lit(-1)))
 		if fl.Pointer {
 			g.If(x.Clone().Op("!=").Nil()).Block(call)
+		} else if cond := omitCondition(fl, x.Clone()); cond != nil && resolve(fl.Type.Named).Kind == KindScalar {
+			// An optional enum member left at its zero value is absent.
+			g.If(cond).Block(call)
 		} else {
 			g.Add(call)
 		}
@@ -424,6 +437,25 @@ func validateField(g *jen.Group, fl *Field) {
 			jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(childPath(fl, jen.Lit(-1)), jen.Id("k"), jen.Lit(-1))),
 		)
 	}
+}
+
+// validateEnum checks that scalar t holds one of the values of its enum.
+func validateEnum(g *jen.Group, t *Type) {
+	var names []jen.Code
+	var values []string
+	for _, c := range t.Enum {
+		names = append(names, jen.Id(c.Name))
+		values = append(values, enumLiteral(c.Value))
+	}
+	verb := "%v"
+	if t.Elem.Prim == String {
+		verb = "%q"
+	}
+	msg := verb + " is not one of the allowed values (" + orList(values) + ")"
+	g.Switch(jen.Id("x")).Block(
+		jen.Case(names...),
+		jen.Default().Block(jen.Id("v").Dot("add").Call(jen.Id("at"), jen.Qual("fmt", "Sprintf").Call(jen.Lit(msg), jen.Id("x")))),
+	)
 }
 
 func litStrings(ss []string) []jen.Code {

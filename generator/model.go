@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -26,6 +27,10 @@ type Model struct {
 	// Consts are the fixed values of the schema: method names first.
 	Consts   []*Const
 	Features Features
+	// EnumsIgnored are the schema paths whose "enum" the model could not
+	// make typed constants of (booleans, mixed kinds): they keep their
+	// plain type, and the plan reports them.
+	EnumsIgnored []string
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
 	// Plan is what the package has of the roots feature, made from the
@@ -98,6 +103,9 @@ type Type struct {
 	Members []Primitive
 	// KindRawUnion: the definitions it may hold.
 	Arms []*Type
+	// KindScalar: the values the schema's "enum" allows, each a typed
+	// constant of the type, in schema order; none when any value goes.
+	Enum []*Const
 }
 
 // Primitive is a JSON type that maps to one Go type.
@@ -175,7 +183,7 @@ var rootsFeatureProperties = []string{"ClientCapabilities.roots"}
 const methodTypeName = "Method"
 
 // reservedNames are package-level identifiers of the support code.
-var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ProtocolVersion", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"}
+var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ListRootsParams", "RootsListChangedParams", "ProtocolVersion", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"}
 
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
@@ -287,6 +295,7 @@ func (b *builder) fail(path, format string, args ...any) {
 // fill sets the shape of t from schema s.
 func (b *builder) fill(t *Type, s *jsonschema.Schema) {
 	s = b.merged(s, t.Path)
+	b.checkEnum(t.Path, s)
 	t.Doc = docLines(s.Description)
 	t.Deprecated = s.Deprecated
 	if s.Comments == SubsetMarker {
@@ -313,11 +322,122 @@ func (b *builder) fill(t *Type, s *jsonschema.Schema) {
 		t.Kind = KindSlice
 		el := b.typeOf(s.Items, t, "items")
 		t.Elem = &el
+	case enumType(s) != "":
+		t.Kind, t.Elem = KindScalar, &GoType{Prim: enumType(s)}
+		b.enum(t, s)
 	case s.Type == "string" || s.Type == "integer" || s.Type == "number" || s.Type == "boolean":
 		t.Kind, t.Elem = KindScalar, &GoType{Prim: Primitive(s.Type)}
 	default:
 		t.Kind = KindAny
 	}
+}
+
+// enumType is the primitive type of a schema that lists its values in
+// "enum": its "type", or, without one, the type every value shares.
+// It is "" for a schema without enum, or one whose values are not all
+// strings, integers or numbers of its type (an enum of booleans, nulls,
+// objects or mixed kinds keeps its plain type).
+func enumType(s *jsonschema.Schema) Primitive {
+	if len(s.Enum) == 0 || len(s.AnyOf) > 0 || s.Properties != nil {
+		return ""
+	}
+	var kind Primitive
+	for _, v := range s.Enum {
+		var k Primitive
+		switch x := v.(type) {
+		case string:
+			k = String
+		case float64:
+			k = Number
+			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+				k = Integer
+			}
+		default:
+			return ""
+		}
+		if kind == "" || kind == Integer && k == Number || kind == Number && k == Integer {
+			if kind == "" || k == Number {
+				kind = k
+			}
+		} else if kind != k {
+			return ""
+		}
+	}
+	switch {
+	case s.Type == "":
+		return kind
+	case s.Type == string(kind), s.Type == "number" && kind == Integer:
+		return Primitive(s.Type)
+	}
+	return ""
+}
+
+// checkEnum notes an "enum" at path that enumType cannot type.
+func (b *builder) checkEnum(path string, s *jsonschema.Schema) {
+	if len(s.Enum) > 0 && enumType(s) == "" && !slices.Contains(b.m.EnumsIgnored, path) {
+		b.m.EnumsIgnored = append(b.m.EnumsIgnored, path)
+	}
+}
+
+// enum gives scalar type t a typed constant for each value of the
+// schema's "enum", named after the type and the value.
+func (b *builder) enum(t *Type, s *jsonschema.Schema) {
+	seen := map[any]bool{}
+	for _, v := range s.Enum {
+		value, err := constValue(v)
+		if err != nil {
+			b.fail(t.Path, "enum: %v", err)
+			return
+		}
+		if t.Elem.Prim == Number {
+			if n, ok := value.(int64); ok {
+				value = float64(n)
+			}
+		}
+		if seen[value] {
+			continue // a repeated value adds nothing
+		}
+		seen[value] = true
+		c := &Const{Value: value, Type: t.Name, Roots: t.Roots, Name: b.names.take(t.Name + enumSuffix(value))}
+		c.Doc = []string{fmt.Sprintf("%s is the %s %s.", c.Name, t.Name, enumLiteral(value))}
+		t.Enum = append(t.Enum, c)
+		b.m.Consts = append(b.m.Consts, c)
+	}
+}
+
+// enumSuffix is the part of an enum constant's name that comes from its
+// value: "read-only" gives ReadOnly, 2 gives 2, -1 gives Minus1.
+func enumSuffix(v any) string {
+	switch x := v.(type) {
+	case string:
+		if x == "" {
+			return "Empty"
+		}
+		n := goName(x)
+		if strings.HasPrefix(n, "X") && !strings.HasPrefix(x, "x") && !strings.HasPrefix(x, "X") {
+			// goName's prefix for a name that cannot start an identifier,
+			// which here follows the type's name.
+			n = n[1:]
+		}
+		return n
+	case int64:
+		if x < 0 {
+			return fmt.Sprintf("Minus%d", -x)
+		}
+		return fmt.Sprint(x)
+	case float64:
+		s := strings.NewReplacer("-", "Minus", ".", "_", "+", "").Replace(strconv.FormatFloat(x, 'g', -1, 64))
+		return s
+	}
+	return ""
+}
+
+// enumLiteral is an enum value as it reads in a doc comment.
+func enumLiteral(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
 }
 
 func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
@@ -482,10 +602,13 @@ func (b *builder) typeOf(s *jsonschema.Schema, parent *Type, key string) GoType 
 	}
 	path := parent.Path + "." + key
 	s = b.merged(s, path)
+	if enumType(s) == "" {
+		b.checkEnum(path, s)
+	}
 	switch {
 	case s.Ref != "":
 		return GoType{Named: b.defs[RefName(s.Ref)]}
-	case primitiveUnion(s) != nil, isRefUnion(s), s.Properties != nil:
+	case primitiveUnion(s) != nil, isRefUnion(s), s.Properties != nil, enumType(s) != "":
 		return GoType{Named: b.nestedType(parent, key, s)}
 	case s.Type == "object":
 		el := b.typeOf(s.AdditionalProperties, parent, key+".additionalProperties")

@@ -70,6 +70,9 @@ type Plan struct {
 	RootMeta bool
 	// Examples: example_test.go.
 	Examples bool
+	// Fills complete the values the examples write with the members the
+	// schema requires besides the ones they show (plan_shapes.go).
+	Fills ExampleFills
 	// GateProblem, when not empty, says why a gate cannot convert this
 	// revision's Root to and from its own (which has URI, Name, Meta and
 	// Extra); the gate refuses the revision with it.
@@ -82,6 +85,12 @@ type Plan struct {
 	ListChangedDeprecatedBy string
 	// ListChangedMethod is the Go name of list_changed's method constant.
 	ListChangedMethod string
+	// Paging: roots/list answers in pages, which Server.Roots follows
+	// (plan_shapes.go); nil when the schema has no cursor.
+	Paging *Paging
+	// AskID: AskForRoots fills the required id of the embedded request's
+	// envelope; nil when there is none to fill.
+	AskID *EnvelopeID
 	// Warnings are the parts of the roots feature the schema has in a
 	// shape the generator cannot write, and so left out.
 	Warnings []Warning
@@ -237,6 +246,13 @@ func newPlan(m *Model) *Plan {
 	if p.InputRequests {
 		p.Ask = pl.ask()
 	}
+	if p.Ask {
+		p.AskID, p.Ask = pl.envelopeID()
+	}
+	if p.Handlers {
+		p.Paging = pl.paging()
+	}
+	pl.enums()
 	if pl.def("MissingRequiredClientCapabilityError") != nil {
 		p.Require = pl.require()
 	}
@@ -251,7 +267,7 @@ func newPlan(m *Model) *Plan {
 
 	if p.Handlers {
 		if name := pl.member("Root", "name", "Name", "string", "the examples"); name != nil {
-			p.Examples = true
+			p.Fills, p.Examples = pl.exampleFills()
 		}
 	}
 	p.GateProblem = gateProblem(pl.def("Root"))
@@ -414,12 +430,18 @@ func (p *Plan) Parts() []string {
 	add(p.Handlers, "handlers(params="+paramsDesc(p)+")")
 	add(p.Direct, "direct")
 	add(p.Envelope, "envelope")
+	if p.Paging != nil {
+		add(true, "paging("+p.Paging.Cursor+","+p.Paging.NextCursor+")")
+	}
 	add(p.ListChanged, "listChanged(params="+p.NotificationParamsType+")")
 	add(p.HandleNotification, "handleNotification")
 	add(p.NotifyListChanged, "notifyListChanged")
 	add(p.CapabilitiesInMeta, "capabilitiesInMeta")
 	add(p.InputRequests, "inputRequests")
 	add(p.Ask, fmt.Sprintf("ask(%s,%s,%s;%s,%s)", p.AskFields.ResultType, p.AskFields.InputRequests, p.AskFields.RequestState, p.AskFields.InputResponses, p.AskFields.RetryState))
+	if p.AskID != nil {
+		add(true, "askID("+p.AskID.Field+"="+p.AskID.Value+")")
+	}
 	add(p.Require, "require")
 	add(p.MissingCode, "missingCode")
 	add(p.VersionKey != "", "versionKey="+p.VersionKey)

@@ -38,19 +38,25 @@ func notSupported(reason string) *RPCError {
 	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
 }
 
+// ListRootsParams is the params of a roots/list request under a name that
+// every revision's package has: a handler written in terms of it compiles
+// unchanged against the package of another revision. In this revision it is
+// ListRootsRequestParams.
+type ListRootsParams = ListRootsRequestParams
+
 // ListRootsHandler answers roots/list: it is what a client that owns roots
 // implements.
 type ListRootsHandler interface {
 	// ListRoots returns the client's roots. Return an *RPCError to answer
 	// with that error; any other error is answered with -32603.
-	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+	ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
 }
 
 // ListRootsHandlerFunc turns a function into a ListRootsHandler.
-type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
 
 // ListRoots calls f.
-func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
+func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
 	return f(ctx, params)
 }
 
@@ -60,7 +66,7 @@ func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsRe
 type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
-func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
+func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
 	return nil, notSupported("Client has no roots handler")
 }
 
@@ -159,19 +165,25 @@ func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent boo
 	return true, nil
 }
 
+// RootsListChangedParams is the params of a list_changed notification
+// under a name that every revision's package has: a handler written in
+// terms of it compiles unchanged against the package of another revision.
+// In this revision it is RootsListChangedNotificationParams.
+type RootsListChangedParams = RootsListChangedNotificationParams
+
 // ListChangedHandler reacts to notifications/roots/list_changed: it is what
 // a server implements to learn that a client's roots changed.
 type ListChangedHandler interface {
 	// RootsListChanged is called for each notification, after the cached
 	// roots were dropped. Its error is returned by HandleNotification.
-	RootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error
+	RootsListChanged(ctx context.Context, params *RootsListChangedParams) error
 }
 
 // ListChangedHandlerFunc turns a function into a ListChangedHandler.
-type ListChangedHandlerFunc func(ctx context.Context, params *RootsListChangedNotificationParams) error
+type ListChangedHandlerFunc func(ctx context.Context, params *RootsListChangedParams) error
 
 // RootsListChanged calls f.
-func (f ListChangedHandlerFunc) RootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error {
+func (f ListChangedHandlerFunc) RootsListChanged(ctx context.Context, params *RootsListChangedParams) error {
 	return f(ctx, params)
 }
 
@@ -180,7 +192,7 @@ func (f ListChangedHandlerFunc) RootsListChanged(ctx context.Context, params *Ro
 type UnimplementedListChangedHandler struct{}
 
 // RootsListChanged does nothing.
-func (UnimplementedListChangedHandler) RootsListChanged(context.Context, *RootsListChangedNotificationParams) error {
+func (UnimplementedListChangedHandler) RootsListChanged(context.Context, *RootsListChangedParams) error {
 	return nil
 }
 
@@ -408,39 +420,46 @@ func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error)
 	if err != nil {
 		return nil, err
 	}
+	roots, _, err := s.askPage(ctx, timeout, method, params)
+	return roots, err
+}
+
+// askPage sends one roots/list and reads the answer: its roots (the valid
+// ones, when Lenient) and the cursor of the next page, if any.
+func (s *Server) askPage(ctx context.Context, timeout time.Duration, method Method, params json.RawMessage) (roots []Root, next string, err error) {
 	raw, err := s.request(ctx, method, params)
 	if err != nil {
 		// A failure once the timeout has passed is the timeout's doing,
 		// whatever Request made of it; a panic is reported as such. An
 		// answer, even one that came just as time ran out, is used.
 		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
-			return nil, fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
 		}
-		return nil, fmt.Errorf("roots/list: %w", err)
+		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}
 	if isNullValue(raw[skipSpace(raw, 0):]) {
-		return nil, errors.New("roots/list: the client answered null, not a result")
+		return nil, "", errors.New("roots/list: the client answered null, not a result")
 	}
 	if err := checkJSON(raw); err != nil {
-		return nil, fmt.Errorf("roots/list: %w", err)
+		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {
-		return nil, fmt.Errorf("roots/list: %w", err)
+		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}
 	if !s.Lenient {
 		if err := result.Validate(); err != nil {
-			return nil, fmt.Errorf("roots/list: %w", err)
+			return nil, "", fmt.Errorf("roots/list: %w", err)
 		}
-		return result.Roots, nil
+		return result.Roots, next, nil
 	}
-	roots, err := result.ValidRoots()
+	roots, err = result.ValidRoots()
 	if err != nil && s.OnInvalidRoots != nil {
 		if err := s.reportInvalid(err); err != nil {
-			return nil, fmt.Errorf("roots/list: %w", err)
+			return nil, "", fmt.Errorf("roots/list: %w", err)
 		}
 	}
-	return roots, nil
+	return roots, next, nil
 }
 
 // HandleNotification handles a notification from the client:

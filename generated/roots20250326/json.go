@@ -20,26 +20,21 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	n := 0
 	if x.Name != "" {
 		b = appendKey(b, &n, "\"name\":")
-		b = appendString(b, string(x.Name))
+		b = appendString(b, x.Name)
 	}
 	b = appendKey(b, &n, "\"uri\":")
-	b = appendString(b, string(x.URI))
+	b = appendString(b, x.URI)
 	return appendExtra(b, n > 0, x.Extra, "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
@@ -62,17 +57,10 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "uri",
-			Type: "Root",
-		}
+		return decodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -102,18 +90,13 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
@@ -144,17 +127,10 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -182,18 +158,13 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequestParams",
-		}
+		return decodeError("ListRootsRequestParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -218,10 +189,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequestParams",
-		}
+		return decodeError("ListRootsRequestParams", "", m.err)
 	}
 	*x = p
 	return nil
@@ -249,18 +217,13 @@ func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequestParamsMeta",
-		}
+		return decodeError("ListRootsRequestParamsMeta", "", err)
 	}
 	if isNull {
 		return nil
@@ -285,10 +248,7 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequestParamsMeta",
-		}
+		return decodeError("ListRootsRequestParamsMeta", "", m.err)
 	}
 	*x = p
 	return nil
@@ -320,18 +280,13 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
@@ -356,17 +311,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "roots",
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -396,18 +344,13 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "", err)
 	}
 	if isNull {
 		return nil
@@ -438,17 +381,10 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -476,18 +412,13 @@ func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsListChangedNotificationParams",
-		}
+		return decodeError("RootsListChangedNotificationParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -508,10 +439,7 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsListChangedNotificationParams",
-		}
+		return decodeError("RootsListChangedNotificationParams", "", m.err)
 	}
 	*x = p
 	return nil
@@ -539,18 +467,13 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
@@ -575,10 +498,7 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", m.err)
 	}
 	*x = p
 	return nil
@@ -603,18 +523,13 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
@@ -635,10 +550,7 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", m.err)
 	}
 	*x = p
 	return nil

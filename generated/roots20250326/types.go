@@ -22,7 +22,7 @@ const (
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 )
 
-// A directory or file the client shares with the server, named by URI.
+// Root is a directory or file the client shares with the server, named by URI.
 type Root struct {
 	// Optional label for showing the root to people, for example in a workspace
 	// picker.
@@ -34,8 +34,8 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Server request for the client's current roots, answered with a
-// ListRootsResult.
+// ListRootsRequest is the server request for the client's current roots,
+// answered with a ListRootsResult.
 type ListRootsRequest struct {
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
@@ -44,7 +44,8 @@ type ListRootsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Optional parameters; roots/list defines none beyond _meta.
+// ListRootsRequestParams are the optional parameters; roots/list defines none
+// beyond _meta.
 type ListRootsRequestParams struct {
 	// Request metadata, such as a token for progress updates.
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
@@ -53,7 +54,8 @@ type ListRootsRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Request metadata, such as a token for progress updates.
+// ListRootsRequestParamsMeta is the request metadata, such as a token for
+// progress updates.
 type ListRootsRequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
@@ -63,7 +65,8 @@ type ListRootsRequestParamsMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Reply to roots/list, listing every root the client exposes at the moment.
+// ListRootsResult is the reply to roots/list, listing every root the client
+// exposes at the moment.
 type ListRootsResult struct {
 	// Free-form metadata attached to the result.
 	Meta map[string]any `json:"_meta,omitempty"`
@@ -74,9 +77,9 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Client notice that its roots differ from what roots/list last returned.
-// Clients that declared roots.listChanged send it, and the server may then
-// list the roots again.
+// RootsListChangedNotification is the client notice that its roots differ from
+// what roots/list last returned. Clients that declared roots.listChanged send
+// it, and the server may then list the roots again.
 type RootsListChangedNotification struct {
 	// Optional parameters; this notification defines none beyond _meta.
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
@@ -85,7 +88,8 @@ type RootsListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Optional parameters; this notification defines none beyond _meta.
+// RootsListChangedNotificationParams are the optional parameters; this
+// notification defines none beyond _meta.
 type RootsListChangedNotificationParams struct {
 	// Free-form metadata attached to the notification.
 	Meta map[string]any `json:"_meta,omitempty"`
@@ -94,8 +98,8 @@ type RootsListChangedNotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// A request a server can send to the client. Only the roots-related arm,
-// ListRootsRequest, is kept here.
+// ServerRequest is a request a server can send to the client. Only the
+// roots-related arm, ListRootsRequest, is kept here.
 //
 // The protocol allows other kinds of values here; only the roots ones are
 // modelled, and every value is kept as raw JSON so that none is lost.
@@ -110,8 +114,7 @@ func ServerRequestFromListRootsRequest(v ListRootsRequest) (ServerRequest, error
 }
 
 // AsListRootsRequest decodes the value as a ListRootsRequest and validates it;
-// an error means
-// the value is of another kind or breaks the schema's rules.
+// an error means the value is of another kind or breaks the schema's rules.
 func (u ServerRequest) AsListRootsRequest() (ListRootsRequest, error) {
 	var v ListRootsRequest
 	if len(u.raw) == 0 {
@@ -147,8 +150,8 @@ func (u *ServerRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Features the client declares during initialization. Only the roots-related
-// members are kept here.
+// ClientCapabilities are the features the client declares during
+// initialization. Only the roots-related members are kept here.
 //
 // The protocol defines more members than the roots ones modelled here; the
 // others are kept in Extra.
@@ -161,8 +164,8 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Set when the client can answer roots/list; servers should check for it
-// before asking.
+// RootsCapability is set when the client can answer roots/list; servers should
+// check for it before asking.
 type RootsCapability struct {
 	// True if the client sends notifications/roots/list_changed whenever its roots
 	// change.
@@ -172,8 +175,8 @@ type RootsCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// String or integer a requester picks so each progress update can say which
-// request it belongs to.
+// ProgressToken is the string or integer a requester picks so each progress
+// update can say which request it belongs to.
 type ProgressToken struct {
 	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
 	s    string

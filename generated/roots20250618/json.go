@@ -27,26 +27,21 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Name != "" {
 		b = appendKey(b, &n, "\"name\":")
-		b = appendString(b, string(x.Name))
+		b = appendString(b, x.Name)
 	}
 	b = appendKey(b, &n, "\"uri\":")
-	b = appendString(b, string(x.URI))
+	b = appendString(b, x.URI)
 	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
@@ -73,17 +68,10 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "uri",
-			Type: "Root",
-		}
+		return decodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -113,18 +101,13 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
@@ -155,17 +138,10 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -193,18 +169,13 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequestParams",
-		}
+		return decodeError("ListRootsRequestParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -229,10 +200,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequestParams",
-		}
+		return decodeError("ListRootsRequestParams", "", m.err)
 	}
 	*x = p
 	return nil
@@ -260,18 +228,13 @@ func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequestParamsMeta",
-		}
+		return decodeError("ListRootsRequestParamsMeta", "", err)
 	}
 	if isNull {
 		return nil
@@ -296,10 +259,7 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequestParamsMeta",
-		}
+		return decodeError("ListRootsRequestParamsMeta", "", m.err)
 	}
 	*x = p
 	return nil
@@ -331,18 +291,13 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
@@ -367,17 +322,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "roots",
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -407,18 +355,13 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "", err)
 	}
 	if isNull {
 		return nil
@@ -449,17 +392,10 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -487,18 +423,13 @@ func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsListChangedNotificationParams",
-		}
+		return decodeError("RootsListChangedNotificationParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -519,10 +450,7 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsListChangedNotificationParams",
-		}
+		return decodeError("RootsListChangedNotificationParams", "", m.err)
 	}
 	*x = p
 	return nil
@@ -550,18 +478,13 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
@@ -586,10 +509,7 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", m.err)
 	}
 	*x = p
 	return nil
@@ -614,18 +534,13 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
@@ -646,10 +561,7 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", m.err)
 	}
 	*x = p
 	return nil

@@ -376,6 +376,12 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 var errRequired = errors.New("required")
 
+// decodeError is the *DecodeError for a value of typeName that does not
+// fit: the value itself when path is empty, else its member at path.
+func decodeError(typeName, path string, err error) error {
+	return &DecodeError{Type: typeName, Path: path, Err: err}
+}
+
 // checkJSON says what is wrong when data is not one valid JSON value. The
 // decoders only delimit the values they walk past, so raw bytes from a
 // transport go through it once, where they reach a decoder, and a

@@ -100,7 +100,7 @@ func ExampleRootSet_ReadFile() {
 
 // A server's roots/list request, as it arrives on the wire.
 func Example_decodeListRootsRequest() {
-	data := []byte(`{"jsonrpc":"2.0","id":7,"method":"roots/list","params":{}}`)
+	data := []byte(`{"jsonrpc":"2.0","method":"roots/list","id":7,"params":{}}`)
 
 	var req ListRootsRequest
 	if err := json.Unmarshal(data, &req); err != nil {

@@ -27,26 +27,21 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Name != "" {
 		b = appendKey(b, &n, "\"name\":")
-		b = appendString(b, string(x.Name))
+		b = appendString(b, x.Name)
 	}
 	b = appendKey(b, &n, "\"uri\":")
-	b = appendString(b, string(x.URI))
+	b = appendString(b, x.URI)
 	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
@@ -73,17 +68,10 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "uri",
-			Type: "Root",
-		}
+		return decodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -102,7 +90,7 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	n := 0
 	var err error
 	b = appendKey(b, &n, "\"jsonrpc\":")
-	b = appendString(b, string(JSONRPCVersion))
+	b = appendString(b, JSONRPCVersion)
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodListRoots))
 	b = appendKey(b, &n, "\"id\":")
@@ -119,18 +107,13 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
@@ -169,31 +152,16 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "jsonrpc",
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "jsonrpc", errRequired)
 	}
 	if !seen[1] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "method", errRequired)
 	}
 	if !seen[2] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "id",
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "id", errRequired)
 	}
 	*x = p
 	return nil
@@ -225,18 +193,13 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
@@ -261,17 +224,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "roots",
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -290,7 +246,7 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	n := 0
 	var err error
 	b = appendKey(b, &n, "\"jsonrpc\":")
-	b = appendString(b, string(JSONRPCVersion))
+	b = appendString(b, JSONRPCVersion)
 	b = appendKey(b, &n, "\"method\":")
 	b = appendString(b, string(MethodRootsListChanged))
 	if x.Params != nil {
@@ -303,18 +259,13 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "", err)
 	}
 	if isNull {
 		return nil
@@ -350,24 +301,13 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "jsonrpc",
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "jsonrpc", errRequired)
 	}
 	if !seen[1] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "RootsListChangedNotification",
-		}
+		return decodeError("RootsListChangedNotification", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -395,18 +335,13 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
@@ -431,10 +366,7 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", m.err)
 	}
 	*x = p
 	return nil
@@ -459,18 +391,13 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
@@ -491,10 +418,7 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", m.err)
 	}
 	*x = p
 	return nil
@@ -522,18 +446,13 @@ func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RequestParams",
-		}
+		return decodeError("RequestParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -558,10 +477,7 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RequestParams",
-		}
+		return decodeError("RequestParams", "", m.err)
 	}
 	*x = p
 	return nil
@@ -589,18 +505,13 @@ func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RequestParamsMeta",
-		}
+		return decodeError("RequestParamsMeta", "", err)
 	}
 	if isNull {
 		return nil
@@ -625,10 +536,7 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RequestParamsMeta",
-		}
+		return decodeError("RequestParamsMeta", "", m.err)
 	}
 	*x = p
 	return nil
@@ -656,18 +564,13 @@ func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "NotificationParams",
-		}
+		return decodeError("NotificationParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -688,10 +591,7 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "NotificationParams",
-		}
+		return decodeError("NotificationParams", "", m.err)
 	}
 	*x = p
 	return nil

@@ -21,12 +21,12 @@ const (
 	// MethodRootsListChanged is the method name of RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 
-	// JSONRPCVersion is the fixed value of "jsonrpc" in ListRootsRequest.
-	// JSON-RPC protocol version, always 2.0.
+	// JSONRPCVersion is the fixed value of "jsonrpc" in ListRootsRequest. JSON-RPC
+	// protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 
-// A directory or file the client shares with the server, named by URI.
+// Root is a directory or file the client shares with the server, named by URI.
 type Root struct {
 	// Free-form metadata about this root, outside the fields the protocol defines.
 	Meta map[string]any `json:"_meta,omitempty"`
@@ -40,9 +40,9 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Server request for the client's current roots, answered with a
-// ListRootsResult. In this revision it is a complete JSON-RPC request that
-// carries jsonrpc and id.
+// ListRootsRequest is the server request for the client's current roots,
+// answered with a ListRootsResult. In this revision it is a complete JSON-RPC
+// request that carries jsonrpc and id.
 type ListRootsRequest struct {
 	// JSON-RPC request id, which the client repeats in its response.
 	ID RequestID `json:"id"`
@@ -53,7 +53,8 @@ type ListRootsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Reply to roots/list, listing every root the client exposes at the moment.
+// ListRootsResult is the reply to roots/list, listing every root the client
+// exposes at the moment.
 type ListRootsResult struct {
 	// Free-form metadata attached to the result.
 	Meta map[string]any `json:"_meta,omitempty"`
@@ -64,9 +65,9 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Client notice that its roots differ from what roots/list last returned.
-// Clients that declared roots.listChanged send it, and the server may then
-// list the roots again.
+// RootsListChangedNotification is the client notice that its roots differ from
+// what roots/list last returned. Clients that declared roots.listChanged send
+// it, and the server may then list the roots again.
 type RootsListChangedNotification struct {
 	// Optional parameters; this notification defines none beyond _meta.
 	Params *NotificationParams `json:"params,omitempty"`
@@ -75,8 +76,8 @@ type RootsListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// A request a server can send to the client. Only the roots-related arm,
-// ListRootsRequest, is kept here.
+// ServerRequest is a request a server can send to the client. Only the
+// roots-related arm, ListRootsRequest, is kept here.
 //
 // The protocol allows other kinds of values here; only the roots ones are
 // modelled, and every value is kept as raw JSON so that none is lost.
@@ -91,8 +92,7 @@ func ServerRequestFromListRootsRequest(v ListRootsRequest) (ServerRequest, error
 }
 
 // AsListRootsRequest decodes the value as a ListRootsRequest and validates it;
-// an error means
-// the value is of another kind or breaks the schema's rules.
+// an error means the value is of another kind or breaks the schema's rules.
 func (u ServerRequest) AsListRootsRequest() (ListRootsRequest, error) {
 	var v ListRootsRequest
 	if len(u.raw) == 0 {
@@ -128,8 +128,8 @@ func (u *ServerRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Features the client declares during initialization. Only the roots-related
-// members are kept here.
+// ClientCapabilities are the features the client declares during
+// initialization. Only the roots-related members are kept here.
 //
 // The protocol defines more members than the roots ones modelled here; the
 // others are kept in Extra.
@@ -142,8 +142,8 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Set when the client can answer roots/list; servers should check for it
-// before asking.
+// RootsCapability is set when the client can answer roots/list; servers should
+// check for it before asking.
 type RootsCapability struct {
 	// True if the client sends notifications/roots/list_changed whenever its roots
 	// change.
@@ -153,8 +153,8 @@ type RootsCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// JSON-RPC request identifier, a string or an integer. A response carries the
-// id of the request it answers.
+// RequestID is the JSON-RPC request identifier, a string or an integer. A
+// response carries the id of the request it answers.
 type RequestID struct {
 	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
 	s    string
@@ -235,8 +235,8 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	return fmt.Errorf("RequestID: want string or integer, got %s", v.describe())
 }
 
-// Base shape of request params, holding the _meta member that any request may
-// send.
+// RequestParams is the base shape of request params, holding the _meta member
+// that any request may send.
 type RequestParams struct {
 	// Request metadata, such as a token for progress updates.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
@@ -245,7 +245,8 @@ type RequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Request metadata, such as a token for progress updates.
+// RequestParamsMeta is the request metadata, such as a token for progress
+// updates.
 type RequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
@@ -255,8 +256,8 @@ type RequestParamsMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Base shape of notification params, holding the _meta member that any
-// notification may send.
+// NotificationParams is the base shape of notification params, holding the
+// _meta member that any notification may send.
 type NotificationParams struct {
 	// Free-form metadata attached to the notification.
 	Meta map[string]any `json:"_meta,omitempty"`
@@ -265,8 +266,8 @@ type NotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// String or integer a requester picks so each progress update can say which
-// request it belongs to.
+// ProgressToken is the string or integer a requester picks so each progress
+// update can say which request it belongs to.
 type ProgressToken struct {
 	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
 	s    string

@@ -27,26 +27,21 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	}
 	if x.Name != "" {
 		b = appendKey(b, &n, "\"name\":")
-		b = appendString(b, string(x.Name))
+		b = appendString(b, x.Name)
 	}
 	b = appendKey(b, &n, "\"uri\":")
-	b = appendString(b, string(x.URI))
+	b = appendString(b, x.URI)
 	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
@@ -73,17 +68,10 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "Root",
-		}
+		return decodeError("Root", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "uri",
-			Type: "Root",
-		}
+		return decodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -113,18 +101,13 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
@@ -155,17 +138,10 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "method",
-			Type: "ListRootsRequest",
-		}
+		return decodeError("ListRootsRequest", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -193,18 +169,13 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsRequestParams",
-		}
+		return decodeError("ListRootsRequestParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -225,10 +196,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsRequestParams",
-		}
+		return decodeError("ListRootsRequestParams", "", m.err)
 	}
 	*x = p
 	return nil
@@ -254,18 +222,13 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
@@ -286,17 +249,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "roots",
-			Type: "ListRootsResult",
-		}
+		return decodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -324,18 +280,13 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
@@ -360,10 +311,7 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "ClientCapabilities",
-		}
+		return decodeError("ClientCapabilities", "", m.err)
 	}
 	*x = p
 	return nil
@@ -384,18 +332,13 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
@@ -412,10 +355,7 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RootsCapability",
-		}
+		return decodeError("RootsCapability", "", m.err)
 	}
 	*x = p
 	return nil
@@ -447,26 +387,21 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 	}
 	if x.RequestState != "" {
 		b = appendKey(b, &n, "\"requestState\":")
-		b = appendString(b, string(x.RequestState))
+		b = appendString(b, x.RequestState)
 	}
 	b = appendKey(b, &n, "\"resultType\":")
-	b = appendString(b, string(x.ResultType))
+	b = appendString(b, x.ResultType)
 	return appendExtra(b, n > 0, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "InputRequiredResult",
-		}
+		return decodeError("InputRequiredResult", "", err)
 	}
 	if isNull {
 		return nil
@@ -497,17 +432,10 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "InputRequiredResult",
-		}
+		return decodeError("InputRequiredResult", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "resultType",
-			Type: "InputRequiredResult",
-		}
+		return decodeError("InputRequiredResult", "resultType", errRequired)
 	}
 	*x = p
 	return nil
@@ -537,24 +465,19 @@ func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 	}
 	if x.RequestState != "" {
 		b = appendKey(b, &n, "\"requestState\":")
-		b = appendString(b, string(x.RequestState))
+		b = appendString(b, x.RequestState)
 	}
 	return appendExtra(b, n > 0, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "InputResponseRequestParams",
-		}
+		return decodeError("InputResponseRequestParams", "", err)
 	}
 	if isNull {
 		return nil
@@ -581,17 +504,10 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "InputResponseRequestParams",
-		}
+		return decodeError("InputResponseRequestParams", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "_meta",
-			Type: "InputResponseRequestParams",
-		}
+		return decodeError("InputResponseRequestParams", "_meta", errRequired)
 	}
 	*x = p
 	return nil
@@ -610,7 +526,7 @@ func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, err
 	n := 0
 	var err error
 	b = appendKey(b, &n, "\"jsonrpc\":")
-	b = appendString(b, string(JSONRPCVersion))
+	b = appendString(b, JSONRPCVersion)
 	b = appendKey(b, &n, "\"error\":")
 	if b, err = x.Error.appendJSON(b); err != nil {
 		return nil, fmt.Errorf("error: %w", err)
@@ -625,18 +541,13 @@ func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, err
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "MissingRequiredClientCapabilityError",
-		}
+		return decodeError("MissingRequiredClientCapabilityError", "", err)
 	}
 	if isNull {
 		return nil
@@ -670,24 +581,13 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "MissingRequiredClientCapabilityError",
-		}
+		return decodeError("MissingRequiredClientCapabilityError", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "jsonrpc",
-			Type: "MissingRequiredClientCapabilityError",
-		}
+		return decodeError("MissingRequiredClientCapabilityError", "jsonrpc", errRequired)
 	}
 	if !seen[1] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "error",
-			Type: "MissingRequiredClientCapabilityError",
-		}
+		return decodeError("MissingRequiredClientCapabilityError", "error", errRequired)
 	}
 	*x = p
 	return nil
@@ -712,23 +612,18 @@ func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byt
 		return nil, fmt.Errorf("data: %w", err)
 	}
 	b = appendKey(b, &n, "\"message\":")
-	b = appendString(b, string(x.Message))
+	b = appendString(b, x.Message)
 	return appendExtra(b, n > 0, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "MissingRequiredClientCapabilityErrorObject",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorObject", "", err)
 	}
 	if isNull {
 		return nil
@@ -757,31 +652,16 @@ func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) 
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "MissingRequiredClientCapabilityErrorObject",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorObject", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "code",
-			Type: "MissingRequiredClientCapabilityErrorObject",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorObject", "code", errRequired)
 	}
 	if !seen[1] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "data",
-			Type: "MissingRequiredClientCapabilityErrorObject",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorObject", "data", errRequired)
 	}
 	if !seen[2] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "message",
-			Type: "MissingRequiredClientCapabilityErrorObject",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorObject", "message", errRequired)
 	}
 	*x = p
 	return nil
@@ -807,18 +687,13 @@ func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte,
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "MissingRequiredClientCapabilityErrorData",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorData", "", err)
 	}
 	if isNull {
 		return nil
@@ -839,17 +714,10 @@ func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) er
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "MissingRequiredClientCapabilityErrorData",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorData", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "requiredCapabilities",
-			Type: "MissingRequiredClientCapabilityErrorData",
-		}
+		return decodeError("MissingRequiredClientCapabilityErrorData", "requiredCapabilities", errRequired)
 	}
 	*x = p
 	return nil
@@ -872,23 +740,18 @@ func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
 		return nil, fmt.Errorf("io.modelcontextprotocol/clientCapabilities: %w", err)
 	}
 	b = appendKey(b, &n, "\"io.modelcontextprotocol/protocolVersion\":")
-	b = appendString(b, string(x.ProtocolVersion))
+	b = appendString(b, x.ProtocolVersion)
 	return appendExtra(b, n > 0, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "RequestMetaObject",
-		}
+		return decodeError("RequestMetaObject", "", err)
 	}
 	if isNull {
 		return nil
@@ -912,24 +775,13 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "RequestMetaObject",
-		}
+		return decodeError("RequestMetaObject", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "io.modelcontextprotocol/clientCapabilities",
-			Type: "RequestMetaObject",
-		}
+		return decodeError("RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", errRequired)
 	}
 	if !seen[1] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "io.modelcontextprotocol/protocolVersion",
-			Type: "RequestMetaObject",
-		}
+		return decodeError("RequestMetaObject", "io.modelcontextprotocol/protocolVersion", errRequired)
 	}
 	*x = p
 	return nil
@@ -956,23 +808,18 @@ func (x *Error) appendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendKey(b, &n, "\"message\":")
-	b = appendString(b, string(x.Message))
+	b = appendString(b, x.Message)
 	return appendExtra(b, n > 0, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly;
-// a required member that is missing or null, a fixed member with another
-// value,
-// or a value of the wrong type is a *DecodeError naming the member's path.
-// JSON null leaves x unchanged, as encoding/json does.
+// exactly; a required member that is missing or null, a fixed member with
+// another value, or a value of the wrong type is a *DecodeError naming the
+// member's path. JSON null leaves x unchanged, as encoding/json does.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "Error",
-		}
+		return decodeError("Error", "", err)
 	}
 	if isNull {
 		return nil
@@ -1002,24 +849,13 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 		}
 	}
 	if m.err != nil {
-		return &DecodeError{
-			Err:  m.err,
-			Type: "Error",
-		}
+		return decodeError("Error", "", m.err)
 	}
 	if !seen[0] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "code",
-			Type: "Error",
-		}
+		return decodeError("Error", "code", errRequired)
 	}
 	if !seen[1] {
-		return &DecodeError{
-			Err:  errRequired,
-			Path: "message",
-			Type: "Error",
-		}
+		return decodeError("Error", "message", errRequired)
 	}
 	*x = p
 	return nil

@@ -37,6 +37,17 @@ func notSupported(reason string) *RPCError {
 	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
 }
 
+// ListRootsParams is the params of a roots/list request under a name that
+// every revision's package has: a handler written in terms of it compiles
+// unchanged against the package of another revision. In this revision it is
+// ListRootsRequestParams.
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+type ListRootsParams = ListRootsRequestParams
+
 // ListRootsHandler answers roots/list: it is what a client that owns roots
 // implements.
 //
@@ -47,7 +58,7 @@ func notSupported(reason string) *RPCError {
 type ListRootsHandler interface {
 	// ListRoots returns the client's roots. Return an *RPCError to answer
 	// with that error; any other error is answered with -32603.
-	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+	ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
 }
 
 // ListRootsHandlerFunc turns a function into a ListRootsHandler.
@@ -56,10 +67,10 @@ type ListRootsHandler interface {
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
-type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
 
 // ListRoots calls f.
-func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
+func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
 	return f(ctx, params)
 }
 
@@ -74,7 +85,7 @@ func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsRe
 type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
-func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
+func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
 	return nil, notSupported("Client has no roots handler")
 }
 
@@ -210,7 +221,13 @@ func inputRequestMethod(raw json.RawMessage) string {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func AskForRoots(key, requestState string) (InputRequiredResult, error) {
-	req, err := InputRequestFromListRootsRequest(ListRootsRequest{Params: &ListRootsRequestParams{}})
+	return askForRoots(key, requestState, ListRootsRequestParams{})
+}
+
+func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
+	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
+		Params: &params,
+	})
 	if err != nil {
 		return InputRequiredResult{}, err
 	}
@@ -231,6 +248,15 @@ func AskForRoots(key, requestState string) (InputRequiredResult, error) {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool) ([]Root, error) {
+	result, err := listRootsResultIn(params, key)
+	if err != nil {
+		return nil, err
+	}
+	return rootsIn(result, key, lenient)
+}
+
+// listRootsResultIn decodes the result the client answered under key.
+func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRootsResult, error) {
 	if params == nil {
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
@@ -249,6 +275,13 @@ func RootsFromInputResponses(params *InputResponseRequestParams, key string, len
 	if err := result.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
 	}
+	return &result, nil
+}
+
+// rootsIn returns the roots of result: the valid ones when lenient, with
+// the invalid ones' problems as the error; otherwise all of them, or none
+// and an error when one is invalid.
+func rootsIn(result *ListRootsResult, key string, lenient bool) ([]Root, error) {
 	if lenient {
 		return result.ValidRoots()
 	}

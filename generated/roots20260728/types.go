@@ -24,17 +24,16 @@ const (
 	MethodListRoots Method = "roots/list"
 
 	// CodeMissingRequiredClientCapability is the fixed value of "code" in
-	// MissingRequiredClientCapabilityErrorObject.
-	// Always -32021, the code for a missing client capability.
+	// MissingRequiredClientCapabilityErrorObject. Always -32021, the code for a
+	// missing client capability.
 	CodeMissingRequiredClientCapability = -32021
 
 	// JSONRPCVersion is the fixed value of "jsonrpc" in
-	// MissingRequiredClientCapabilityError.
-	// JSON-RPC protocol version, always 2.0.
+	// MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 
-// A directory or file the client shares with the server, named by URI.
+// Root is a directory or file the client shares with the server, named by URI.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -53,8 +52,8 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Server request for the client's current roots, answered with a
-// ListRootsResult. In this revision it travels inside
+// ListRootsRequest is the server request for the client's current roots,
+// answered with a ListRootsResult. In this revision it travels inside
 // InputRequiredResult.inputRequests, not as its own JSON-RPC message.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
@@ -69,7 +68,8 @@ type ListRootsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Optional parameters; roots/list defines none beyond _meta.
+// ListRootsRequestParams are the optional parameters; roots/list defines none
+// beyond _meta.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -83,8 +83,9 @@ type ListRootsRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Reply to roots/list, listing every root the client exposes at the moment.
-// The client sends it in inputResponses when it retries the original request.
+// ListRootsResult is the reply to roots/list, listing every root the client
+// exposes at the moment. The client sends it in inputResponses when it retries
+// the original request.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -98,8 +99,9 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Features the client declares, sent in the _meta of every request in this
-// revision. Only the roots-related members are kept here.
+// ClientCapabilities are the features the client declares, sent in the _meta
+// of every request in this revision. Only the roots-related members are kept
+// here.
 //
 // The protocol defines more members than the roots ones modelled here; the
 // others are kept in Extra.
@@ -117,8 +119,8 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Set when the client can answer roots/list. It has no members, since this
-// revision dropped listChanged.
+// RootsCapability is set when the client can answer roots/list. It has no
+// members, since this revision dropped listChanged.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -130,9 +132,9 @@ type RootsCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Interim result a server returns when it needs more input before it can
-// finish a client request. It carries inputRequests, requestState, or both; a
-// roots/list entry in inputRequests asks for roots.
+// InputRequiredResult is the interim result a server returns when it needs
+// more input before it can finish a client request. It carries inputRequests,
+// requestState, or both; a roots/list entry in inputRequests asks for roots.
 type InputRequiredResult struct {
 	// Metadata attached to the result.
 	Meta ResultMetaObject `json:"_meta,omitempty"`
@@ -150,8 +152,8 @@ type InputRequiredResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Params members that carry a client's answers when it retries a request after
-// an InputRequiredResult.
+// InputResponseRequestParams are the params members that carry a client's
+// answers when it retries a request after an InputRequiredResult.
 type InputResponseRequestParams struct {
 	// Request metadata, which in this revision carries the protocol version and
 	// the client capabilities.
@@ -165,8 +167,9 @@ type InputResponseRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// JSON-RPC error response sent when handling a request needs a client
-// capability missing from its _meta. Its error code is -32021.
+// MissingRequiredClientCapabilityError is the JSON-RPC error response sent
+// when handling a request needs a client capability missing from its _meta.
+// Its error code is -32021.
 type MissingRequiredClientCapabilityError struct {
 	// The error object: a standard Error whose code is -32021 and whose data names
 	// the missing capabilities.
@@ -178,8 +181,8 @@ type MissingRequiredClientCapabilityError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// The error object: a standard Error whose code is -32021 and whose data names
-// the missing capabilities.
+// MissingRequiredClientCapabilityErrorObject is the error object: a standard
+// Error whose code is -32021 and whose data names the missing capabilities.
 type MissingRequiredClientCapabilityErrorObject struct {
 	// Details of the failure; required for this error.
 	Data MissingRequiredClientCapabilityErrorData `json:"data"`
@@ -190,7 +193,8 @@ type MissingRequiredClientCapabilityErrorObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Details of the failure; required for this error.
+// MissingRequiredClientCapabilityErrorData are the details of the failure;
+// required for this error.
 type MissingRequiredClientCapabilityErrorData struct {
 	// Capabilities the client would need to declare for the server to handle the
 	// request.
@@ -200,22 +204,22 @@ type MissingRequiredClientCapabilityErrorData struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Free-form _meta object for extra metadata. Key names follow the protocol's
-// _meta naming rules.
+// MetaObject is the free-form _meta object for extra metadata. Key names
+// follow the protocol's _meta naming rules.
 type MetaObject map[string]any
 
-// The _meta object of a result. Only the roots-related part is kept here, and
-// none of its defined keys concern roots.
+// ResultMetaObject is the _meta object of a result. Only the roots-related
+// part is kept here, and none of its defined keys concern roots.
 //
 // Only the roots-related part of the protocol's definition is modelled here.
 type ResultMetaObject map[string]any
 
-// Map of requests the server needs the client to answer, keyed by names the
-// server picks.
+// InputRequests is the map of requests the server needs the client to answer,
+// keyed by names the server picks.
 type InputRequests map[string]InputRequest
 
-// The _meta object that every request carries in this revision. Only the
-// roots-related members are kept here.
+// RequestMetaObject is the _meta object that every request carries in this
+// revision. Only the roots-related members are kept here.
 //
 // The protocol defines more members than the roots ones modelled here; the
 // others are kept in Extra.
@@ -230,10 +234,11 @@ type RequestMetaObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Map of the client's answers to an InputRequests map, under the same keys.
+// InputResponses is the map of the client's answers to an InputRequests map,
+// under the same keys.
 type InputResponses map[string]InputResponse
 
-// The error member of a JSON-RPC error response.
+// Error is the error member of a JSON-RPC error response.
 type Error struct {
 	// Integer that identifies the kind of error.
 	Code int64 `json:"code"`
@@ -246,8 +251,8 @@ type Error struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// JSON-RPC request identifier, a string or an integer. A response carries the
-// id of the request it answers.
+// RequestID is the JSON-RPC request identifier, a string or an integer. A
+// response carries the id of the request it answers.
 type RequestID struct {
 	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
 	s    string
@@ -328,8 +333,8 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 	return fmt.Errorf("RequestID: want string or integer, got %s", v.describe())
 }
 
-// A request a server can place in inputRequests. Only the roots-related arm,
-// ListRootsRequest, is kept here.
+// InputRequest is a request a server can place in inputRequests. Only the
+// roots-related arm, ListRootsRequest, is kept here.
 //
 // The protocol allows other kinds of values here; only the roots ones are
 // modelled, and every value is kept as raw JSON so that none is lost.
@@ -349,8 +354,7 @@ func InputRequestFromListRootsRequest(v ListRootsRequest) (InputRequest, error) 
 }
 
 // AsListRootsRequest decodes the value as a ListRootsRequest and validates it;
-// an error means
-// the value is of another kind or breaks the schema's rules.
+// an error means the value is of another kind or breaks the schema's rules.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -391,8 +395,8 @@ func (u *InputRequest) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// An answer a client can place in inputResponses. Only the roots-related arm,
-// ListRootsResult, is kept here.
+// InputResponse is an answer a client can place in inputResponses. Only the
+// roots-related arm, ListRootsResult, is kept here.
 //
 // The protocol allows other kinds of values here; only the roots ones are
 // modelled, and every value is kept as raw JSON so that none is lost.
@@ -412,8 +416,7 @@ func InputResponseFromListRootsResult(v ListRootsResult) (InputResponse, error) 
 }
 
 // AsListRootsResult decodes the value as a ListRootsResult and validates it;
-// an error means
-// the value is of another kind or breaks the schema's rules.
+// an error means the value is of another kind or breaks the schema's rules.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
