@@ -28,6 +28,9 @@ type Model struct {
 	Features Features
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
+	// Warnings are the parts of the schema the package leaves out or holds
+	// in a reduced form (see Warning).
+	Warnings []Warning
 }
 
 // Features are what a revision's schema says about the roots feature.
@@ -174,7 +177,7 @@ var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "Prot
 
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
-	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12]}
+	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12], Warnings: slices.Clone(sel.Warnings)}
 	if d, ok := schema.DeprecationFor("roots", revision); ok {
 		m.Deprecation = &d
 	}

@@ -90,11 +90,12 @@ func TestBadInputCatalogue(t *testing.T) {
 			rootProps(d)["loop"] = map[string]any{"$ref": "#/definitions/Loop"}
 			d["Loop"] = map[string]any{"$ref": "#/definitions/Loop"}
 		}), code: exitUsage, want: []string{"Loop: definitions that only reference each other in a cycle"}},
+		// A union outside the roots definitions keeps only roots arms, so a
+		// cycle through a union runs through a roots definition.
 		{name: "indirect ref cycle", schema: rootsSchema(t, func(d map[string]any) {
-			rootProps(d)["loop"] = map[string]any{"$ref": "#/definitions/A"}
+			d["ListRootsRequest"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/A"}}}
 			d["A"] = map[string]any{"$ref": "#/definitions/B"}
-			d["B"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/C"}}}
-			d["C"] = map[string]any{"allOf": []any{map[string]any{"$ref": "#/definitions/A"}}}
+			d["B"] = map[string]any{"allOf": []any{map[string]any{"$ref": "#/definitions/ListRootsRequest"}}}
 		}), code: exitUsage, want: []string{"definitions that only reference each other in a cycle"}},
 		{name: "allOf that includes itself", schema: rootsSchema(t, func(d map[string]any) {
 			rootProps(d)["loop"] = map[string]any{"$ref": "#/definitions/A"}
@@ -183,6 +184,14 @@ func TestBadInputCatalogue(t *testing.T) {
 			code: exitUsage, want: []string{"-revision is required"}},
 		{name: "revision too long", args: []string{"-revision", strings.Repeat("d", schema.MaxRevisionLen+1)}, schema: rootsSchema(t, func(map[string]any) {}),
 			code: exitUsage, want: []string{"invalid revision", "longer than 64 bytes"}},
+		// A union of other features' definitions is not generated: the
+		// package keeps it as an untyped value and says so.
+		{name: "a union without a roots arm", schema: rootsSchema(t, func(d map[string]any) {
+			rootProps(d)["icon"] = map[string]any{"$ref": "#/definitions/Icon"}
+			d["Icon"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/ImageContent"}, map[string]any{"$ref": "#/definitions/AudioContent"}}}
+			d["ImageContent"] = map[string]any{"type": "object", "properties": map[string]any{"data": map[string]any{"type": "string"}}}
+			d["AudioContent"] = map[string]any{"type": "object", "properties": map[string]any{"data": map[string]any{"type": "string"}}}
+		}), code: exitOK, compiles: true, want: []string{"rootsgen: warning: definition Icon: the union (anyOf) has no arm of the roots feature, so it is kept as an untyped JSON value and its arm(s) ImageContent, AudioContent are not generated\n"}},
 		{name: "revision named draft", args: []string{"-revision", "draft"}, schema: rootsSchema(t, func(map[string]any) {}),
 			code: exitOK, compiles: true},
 	} {

@@ -110,7 +110,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		if err != nil {
 			return usage("%v", err)
 		}
-	} else if files, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth); err != nil {
+	} else if files, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth, stderr); err != nil {
 		var ue *generator.UsageError
 		var le *generator.LoadError
 		if errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile) {
@@ -124,7 +124,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 
 var errSchemaFile = errors.New("schema file")
 
-func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) ([]generator.File, error) {
+// generateRevision generates one revision's package and reports on stderr
+// what of the schema the package leaves out or holds in a reduced form.
+func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int, stderr io.Writer) ([]generator.File, error) {
 	opts := generator.Options{Revision: revision, Package: pkg, Load: generator.LoadOptions{MaxBytes: maxBytes, MaxDepth: maxDepth}}
 	if schemaFile != "" {
 		data, err := readLimited(schemaFile, maxBytes)
@@ -133,7 +135,12 @@ func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) 
 		}
 		opts.Schema = data
 	}
-	files, _, err := generator.Generate(opts)
+	files, m, err := generator.Generate(opts)
+	if err == nil {
+		for _, w := range m.Warnings {
+			fmt.Fprintf(stderr, "rootsgen: warning: %s\n", w)
+		}
+	}
 	if err != nil && schemaFile != "" && token.IsIdentifier(pkg) && !token.IsKeyword(pkg) && pkg != "_" {
 		// Name the file, as a compiler names the source of an error (with
 		// a valid package name, every usage error is about the schema).
