@@ -1,0 +1,98 @@
+// Package adapters writes generated/adapters_test.go: the per-revision
+// adapters of the tests in generated/ (the dispatch and cache tables, the
+// fuzz round trips and dispatchers), one set for each embedded revision, in
+// terms of the Go names that revision's model gives its types. The tests
+// themselves are written once against the revision-neutral view those
+// adapters provide, so adding a revision (a schema in schema/ and its
+// go:generate line) needs no test edited by hand.
+package adapters
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"go/format"
+	"strings"
+	"text/template"
+
+	"github.com/rootsgen/rootsgen/generator"
+	"github.com/rootsgen/rootsgen/schema"
+)
+
+//go:embed adapters.tmpl
+var source string
+
+// FileName is the file Source is written to, in generated/.
+const FileName = "adapters_test.go"
+
+// Package is the name of the package generated for revision in generated/
+// by generate.go's go:generate lines: roots and the revision without its
+// separators.
+func Package(revision string) string {
+	return "roots" + strings.NewReplacer("-", "", ".", "").Replace(revision)
+}
+
+// revision is what the template knows of one revision.
+type revision struct {
+	Rev, Pkg string
+	// Params and NotificationParams are the Go types of the params of
+	// roots/list and of its list-changed notification ("" without one).
+	Params, NotificationParams string
+	// Direct: the server sends roots/list as a request of its own.
+	Direct bool
+	// RoundTrip are the struct types FuzzUnmarshal decodes.
+	RoundTrip []string
+}
+
+// Source returns the adapters file for the embedded revisions, formatted.
+func Source() ([]byte, error) {
+	var data struct{ Revisions, Legacy []revision }
+	for _, rev := range schema.Revisions() {
+		m, err := generator.BuildModel(generator.Options{Revision: rev})
+		if err != nil {
+			return nil, fmt.Errorf("revision %s: %w", rev, err)
+		}
+		r := revision{Rev: rev, Pkg: Package(rev), Direct: m.Features.DirectRequest,
+			Params: paramsOf(m, "ListRootsRequest"), NotificationParams: paramsOf(m, "RootsListChangedNotification")}
+		for _, t := range m.Types {
+			switch t.Path {
+			case "Root", "ListRootsRequest", "ListRootsResult", "InputRequiredResult", "InputResponseRequestParams":
+				if t.Kind == generator.KindStruct {
+					r.RoundTrip = append(r.RoundTrip, t.Name)
+				}
+			}
+		}
+		data.Revisions = append(data.Revisions, r)
+		if r.Direct && r.Params != "" && r.NotificationParams != "" {
+			data.Legacy = append(data.Legacy, r)
+		}
+	}
+	tmpl, err := template.New(FileName).Parse(source)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := tmpl.Execute(&buf, data); err != nil {
+		return nil, err
+	}
+	out, err := format.Source(buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("formatting %s: %w\n%s", FileName, err, buf.Bytes())
+	}
+	return out, nil
+}
+
+// paramsOf is the Go type of the "params" member of definition def, or "".
+func paramsOf(m *generator.Model, def string) string {
+	for _, t := range m.Types {
+		if t.Path != def || t.Kind != generator.KindStruct {
+			continue
+		}
+		for _, f := range t.Fields {
+			if f.JSONName == "params" && f.Type.Named != nil {
+				return f.Type.Named.Name
+			}
+		}
+	}
+	return ""
+}
