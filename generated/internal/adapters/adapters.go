@@ -1,6 +1,6 @@
 // Package adapters writes generated/adapters_test.go: the per-revision
 // adapters of the tests in generated/ (the dispatch and cache tables, the
-// fuzz round trips and dispatchers), one set for each embedded revision, in
+// RootSet table, the fuzz round trips and dispatchers), one set for each embedded revision, in
 // terms of the Go names that revision's model gives its types. The tests
 // themselves are written once against the revision-neutral view those
 // adapters provide, so adding a revision (a schema in schema/ and its
@@ -12,6 +12,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/format"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -40,6 +41,8 @@ type revision struct {
 	Params, NotificationParams string
 	// Direct: the server sends roots/list as a request of its own.
 	Direct bool
+	// RootSet: the package has a RootSet (a Root whose uri is a file URI).
+	RootSet bool
 	// RoundTrip are the struct types FuzzUnmarshal decodes.
 	RoundTrip []string
 }
@@ -59,6 +62,11 @@ func Source() ([]byte, error) {
 			case "Root", "ListRootsRequest", "ListRootsResult", "InputRequiredResult", "InputResponseRequestParams":
 				if t.Kind == generator.KindStruct {
 					r.RoundTrip = append(r.RoundTrip, t.Name)
+				}
+			}
+			if t.Path == "Root" && t.Kind == generator.KindStruct {
+				for _, f := range t.Fields {
+					r.RootSet = r.RootSet || f.JSONName == "uri" && slices.Equal(f.URISchemes, []string{"file"})
 				}
 			}
 		}
