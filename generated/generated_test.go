@@ -73,14 +73,16 @@ func TestGeneratedFresh(t *testing.T) {
 			t.Errorf("generate.go writes revision %s to %s; the test adapters import it as %s", rev, dir, adapters.Package(rev))
 		}
 	}
-	t.Run("adapters", func(t *testing.T) {
-		want, err := adapters.Source()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(adapters.FileName)
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("generated/%s is stale (run go generate ./...): %v", adapters.FileName, err)
-		}
-	})
+	for name, source := range map[string]func() ([]byte, error){adapters.FileName: adapters.Source, adapters.PeersFileName: adapters.PeersSource} {
+		t.Run(name, func(t *testing.T) {
+			want, err := source()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(name)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("generated/%s is stale (run go generate ./...): %v", name, err)
+			}
+		})
+	}
 }

@@ -23,8 +23,15 @@ import (
 //go:embed adapters.tmpl
 var source string
 
+//go:embed peers.tmpl
+var peersSource string
+
 // FileName is the file Source is written to, in generated/.
 const FileName = "adapters_test.go"
+
+// PeersFileName is the file PeersSource is written to, relative to generated/:
+// the adapters of the fidelity tests in the test module.
+const PeersFileName = "../cmd/internal/peers/generated/adapters_test.go"
 
 // Package is the name of the package generated for revision in generated/
 // by generate.go's go:generate lines: roots and the revision without its
@@ -45,19 +52,31 @@ type revision struct {
 	RootSet bool
 	// RoundTrip are the struct types FuzzUnmarshal decodes.
 	RoundTrip []string
+	// Features are what the revision's schema says about roots.
+	Features generator.Features
+	// Definitions are the struct types of the schema's definitions.
+	Definitions []*generator.Type
 }
 
 // Source returns the adapters file for the embedded revisions, formatted.
-func Source() ([]byte, error) {
+func Source() ([]byte, error) { return render(FileName, source) }
+
+// PeersSource returns the adapters file of the test module's fidelity tests.
+func PeersSource() ([]byte, error) { return render(PeersFileName, peersSource) }
+
+func render(name, text string) ([]byte, error) {
 	var data struct{ Revisions, Legacy []revision }
 	for _, rev := range schema.Revisions() {
 		m, err := generator.BuildModel(generator.Options{Revision: rev})
 		if err != nil {
 			return nil, fmt.Errorf("revision %s: %w", rev, err)
 		}
-		r := revision{Rev: rev, Pkg: Package(rev), Direct: m.Features.DirectRequest,
+		r := revision{Rev: rev, Pkg: Package(rev), Direct: m.Features.DirectRequest, Features: m.Features,
 			Params: paramsOf(m, "ListRootsRequest"), NotificationParams: paramsOf(m, "RootsListChangedNotification")}
 		for _, t := range m.Types {
+			if !strings.Contains(t.Path, ".") && t.Kind == generator.KindStruct {
+				r.Definitions = append(r.Definitions, t)
+			}
 			switch t.Path {
 			case "Root", "ListRootsRequest", "ListRootsResult", "InputRequiredResult", "InputResponseRequestParams":
 				if t.Kind == generator.KindStruct {
@@ -75,7 +94,7 @@ func Source() ([]byte, error) {
 			data.Legacy = append(data.Legacy, r)
 		}
 	}
-	tmpl, err := template.New(FileName).Parse(source)
+	tmpl, err := template.New(name).Parse(text)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +104,7 @@ func Source() ([]byte, error) {
 	}
 	out, err := format.Source(buf.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("formatting %s: %w\n%s", FileName, err, buf.Bytes())
+		return nil, fmt.Errorf("formatting %s: %w\n%s", name, err, buf.Bytes())
 	}
 	return out, nil
 }
