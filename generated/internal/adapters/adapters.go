@@ -3,8 +3,8 @@
 // RootSet table, the fuzz round trips and dispatchers), one set for each embedded revision, in
 // terms of the Go names that revision's model gives its types. The tests
 // themselves are written once against the revision-neutral view those
-// adapters provide, so adding a revision (a schema in schema/ and its
-// go:generate line) needs no test edited by hand.
+// adapters provide, so adding a revision (a schema in schema/ and the lines
+// that generate its package) needs no test edited by hand.
 package adapters
 
 import (
