@@ -21,14 +21,29 @@ import (
 	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
-// loadTestRevisions are the upstream revisions and the dialect each is written in.
-var loadTestRevisions = []struct{ rev, dialect string }{
-	{"2024-11-05", "draft-07"},
-	{"2025-03-26", "draft-07"},
-	{"2025-06-18", "draft-07"},
-	{"2025-11-25", "2020-12"},
-	{"2026-07-28", "2020-12"},
-}
+// loadTestRevisions are the embedded revisions and the dialect each is
+// written in, as its "$schema" names it (read without the loader).
+var loadTestRevisions = func() []struct{ rev, dialect string } {
+	var out []struct{ rev, dialect string }
+	for _, rev := range schema.Revisions() {
+		data, err := schema.Open(rev)
+		if err != nil {
+			panic(err)
+		}
+		var doc struct {
+			Schema string `json:"$schema"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			panic(err)
+		}
+		dialect := "draft-07"
+		if strings.Contains(doc.Schema, "2020-12") {
+			dialect = "2020-12"
+		}
+		out = append(out, struct{ rev, dialect string }{rev, dialect})
+	}
+	return out
+}()
 
 func readUpstreamSchema(t testing.TB, rev string) []byte {
 	t.Helper()
