@@ -10,7 +10,8 @@ import (
 
 // The data-shaped declarations (types, constants, their JSON and validation
 // methods) are emitted here with jennifer, one per model entry. Support code
-// that is the same for every revision comes from templates/ (see render.go).
+// that is the same for every revision comes from templates/, rendered by
+// Generate (generate.go) with the revision's Plan (plan.go).
 
 const jsonPkg = "encoding/json"
 
@@ -28,7 +29,7 @@ func emitTypes(m *Model, f *jen.File) {
 			if i > 0 {
 				g.Line()
 			}
-			docComments(g, c.Doc, deprecation(m, c.Roots, false))
+			docComments(g, c.Doc, deprecation(m, c.Roots, false, m.Plan.constDeprecatedBy(c)))
 			if c.Type != "" {
 				g.Id(c.Name).Id(c.Type).Op("=").Lit(c.Value)
 			} else {
@@ -39,7 +40,7 @@ func emitTypes(m *Model, f *jen.File) {
 	for _, t := range m.Types {
 		f.Line()
 		doc := typeDoc(t)
-		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated))
+		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t)))
 		switch t.Kind {
 		case KindStruct:
 			f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { structFields(m, t, g) })
@@ -86,15 +87,20 @@ func typeDoc(t *Type) []string {
 	return doc
 }
 
-// deprecation returns the paragraph that marks a symbol deprecated, or nil.
-func deprecation(m *Model, roots, schemaDeprecated bool) []string {
+// deprecation returns the paragraph that marks a symbol deprecated, or
+// nil: a roots symbol in a revision the registry deprecates roots in, a
+// symbol whose own schema says "deprecated" (own), or one built on a
+// definition the schema marks deprecated (by, a definition name).
+func deprecation(m *Model, roots, own bool, by string) []string {
 	switch {
 	case roots && m.Deprecation != nil:
 		d := m.Deprecation
 		return []string{fmt.Sprintf("Deprecated: MCP %s deprecates %s (%s); a revision released on or after %s may remove them. Instead, %s.",
 			m.Revision, d.Feature, d.Proposal, d.EarliestRemoval, d.Migration)}
-	case schemaDeprecated:
+	case own:
 		return []string{fmt.Sprintf("Deprecated: the MCP %s schema marks this as deprecated.", m.Revision)}
+	case by != "":
+		return []string{fmt.Sprintf("Deprecated: the MCP %s schema marks %s as deprecated, and this is built on it.", m.Revision, by)}
 	}
 	return nil
 }
@@ -148,7 +154,7 @@ func structFields(m *Model, t *Type, g *jen.Group) {
 		if len(doc) == 0 {
 			doc = []string{fmt.Sprintf("%s is the %q member.", f.Name, f.JSONName)}
 		}
-		docComments(g, doc, deprecation(m, f.Roots && !t.Roots, f.Deprecated))
+		docComments(g, doc, deprecation(m, f.Roots && !t.Roots, f.Deprecated, ""))
 		tag := f.JSONName
 		if !f.Required {
 			tag += ",omitempty"
@@ -196,7 +202,7 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 			}
 		}
 	})
-	dep := deprecation(m, t.Roots, t.Deprecated)
+	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for i, p := range t.Members {
 		kind := jen.Lit(i + 1)
 		f.Line()
@@ -297,9 +303,9 @@ func orList(items []string) string {
 
 func emitRawUnion(m *Model, t *Type, f *jen.File) {
 	f.Type().Id(t.Name).Struct(jen.Id("raw").Qual(jsonPkg, "RawMessage"))
-	dep := deprecation(m, t.Roots, t.Deprecated)
+	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for _, arm := range t.Arms {
-		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated)
+		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 		ctor := t.Name + "From" + arm.Name
 		f.Line()
 		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)

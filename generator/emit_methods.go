@@ -386,7 +386,10 @@ func validateField(g *jen.Group, fl *Field) {
 	// form (a union with no member, a nil pointer or any).
 	required := add(jen.Lit("required"))
 	if fl.Type.Prim == String {
-		if fl.Format != "uri" {
+		// A URI is checked where the schema says "format": "uri" and where
+		// the roots feature restricts its schemes (Root.uri: file://, a rule
+		// of the specification that the schema may not state).
+		if fl.Format != "uri" && len(fl.URISchemes) == 0 {
 			return
 		}
 		check := jen.If(jen.Id("msg").Op(":=").Id("checkURI").Call(append([]jen.Code{x.Clone()}, litStrings(fl.URISchemes)...)...), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg")))

@@ -2,11 +2,15 @@ package generator
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/token"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/rootsgen/rootsgen/schema"
 	"github.com/rootsgen/rootsgen/templates"
 )
 
@@ -15,6 +19,9 @@ type GateRevision struct {
 	Revision string
 	// Import is the import path of the package rootsgen generated for it.
 	Import string
+	// Schema is the schema the package was generated from; nil means the
+	// embedded schema of Revision.
+	Schema []byte
 }
 
 // GateOptions say what gate package to generate.
@@ -22,28 +29,18 @@ type GateOptions struct {
 	Package   string
 	Revisions []GateRevision
 	Version   string
+	// Load limits the reading of the revisions' Schema.
+	Load LoadOptions
 }
 
 // gateRevision is what the gate template knows of one revision: its
-// features, read from its schema like everything else, and its package.
+// package, and its plan, made from its schema like everything else.
 type gateRevision struct {
-	Version    string
-	Import     string
-	Alias      string
-	Features   Features
-	ParamsType string
-	// NotificationParamsType is the Go type of list_changed's params,
-	// where the revision has the notification.
-	NotificationParamsType string
-	Deprecated             bool
-	// What the revision's package declares, which the gate's paths are
-	// written in terms of (see the templateData methods of the same names).
-	Notifications, AskReady, RequireReady, HasRootSet bool
-	// MissingCode: the package declares CodeMissingRequiredClientCapability.
-	MissingCode bool
-	// VersionKey is the _meta member naming the protocol version of each
-	// request, where requests carry it; otherwise "".
-	VersionKey string
+	Version string
+	Import  string
+	Alias   string
+	*Plan
+	Deprecated bool
 }
 
 // ParseGateFlag reads "REV=IMPORT,REV=IMPORT", the value of -gate.
@@ -61,8 +58,9 @@ func ParseGateFlag(value string) ([]GateRevision, error) {
 
 // GenerateGate produces a package that serves roots on several revisions
 // with one handler, dispatching by protocol version to the package
-// generated for each revision. Only embedded revisions can be served: the
-// gate must know each revision's features from its schema.
+// generated for each revision. The gate is written in terms of each
+// revision's plan, made from the schema its package was generated from:
+// the embedded one, or the revision's Schema.
 func GenerateGate(opts GateOptions) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) {
 		return nil, &UsageError{fmt.Errorf("invalid package name %q: it must be a Go identifier", opts.Package)}
@@ -78,30 +76,31 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 		if i > 0 && revs[i-1].Revision == r.Revision {
 			return nil, &UsageError{fmt.Errorf("revision %s is given twice", r.Revision)}
 		}
-		m, err := BuildModel(Options{Revision: r.Revision})
+		m, err := BuildModel(Options{Revision: r.Revision, Schema: r.Schema, Load: opts.Load})
 		if err != nil {
-			return nil, err
+			var unknown *schema.UnknownRevisionError
+			if errors.As(err, &unknown) {
+				return nil, &UsageError{fmt.Errorf("unknown revision %q: embedded revisions are %s; for a package generated with -schema, give the gate that schema too: -schema %s=FILE",
+					r.Revision, strings.Join(schema.Revisions(), ", "), r.Revision)}
+			}
+			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
 		}
-		d := templateData{Model: m, Uses: uses(m)}
-		if !d.Handlers() {
+		alias := gateAlias(r.Revision)
+		if i > 0 && slices.ContainsFunc(data, func(d gateRevision) bool { return d.Alias == alias }) {
+			return nil, &UsageError{fmt.Errorf("revisions %s and another name the same package alias %s; rename one", r.Revision, alias)}
+		}
+		if !m.Plan.Handlers {
 			return nil, &UsageError{fmt.Errorf("revision %s has no roots handlers to dispatch to", r.Revision)}
+		}
+		if m.Plan.GateProblem != "" {
+			return nil, &UsageError{fmt.Errorf("revision %s: %s, so the gate cannot serve it", r.Revision, m.Plan.GateProblem)}
 		}
 		data = append(data, gateRevision{
 			Version:    r.Revision,
 			Import:     r.Import,
-			Alias:      "r" + strings.ReplaceAll(r.Revision, "-", ""),
-			Features:   m.Features,
-			ParamsType: d.ParamsType(),
-			Deprecated: m.Deprecation != nil,
-
-			NotificationParamsType: d.NotificationParamsType(),
-
-			Notifications: d.Notifications(),
-			AskReady:      d.AskReady(),
-			RequireReady:  d.RequireReady(),
-			HasRootSet:    d.HasRootSet(),
-			MissingCode:   d.HasConst("CodeMissingRequiredClientCapability"),
-			VersionKey:    d.versionKey(),
+			Alias:      alias,
+			Plan:       m.Plan,
+			Deprecated: m.Deprecation != nil || m.Plan.DeprecatedBy != "",
 		})
 		sums = append(sums, fmt.Sprintf("%s (sha256 %s)", r.Revision, m.InputSHA))
 	}
@@ -138,17 +137,15 @@ func GenerateGate(opts GateOptions) ([]File, error) {
 	return []File{f}, nil
 }
 
-// versionKey is the JSON name of the member of a request's _meta that
-// names its protocol version, in a revision whose requests carry their
-// capabilities (and so their version) in _meta; otherwise "".
-func (d templateData) versionKey() string {
-	if !d.Features.CapabilitiesInMeta || !d.Fields("RequestMetaObject.ProtocolVersion=string") {
-		return ""
-	}
-	for _, f := range resolve(d.typeNamed("RequestMetaObject")).Fields {
-		if f.Name == "ProtocolVersion" {
-			return f.JSONName
+// gateAlias is the name the gate imports a revision's package under: "r"
+// and the revision's letters and digits.
+func gateAlias(revision string) string {
+	var b strings.Builder
+	b.WriteString("r")
+	for _, c := range revision {
+		if c < utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsDigit(c)) {
+			b.WriteRune(c)
 		}
 	}
-	return ""
+	return b.String()
 }

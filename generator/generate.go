@@ -13,7 +13,6 @@ import (
 	"go/printer"
 	"go/token"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -165,13 +164,9 @@ func Generate(opts Options) ([]File, *Model, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Uses: uses(m)}
+	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Uses: uses(m)}
 	rendered := 0
-	for _, name := range templateFiles {
-		if name == "roots.go" && !data.Handlers() || strings.HasPrefix(name, "rootset") && !data.HasRootSet() ||
-			name == "requeststate.go" && !data.AskReady() || name == "example_test.go" && !data.Examples() {
-			continue
-		}
+	for _, name := range m.Plan.Files() {
 		rendered++
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, name+".tmpl", data); err != nil {
@@ -229,179 +224,53 @@ func numbered(src []byte) string {
 // templateFiles are the files rendered from templates/, in output order.
 var templateFiles = []string{"doc.go", "support.go", "roots.go", "requeststate.go", "rootset.go", "rootset_linux.go", "rootset_other.go", "example_test.go"}
 
+// templateData is what the templates of a revision's package see: the
+// model, and its plan, which says what the package has and the Go names
+// each part is written in terms of.
 type templateData struct {
 	Header  string
 	Package string
 	*Model
+	Plan *Plan
 	Uses Uses
-}
-
-// Has reports whether the package declares a type of that name.
-func (d templateData) Has(name string) bool { return d.typeNamed(name) != nil }
-
-func (d templateData) typeNamed(name string) *Type {
-	for _, t := range d.Types {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-// paramsOf is the Go type of the "params" member of definition def, when
-// it is a struct (with the decoding and validation methods the handlers
-// call); otherwise "".
-func (d templateData) paramsOf(def string) string {
-	for _, t := range d.Types {
-		if t.Path != def {
-			continue
-		}
-		for _, f := range t.Fields {
-			if f.JSONName == "params" && f.Type.Named != nil && resolve(f.Type.Named).Kind == KindStruct {
-				return f.Type.Named.Name
-			}
-		}
-	}
-	return ""
-}
-
-// Handlers reports whether the schema defines what the handlers, dispatch
-// and cache of roots.go are written in terms of: the params of roots/list
-// and the roots capability. Every MCP revision does; a cut-down schema
-// may not, and then gets the types alone.
-func (d templateData) Handlers() bool {
-	ok := d.ParamsType() != "" && d.Fields("ClientCapabilities.Roots=*RootsCapability", "ListRootsRequest.Params=*"+d.ParamsType()) &&
-		d.HasConst("MethodListRoots")
-	if d.Features.ListChangedNotification {
-		ok = ok && d.NotificationParamsType() != ""
-	}
-	return ok
-}
-
-// HasRootSet reports whether the schema defines what rootset.go is
-// written in terms of: a Root whose URI is a file URI, and a
-// ListRootsResult that holds Roots. Every MCP revision does.
-func (d templateData) HasRootSet() bool {
-	root, result := d.typeNamed("Root"), d.typeNamed("ListRootsResult")
-	if root == nil || result == nil || !d.Uses.URI {
-		return false
-	}
-	hasURI, hasRoots := false, false
-	for _, f := range root.Fields {
-		hasURI = hasURI || f.Name == "URI" && f.Type.Prim == String && slices.Equal(f.URISchemes, []string{"file"})
-	}
-	for _, f := range result.Fields {
-		hasRoots = hasRoots || f.Name == "Roots" && f.Type.Slice != nil && f.Type.Slice.Named == root
-	}
-	return hasURI && hasRoots
-}
-
-// Notifications reports whether the list-changed notification can be
-// handled: the schema has it, with its method name and params.
-func (d templateData) Notifications() bool {
-	return d.Features.ListChangedNotification && d.HasConst("MethodRootsListChanged")
-}
-
-// Fields reports whether each spec, "Type.Field=GoType" in Go names, holds:
-// the package declares the type with that field, of exactly that Go type
-// (a leading * for a pointer). Templates check what they write in terms of.
-func (d templateData) Fields(specs ...string) bool {
-	for _, spec := range specs {
-		typeField, want, _ := strings.Cut(spec, "=")
-		typeName, fieldName, _ := strings.Cut(typeField, ".")
-		t := d.typeNamed(typeName)
-		if t == nil {
-			return false
-		}
-		t = resolve(t)
-		found := false
-		for _, f := range t.Fields {
-			if f.Name == fieldName {
-				found = goTypeString(f) == want
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
-}
-
-// HasConst reports whether the package declares the constant name.
-func (d templateData) HasConst(name string) bool {
-	return slices.ContainsFunc(d.Consts, func(c *Const) bool { return c.Name == name })
-}
-
-// HasArm reports whether union type name has an arm of type arm.
-func (d templateData) HasArm(name, arm string) bool {
-	t := d.typeNamed(name)
-	return t != nil && t.Kind == KindRawUnion && slices.ContainsFunc(t.Arms, func(a *Type) bool { return a.Name == arm })
-}
-
-// goTypeString is the Go type of a field as emitted.
-func goTypeString(f *Field) string {
-	s := typeString(f.Type)
-	if f.Pointer {
-		s = "*" + s
-	}
-	return s
-}
-
-// InputRequestsReady reports whether roots/list can be answered inside
-// inputRequests: the maps of requests and responses, and their unions'
-// roots arms.
-func (d templateData) InputRequestsReady() bool {
-	return d.Features.InputRequests && d.Handlers() && d.Has("InputRequests") && d.Has("InputResponses") &&
-		d.HasArm("InputRequest", "ListRootsRequest") && d.HasArm("InputResponse", "ListRootsResult")
-}
-
-// AskReady reports whether a server can ask for roots with an
-// InputRequiredResult and read the answers of the retried request.
-func (d templateData) AskReady() bool {
-	return d.InputRequestsReady() && d.Fields(
-		"InputRequiredResult.ResultType=string", "InputRequiredResult.InputRequests=InputRequests",
-		"InputRequiredResult.RequestState=string", "InputResponseRequestParams.InputResponses=InputResponses")
-}
-
-// RequireReady reports whether the -32021 error for a missing roots
-// capability can be built.
-func (d templateData) RequireReady() bool {
-	return d.Fields(
-		"MissingRequiredClientCapabilityError.ID=*RequestID",
-		"MissingRequiredClientCapabilityError.Error=MissingRequiredClientCapabilityErrorObject",
-		"MissingRequiredClientCapabilityErrorObject.Message=string",
-		"MissingRequiredClientCapabilityErrorObject.Data=MissingRequiredClientCapabilityErrorData",
-		"MissingRequiredClientCapabilityErrorData.RequiredCapabilities=ClientCapabilities",
-		"RequestMetaObject.ClientCapabilities=ClientCapabilities",
-		"ClientCapabilities.Roots=*RootsCapability")
-}
-
-// Examples reports whether the package has what example_test.go shows:
-// the handlers and a root's name besides its URI. The examples are written
-// for the MCP schemas; a cut-down schema may lack them.
-func (d templateData) Examples() bool {
-	root := d.typeNamed("Root")
-	if root == nil || !d.Handlers() {
-		return false
-	}
-	name := fieldOf(resolve(root), "name")
-	return name != nil && name.Name == "Name" && name.Type.Prim == String
-}
-
-// ParamsType is the Go type of a roots/list request's params.
-func (d templateData) ParamsType() string { return d.paramsOf("ListRootsRequest") }
-
-// NotificationParamsType is the Go type of a list_changed notification's params.
-func (d templateData) NotificationParamsType() string {
-	return d.paramsOf("RootsListChangedNotification")
 }
 
 // DeprecatedDoc is the Deprecated paragraph of the roots declarations
 // written by templates, as comment lines that follow a doc comment.
 func (d templateData) DeprecatedDoc() string {
+	return commentLines(deprecation(d.Model, true, false, d.Plan.DeprecatedBy))
+}
+
+// ListChangedDeprecatedDoc is DeprecatedDoc for the declarations built on
+// the list_changed notification.
+func (d templateData) ListChangedDeprecatedDoc() string {
+	return commentLines(deprecation(d.Model, true, false, d.Plan.ListChangedDeprecatedBy))
+}
+
+// WarningsDoc states in doc.go, as comment lines, the parts of the roots
+// feature the package leaves out, one list item each.
+func (d templateData) WarningsDoc() string {
+	if len(d.Plan.Warnings) == 0 {
+		return ""
+	}
 	var b strings.Builder
-	for _, p := range deprecation(d.Model, true, false) {
+	b.WriteString("\n//\n// Left out: the schema has these parts of the roots feature in a shape\n// rootsgen cannot write (rootsgen -strict refuses such a schema):\n//")
+	for _, w := range d.Plan.Warnings {
+		for i, l := range wrap(w.String(), docWidth-4) {
+			if i == 0 {
+				b.WriteString("\n//   - " + l)
+			} else {
+				b.WriteString("\n//     " + l)
+			}
+		}
+	}
+	return b.String()
+}
+
+// commentLines are paragraphs as comment lines that follow a doc comment.
+func commentLines(paragraphs []string) string {
+	var b strings.Builder
+	for _, p := range paragraphs {
 		b.WriteString("\n//")
 		for _, l := range wrap(p, docWidth) {
 			b.WriteString("\n// " + l)
@@ -429,7 +298,7 @@ func uses(m *Model) Uses {
 			u.Members = true
 			u.Extra = u.Extra || t.Extra != nil
 			for _, f := range t.Fields {
-				u.URI = u.URI || f.Format == "uri" && f.Type.Prim == String
+				u.URI = u.URI || (f.Format == "uri" || len(f.URISchemes) > 0) && f.Type.Prim == String
 				u.SortedKeys = u.SortedKeys || f.Type.Map != nil && f.Type.Map.Named != nil && hasValidate(f.Type.Map.Named)
 			}
 		}

@@ -28,9 +28,12 @@ type Model struct {
 	Features Features
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
-	// Warnings are the parts of the schema the package leaves out or holds
-	// in a reduced form (see Warning).
+	// Warnings are what Select left out or reduced (see Selection); the
+	// Plan's Warnings start with them.
 	Warnings []Warning
+	// Plan is what the package has of the roots feature, made from the
+	// rest of the model once it is built.
+	Plan *Plan
 }
 
 // Features are what a revision's schema says about the roots feature.
@@ -139,7 +142,7 @@ type Field struct {
 	// Pointer: optional, and absence differs from the zero value (objects, unions).
 	Pointer    bool
 	Format     string
-	URISchemes []string // allowed schemes of a "uri" string; empty: any absolute URI
+	URISchemes []string // allowed schemes of a URI string (see uriSchemes); empty: any absolute URI, where Format is "uri"
 	Deprecated bool
 	Roots      bool
 }
@@ -161,8 +164,10 @@ type Const struct {
 	Roots bool
 }
 
-// uriSchemes restricts "uri" strings beyond what the schema can say: the
-// protocol requires root URIs to be file URIs in every revision so far.
+// uriSchemes are rules of the roots feature that the schema need not state:
+// the specification requires root URIs to be file:// URIs in every revision
+// so far. A field listed here is checked as a URI of those schemes whether
+// or not its schema says "format": "uri".
 var uriSchemes = map[string][]string{"Root.uri": {"file"}}
 
 // rootsFeatureProperties are properties outside the roots definitions that
@@ -235,6 +240,7 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 			}
 		}
 	}
+	m.Plan = newPlan(m)
 	return m, nil
 }
 

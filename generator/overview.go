@@ -50,25 +50,25 @@ func Overview(revisions []string) (string, error) {
 		{"schema dialect", func(m *Model) string { return string(m.Dialect) }},
 		{"roots/list travels as", func(m *Model) string {
 			var ways []string
-			if m.Features.DirectRequest {
+			if m.Plan.Direct {
 				way := "a server request"
-				if m.Features.RequestEnvelope {
+				if m.Plan.Envelope {
 					way += " (whole JSON-RPC request)"
 				}
 				ways = append(ways, way)
 			}
-			if m.Features.InputRequests {
+			if m.Plan.InputRequests {
 				ways = append(ways, "an `inputRequests` entry")
 			}
 			return strings.Join(ways, ", ")
 		}},
-		{"list_changed notification", func(m *Model) string { return yesNo(m.Features.ListChangedNotification) }},
+		{"list_changed notification", func(m *Model) string { return yesNo(m.Plan.ListChanged) }},
 		{"roots capability", func(m *Model) string {
 			c := "`roots: {}`"
-			if m.Features.CapabilityListChanged {
+			if m.Plan.CapabilityListChanged {
 				c = "`roots: {listChanged}`"
 			}
-			if m.Features.CapabilitiesInMeta {
+			if m.Plan.CapabilitiesInMeta {
 				c += " in every request's `_meta`"
 			}
 			return c
@@ -155,12 +155,8 @@ func exportedDecls(files []File) (map[string]bool, error) {
 			case *ast.FuncDecl:
 				name := d.Name.Name
 				if d.Recv != nil {
-					recv := d.Recv.List[0].Type
-					if star, ok := recv.(*ast.StarExpr); ok {
-						recv = star.X
-					}
-					id, ok := recv.(*ast.Ident)
-					if !ok || !id.IsExported() || overviewSkipped[name] {
+					id := receiver(d)
+					if id == nil || !id.IsExported() || overviewSkipped[name] {
 						continue
 					}
 					name = id.Name + "." + name
@@ -197,4 +193,17 @@ func exportedDecls(files []File) (map[string]bool, error) {
 		}
 	}
 	return decls, nil
+}
+
+// receiver is the name of the type a method is declared on, or nil.
+func receiver(d *ast.FuncDecl) *ast.Ident {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return nil
+	}
+	recv := d.Recv.List[0].Type
+	if star, ok := recv.(*ast.StarExpr); ok {
+		recv = star.X
+	}
+	id, _ := recv.(*ast.Ident)
+	return id
 }

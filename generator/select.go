@@ -51,25 +51,10 @@ func (e *MissingDefinitionsError) Error() string {
 type Selection struct {
 	Names []string
 	Defs  map[string]*jsonschema.Schema
-	// Warnings are the parts of the schema left out or kept in a reduced
-	// form that a reader of the package should know about.
+	// Warnings are the parts of the schema the selection leaves out or
+	// keeps in a reduced form (unions without a roots arm); the plan
+	// reports them with its own.
 	Warnings []Warning
-}
-
-// A Warning is a part of the schema that the generated package leaves out or
-// holds in a reduced form: which definition, which member of it (empty for
-// the definition as a whole), and why.
-type Warning struct {
-	Definition string
-	Member     string
-	Reason     string
-}
-
-func (w Warning) String() string {
-	if w.Member == "" {
-		return fmt.Sprintf("definition %s: %s", w.Definition, w.Reason)
-	}
-	return fmt.Sprintf("definition %s, member %s: %s", w.Definition, w.Member, w.Reason)
 }
 
 // Partial reports whether definition name holds only part of the upstream one.

@@ -14,6 +14,9 @@ func (m *Model) Summary() string {
 	f := m.Features
 	fmt.Fprintf(&b, "features: listChangedNotification=%t capabilityListChanged=%t requestEnvelope=%t directRequest=%t inputRequests=%t capabilitiesInMeta=%t rootMeta=%t\n",
 		f.ListChangedNotification, f.CapabilityListChanged, f.RequestEnvelope, f.DirectRequest, f.InputRequests, f.CapabilitiesInMeta, f.RootMeta)
+	if m.Plan != nil {
+		b.WriteString(m.Plan.Summary())
+	}
 	if d := m.Deprecation; d != nil {
 		fmt.Fprintf(&b, "deprecated: %s by %s since %s, earliest removal %s\n", d.Feature, d.Proposal, d.Since, d.EarliestRemoval)
 	} else {

@@ -191,7 +191,7 @@ func TestBadInputCatalogue(t *testing.T) {
 			d["Icon"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/ImageContent"}, map[string]any{"$ref": "#/definitions/AudioContent"}}}
 			d["ImageContent"] = map[string]any{"type": "object", "properties": map[string]any{"data": map[string]any{"type": "string"}}}
 			d["AudioContent"] = map[string]any{"type": "object", "properties": map[string]any{"data": map[string]any{"type": "string"}}}
-		}), code: exitOK, compiles: true, want: []string{"rootsgen: warning: definition Icon: the union (anyOf) has no arm of the roots feature, so it is kept as an untyped JSON value and its arm(s) ImageContent, AudioContent are not generated\n"}},
+		}), code: exitOK, compiles: true, want: []string{"rootsgen: warning: Icon: the union (anyOf) has no arm of the roots feature, so it is kept as an untyped JSON value and its arm(s) ImageContent, AudioContent are not generated\n"}},
 		{name: "revision named draft", args: []string{"-revision", "draft"}, schema: rootsSchema(t, func(map[string]any) {}),
 			code: exitOK, compiles: true},
 	} {

@@ -11,7 +11,9 @@
 //
 // Run rootsgen -h for the flags. Exit status: 0 on success, 1 when -check
 // finds stale files or the output cannot be written, 2 for a usage error
-// (bad flags, unknown revision, unusable schema).
+// (bad flags, unknown revision, unusable schema) and, with -strict, for a
+// schema that has a part of the roots feature in a shape rootsgen cannot
+// write (each such part is a warning on stderr either way).
 package main
 
 import (
@@ -23,6 +25,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode"
@@ -54,13 +57,14 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		list     = fs.Bool("list", false, "list the embedded revisions with their dialect, features and deprecation status")
 		markdown = fs.Bool("markdown", false, "with -list: print an overview of each revision's API as Markdown")
 		version  = fs.Bool("version", false, "print the rootsgen version")
-		verbose  = fs.Bool("v", false, "report the files written")
+		verbose  = fs.Bool("v", false, "report the plan (the parts of the roots feature the package has), the parts left out, and the files written")
+		strict   = fs.Bool("strict", false, "treat a part of the roots feature left out (a warning) as an error: exit 2 and write nothing")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
 		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
-		gate     = fs.String("gate", "", "generate a gate package that serves these revisions with one handler: `REV=IMPORT,...`, each the import path of the package generated for REV")
+		gate     = fs.String("gate", "", "generate a gate package that serves these revisions with one handler: `REV=IMPORT,...`, each the import path of the package generated for REV (a revision generated with -schema needs that schema: -schema REV=FILE,...)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check]\n       rootsgen -gate REV=IMPORT,... -out DIR [-package NAME] [-check]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check] [-strict] [-v]\n       rootsgen -gate REV=IMPORT,... -out DIR [-schema REV=FILE,...] [-package NAME] [-check]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -86,8 +90,8 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return listRevisions(stdout, stderr)
 	case *markdown:
 		return usage("-markdown goes with -list")
-	case *gate != "" && (*revision != "" || *schemaF != ""):
-		return usage("-gate names its revisions itself; it takes neither -revision nor -schema")
+	case *gate != "" && *revision != "":
+		return usage("-gate names its revisions itself; it takes no -revision")
 	case *gate == "" && *revision == "":
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
 	case *out == "":
@@ -105,42 +109,94 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		what = "gate " + *gate
 		revs, err := generator.ParseGateFlag(*gate)
 		if err == nil {
-			files, err = generator.GenerateGate(generator.GateOptions{Package: name, Revisions: revs})
+			err = gateSchemas(revs, *schemaF, *maxBytes)
+		}
+		if err == nil {
+			files, err = generator.GenerateGate(generator.GateOptions{Package: name, Revisions: revs, Load: generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth}})
 		}
 		if err != nil {
 			return usage("%v", err)
 		}
-	} else if files, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth, stderr); err != nil {
-		var ue *generator.UsageError
-		var le *generator.LoadError
-		if errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile) {
-			return usage("%v", err)
+	} else {
+		var m *generator.Model
+		if files, m, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth); err != nil {
+			var ue *generator.UsageError
+			var le *generator.LoadError
+			if errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile) {
+				return usage("%v", err)
+			}
+			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
+			return exitFail
 		}
-		fmt.Fprintf(stderr, "rootsgen: %v\n", err)
-		return exitFail
+		if *verbose {
+			fmt.Fprintf(stderr, "rootsgen: plan for %s: %s\n", *revision, strings.Join(m.Plan.Parts(), " "))
+		}
+		for _, w := range m.Plan.Warnings {
+			fmt.Fprintf(stderr, "rootsgen: warning: %s\n", w)
+		}
+		if *strict && len(m.Plan.Warnings) > 0 {
+			return usage("-strict: the schema of %s has %d part(s) of the roots feature that rootsgen cannot write (warnings above); nothing was written", *revision, len(m.Plan.Warnings))
+		}
 	}
 	return writeOrCheck(files, *out, what, name, *check, *verbose, stderr)
 }
 
+// gateSchemas reads the schemas of -schema for -gate: "REV=FILE,...", or
+// a single FILE when exactly one revision of the gate is not embedded.
+func gateSchemas(revs []generator.GateRevision, value string, maxBytes int) error {
+	if value == "" {
+		return nil
+	}
+	var notEmbedded []int
+	for i, r := range revs {
+		if !slices.Contains(schema.Revisions(), r.Revision) {
+			notEmbedded = append(notEmbedded, i)
+		}
+	}
+	files := map[string]string{}
+	if !strings.Contains(value, "=") {
+		if len(notEmbedded) != 1 {
+			return fmt.Errorf("with -gate, -schema wants REV=FILE pairs separated by commas (a bare FILE only serves a gate with exactly one revision that is not embedded)")
+		}
+		files[revs[notEmbedded[0]].Revision] = value
+	} else {
+		for _, item := range strings.Split(value, ",") {
+			rev, file, ok := strings.Cut(strings.TrimSpace(item), "=")
+			if !ok || rev == "" || file == "" {
+				return fmt.Errorf("with -gate, -schema wants REV=FILE pairs separated by commas, got %q", item)
+			}
+			if _, dup := files[rev]; dup {
+				return fmt.Errorf("-schema gives revision %s twice", rev)
+			}
+			files[rev] = file
+		}
+	}
+	for rev, file := range files {
+		i := slices.IndexFunc(revs, func(r generator.GateRevision) bool { return r.Revision == rev })
+		if i < 0 {
+			return fmt.Errorf("-schema gives a schema for %s, which -gate does not name", rev)
+		}
+		data, err := readLimited(file, maxBytes)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errSchemaFile, err)
+		}
+		revs[i].Schema = data
+	}
+	return nil
+}
+
 var errSchemaFile = errors.New("schema file")
 
-// generateRevision generates one revision's package and reports on stderr
-// what of the schema the package leaves out or holds in a reduced form.
-func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int, stderr io.Writer) ([]generator.File, error) {
+func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) ([]generator.File, *generator.Model, error) {
 	opts := generator.Options{Revision: revision, Package: pkg, Load: generator.LoadOptions{MaxBytes: maxBytes, MaxDepth: maxDepth}}
 	if schemaFile != "" {
 		data, err := readLimited(schemaFile, maxBytes)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", errSchemaFile, err)
+			return nil, nil, fmt.Errorf("%w: %w", errSchemaFile, err)
 		}
 		opts.Schema = data
 	}
 	files, m, err := generator.Generate(opts)
-	if err == nil {
-		for _, w := range m.Warnings {
-			fmt.Fprintf(stderr, "rootsgen: warning: %s\n", w)
-		}
-	}
 	if err != nil && schemaFile != "" && token.IsIdentifier(pkg) && !token.IsKeyword(pkg) && pkg != "_" {
 		// Name the file, as a compiler names the source of an error (with
 		// a valid package name, every usage error is about the schema).
@@ -151,7 +207,7 @@ func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int, 
 			err = &generator.UsageError{Err: fmt.Errorf("%s: %w", schemaFile, ue.Err)}
 		}
 	}
-	return files, err
+	return files, m, err
 }
 
 func writeOrCheck(files []generator.File, out, what, name string, check, verbose bool, stderr io.Writer) int {
@@ -289,9 +345,9 @@ func listRevisions(stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "rootsgen: revision %s: %v\n", rev, err)
 			return exitFail
 		}
-		f := m.Features
+		f := m.Plan
 		notification := "no"
-		if f.ListChangedNotification {
+		if f.ListChanged {
 			notification = "notification"
 		}
 		capability := "roots{}"
@@ -302,11 +358,11 @@ func listRevisions(stdout, stderr io.Writer) int {
 			capability += " per request"
 		}
 		request := "method+params"
-		if f.RequestEnvelope {
+		if f.Envelope {
 			request = "jsonrpc+id+method+params"
 		}
 		var channels []string
-		if f.DirectRequest {
+		if f.Direct {
 			channels = append(channels, "server request")
 		}
 		if f.InputRequests {

@@ -11,6 +11,7 @@
 //   - there is no list-changed notification.
 //   - roots/list travels inside an [InputRequiredResult]; the answer comes back in the
 //     inputResponses of the retried request.
+//     [AskForRoots] builds such a result, [RootsFromInputResponses] reads the answer.
 //   - client capabilities ride in the _meta of every request.
 //   - a [Root] may carry _meta.
 //

@@ -1,0 +1,482 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Plan is what a revision's package has of the roots feature, and the Go
+// names each part is written in terms of. It is made once from the Model
+// (see newPlan); the templates, the choice of files, the gate, -list, the
+// README overview and doc.go read the plan and nothing else, so what a
+// package has is decided in one place, and a part the schema has in a
+// shape the generator cannot write is reported there (Warnings) instead of
+// being left out in silence.
+type Plan struct {
+	// Handlers: roots.go, with ListRootsHandler, Client and its
+	// capabilities. Everything else but RootSet needs it.
+	Handlers bool
+	// ParamsType is the Go type of roots/list's params.
+	ParamsType string
+	// ParamsPointer: ListRootsRequest.Params is a pointer (params are
+	// optional); otherwise the schema requires params and the field is a
+	// value.
+	ParamsPointer bool
+	// Direct: the server sends roots/list as a request of its own, so
+	// Client.HandleRequest and the caching Server are generated.
+	Direct bool
+	// Envelope: ListRootsRequest is a whole JSON-RPC request (jsonrpc, id).
+	Envelope bool
+	// ListChanged: the list_changed notification, with ListChangedHandler.
+	ListChanged bool
+	// NotificationParamsType is the Go type of list_changed's params.
+	NotificationParamsType string
+	// HandleNotification: Server.HandleNotification (Direct and ListChanged).
+	HandleNotification bool
+	// CapabilityListChanged: the roots capability has a listChanged flag,
+	// a Go bool named ListChanged.
+	CapabilityListChanged bool
+	// NotifyListChanged: Client.NotifyListChanged, and a Server that keeps
+	// the answer of a client that announces changes (ListChanged and
+	// CapabilityListChanged).
+	NotifyListChanged bool
+	// CapabilitiesInMeta: client capabilities ride in each request's _meta.
+	CapabilitiesInMeta bool
+	// InputRequests: roots/list travels inside inputRequests, and
+	// Client.AnswerInputRequests answers it.
+	InputRequests bool
+	// Ask: AskForRoots, RootsFromInputResponses and requeststate.go, with
+	// the Go names of the members they fill and read.
+	Ask       bool
+	AskFields AskFields
+	// Require: RequireRoots, the -32021 error for a missing capability.
+	Require bool
+	// MissingCode: the package declares CodeMissingRequiredClientCapability.
+	MissingCode bool
+	// VersionKey is the JSON name of the _meta member that names each
+	// request's protocol version, where requests carry it; otherwise "".
+	VersionKey string
+	// FileRule: Root.uri must be a file:// URI. The rule is the roots
+	// feature's (the specification's), whatever "format" the schema gives.
+	FileRule bool
+	// RootSet: rootset.go, the path-inside-roots check.
+	RootSet bool
+	// RootMeta: a Root carries _meta.
+	RootMeta bool
+	// Examples: example_test.go.
+	Examples bool
+	// GateProblem, when not empty, says why a gate cannot convert this
+	// revision's Root to and from its own (which has URI, Name, Meta and
+	// Extra); the gate refuses the revision with it.
+	GateProblem string
+	// DeprecatedBy names the roots definition the schema marks
+	// "deprecated", on which every roots symbol is built; "" if none.
+	DeprecatedBy string
+	// ListChangedDeprecatedBy names the definition that deprecates the
+	// list_changed symbols (the notification's, or DeprecatedBy's).
+	ListChangedDeprecatedBy string
+	// ListChangedMethod is the Go name of list_changed's method constant.
+	ListChangedMethod string
+	// Warnings are the parts of the roots feature the schema has in a
+	// shape the generator cannot write, and so left out.
+	Warnings []Warning
+}
+
+// AskFields are the Go names of the members AskForRoots fills and
+// RootsFromInputResponses reads.
+type AskFields struct {
+	ResultType, InputRequests, RequestState string // of InputRequiredResult
+	InputResponses, RetryState              string // of InputResponseRequestParams
+}
+
+// A Warning is a part of the roots feature left out of the package: the
+// schema has it in a shape the generator cannot write.
+type Warning struct {
+	// Definition and Member say where: a schema definition and a member
+	// of it ("" for the definition as a whole).
+	Definition, Member string
+	// Reason says what is wrong with it and what is left out.
+	Reason string
+}
+
+func (w Warning) String() string {
+	where := w.Definition
+	if w.Member != "" {
+		where += "." + w.Member
+	}
+	return where + ": " + w.Reason
+}
+
+// planner checks the model for the parts of the plan.
+type planner struct {
+	m *Model
+	p *Plan
+}
+
+// def is the type made from schema path (a definition name, or a nested
+// path), aliases followed, or nil.
+func (pl *planner) def(path string) *Type {
+	for _, t := range pl.m.Types {
+		if t.Path == path {
+			return resolve(t)
+		}
+	}
+	return nil
+}
+
+func (pl *planner) warn(def, member, format string, args ...any) {
+	pl.p.Warnings = append(pl.p.Warnings, Warning{def, member, fmt.Sprintf(format, args...)})
+}
+
+// member returns the field for JSON member name of definition def, when it
+// exists and has Go name goName (or any name, if "") and, if want is not
+// "", exactly Go type want. Otherwise it warns, saying that part is left
+// out, and returns nil.
+func (pl *planner) member(def, name, goName, want, part string) *Field {
+	t := pl.def(def)
+	if t == nil {
+		pl.warn(def, "", "the definition is missing; %s left out", part)
+		return nil
+	}
+	f := fieldOf(t, name)
+	switch {
+	case f == nil:
+		pl.warn(def, name, "no such member (renamed or removed?); %s left out", part)
+	case goName != "" && f.Name != goName:
+		pl.warn(def, name, "its Go field is %s, not %s (another member took the name); %s left out", f.Name, goName, part)
+	case want != "" && goTypeString(f) != want:
+		pl.warn(def, name, "it is %s, not %s; %s left out", goTypeString(f), want, part)
+	default:
+		return f
+	}
+	return nil
+}
+
+// structMember is member for a member whose type is a struct, returning
+// the field and the struct's Go name.
+func (pl *planner) structMember(def, name, goName, part string) (*Field, string) {
+	f := pl.member(def, name, goName, "", part)
+	if f == nil {
+		return nil, ""
+	}
+	if f.Type.Named == nil || resolve(f.Type.Named).Kind != KindStruct {
+		pl.warn(def, name, "it is %s, not an object; %s left out", goTypeString(f), part)
+		return nil, ""
+	}
+	return f, f.Type.Named.Name
+}
+
+// method is the Go name of definition def's method constant, or "".
+func (pl *planner) method(def, want, part string) bool {
+	t := pl.def(def)
+	if t == nil {
+		return false
+	}
+	for _, c := range t.Consts {
+		if c.JSONName == "method" {
+			if c.Const.Name != want || c.Const.Type != methodTypeName {
+				pl.warn(def, "method", "its constant is %s, not %s %s; %s left out", c.Const.Name, want, methodTypeName, part)
+				return false
+			}
+			return true
+		}
+	}
+	pl.warn(def, "method", "not a fixed (\"const\") method name; %s left out", part)
+	return false
+}
+
+func (pl *planner) hasConst(name string) bool {
+	return slices.ContainsFunc(pl.m.Consts, func(c *Const) bool { return c.Name == name })
+}
+
+// newPlan decides what the package of model m has.
+func newPlan(m *Model) *Plan {
+	p := &Plan{Warnings: slices.Clone(m.Warnings)}
+	pl := &planner{m: m, p: p}
+	f := m.Features
+
+	// roots.go: the params of roots/list, the capability, the method name.
+	const handlers = "roots.go (Client, handlers, Server) and the examples"
+	params, paramsType := pl.structMember("ListRootsRequest", "params", "Params", handlers)
+	capField, _ := pl.structMember("ClientCapabilities", "roots", "Roots", handlers)
+	if capField != nil && (capField.Type.Named.Name != "RootsCapability" || !capField.Pointer) {
+		pl.warn("ClientCapabilities", "roots", "it is %s, not *RootsCapability; %s left out", goTypeString(capField), handlers)
+		capField = nil
+	}
+	method := pl.method("ListRootsRequest", "MethodListRoots", handlers)
+	p.Handlers = params != nil && capField != nil && method
+	if p.Handlers {
+		p.ParamsType, p.ParamsPointer = paramsType, params.Pointer
+	}
+	p.Direct = p.Handlers && f.DirectRequest
+	p.Envelope = f.RequestEnvelope
+	p.CapabilitiesInMeta = f.CapabilitiesInMeta
+	p.RootMeta = f.RootMeta
+
+	if f.ListChangedNotification && p.Handlers {
+		const part = "the list_changed notification (ListChangedHandler, Server.HandleNotification, Client.NotifyListChanged)"
+		_, nt := pl.structMember("RootsListChangedNotification", "params", "Params", part)
+		ok := pl.method("RootsListChangedNotification", "MethodRootsListChanged", part)
+		if nt != "" && ok {
+			p.ListChanged, p.NotificationParamsType = true, nt
+			p.ListChangedMethod = "MethodRootsListChanged"
+		}
+	}
+	p.HandleNotification = p.Direct && p.ListChanged
+	p.CapabilityListChanged = f.CapabilityListChanged
+	p.NotifyListChanged = p.ListChanged && f.CapabilityListChanged
+
+	if f.InputRequests && p.Handlers {
+		p.InputRequests = pl.inputRequests()
+	}
+	if p.InputRequests {
+		p.Ask = pl.ask()
+	}
+	if pl.def("MissingRequiredClientCapabilityError") != nil {
+		p.Require = pl.require()
+	}
+	p.MissingCode = pl.hasConst("CodeMissingRequiredClientCapability")
+	p.VersionKey = pl.versionKey()
+
+	// The file:// rule and RootSet: checkRootsContract has made sure of
+	// Root.uri and ListRootsResult.roots.
+	uri := fieldOf(pl.def("Root"), "uri")
+	p.FileRule = slices.Equal(uri.URISchemes, []string{"file"})
+	p.RootSet = p.FileRule
+
+	if p.Handlers {
+		if name := pl.member("Root", "name", "Name", "string", "the examples"); name != nil {
+			p.Examples = true
+		}
+	}
+	p.GateProblem = gateProblem(pl.def("Root"))
+
+	for _, def := range rootsDefinitions {
+		if t := pl.def(def); t != nil && t.Deprecated && p.DeprecatedBy == "" {
+			p.DeprecatedBy = def
+		}
+	}
+	if caps := pl.def("ClientCapabilities"); caps != nil && p.DeprecatedBy == "" {
+		// The roots capability: the member, or the type it is.
+		if f := fieldOf(caps, "roots"); f != nil && (f.Deprecated || f.Type.Named != nil && resolve(f.Type.Named).Deprecated) {
+			p.DeprecatedBy = "ClientCapabilities.roots"
+		}
+	}
+	p.ListChangedDeprecatedBy = p.DeprecatedBy
+	if t := pl.def("RootsListChangedNotification"); t != nil && t.Deprecated && p.DeprecatedBy == "" {
+		p.ListChangedDeprecatedBy = "RootsListChangedNotification"
+	}
+	return p
+}
+
+// gateProblem says why the gate's Root cannot be converted to and from
+// root, or "".
+func gateProblem(root *Type) string {
+	name, meta := fieldOf(root, "name"), fieldOf(root, "_meta")
+	switch {
+	case name == nil || name.Name != "Name" || goTypeString(name) != "string":
+		return "Root has no string member \"name\" with Go field Name"
+	case meta != nil && (meta.Name != "Meta" || meta.Pointer || !isOpenObject(meta.Type)):
+		return "Root's member \"_meta\" is not an open object with Go field Meta"
+	case root.Extra == nil || root.ExtraName != "Extra" || !root.Extra.Raw:
+		return "Root keeps no unknown members as raw JSON in Extra"
+	}
+	return ""
+}
+
+// isOpenObject reports whether g is map[string]any, or a named type of it.
+func isOpenObject(g GoType) bool {
+	if g.Named != nil {
+		t := resolve(g.Named)
+		return t.Kind == KindMap && t.Elem.Any
+	}
+	return g.Map != nil && g.Map.Any
+}
+
+// inputRequests checks what Client.AnswerInputRequests is written in
+// terms of: the maps of requests and responses, and their unions' roots arms.
+func (pl *planner) inputRequests() bool {
+	const part = "roots/list inside inputRequests (Client.AnswerInputRequests, AskForRoots, RootsFromInputResponses)"
+	ok := true
+	for _, c := range []struct{ def, arm string }{{"InputRequest", "ListRootsRequest"}, {"InputResponse", "ListRootsResult"}} {
+		maps := c.def + "s"
+		if t := pl.def(maps); t == nil || t.Kind != KindMap || t.Elem.Named == nil || t.Elem.Named.Path != c.def {
+			pl.warn(maps, "", "not a map of %s; %s left out", c.def, part)
+			ok = false
+			continue
+		}
+		u := pl.def(c.def)
+		if u == nil || u.Kind != KindRawUnion || !slices.ContainsFunc(u.Arms, func(a *Type) bool { return a.Name == c.arm }) {
+			pl.warn(c.def, "", "not a union with a %s arm; %s left out", c.arm, part)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// ask checks what AskForRoots and RootsFromInputResponses fill and read.
+func (pl *planner) ask() bool {
+	const part = "AskForRoots, RootsFromInputResponses and the StateSealer (requeststate.go)"
+	a := &pl.p.AskFields
+	ok := true
+	for _, m := range []struct {
+		def, member, typ string
+		name             *string
+	}{
+		{"InputRequiredResult", "resultType", "string", &a.ResultType},
+		{"InputRequiredResult", "inputRequests", pl.goNameOf("InputRequests"), &a.InputRequests},
+		{"InputRequiredResult", "requestState", "string", &a.RequestState},
+		{"InputResponseRequestParams", "inputResponses", pl.goNameOf("InputResponses"), &a.InputResponses},
+		{"InputResponseRequestParams", "requestState", "string", &a.RetryState},
+	} {
+		if f := pl.member(m.def, m.member, "", m.typ, part); f != nil {
+			*m.name = f.Name
+		} else {
+			ok = false
+		}
+	}
+	if !ok {
+		pl.p.AskFields = AskFields{}
+	}
+	return ok
+}
+
+// goNameOf is the Go name of the type made from schema path.
+func (pl *planner) goNameOf(path string) string {
+	for _, t := range pl.m.Types {
+		if t.Path == path {
+			return t.Name
+		}
+	}
+	return ""
+}
+
+// require checks what RequireRoots builds: the -32021 error response.
+func (pl *planner) require() bool {
+	const part = "RequireRoots (the -32021 error for a missing roots capability)"
+	ok := true
+	for _, m := range []struct{ def, member, goName, typ string }{
+		{"MissingRequiredClientCapabilityError", "id", "ID", "*RequestID"},
+		{"MissingRequiredClientCapabilityError", "error", "Error", "MissingRequiredClientCapabilityErrorObject"},
+		{"MissingRequiredClientCapabilityError.error", "message", "Message", "string"},
+		{"MissingRequiredClientCapabilityError.error", "data", "Data", "MissingRequiredClientCapabilityErrorData"},
+		{"MissingRequiredClientCapabilityError.error.data", "requiredCapabilities", "RequiredCapabilities", "ClientCapabilities"},
+		{"RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", "ClientCapabilities", "ClientCapabilities"},
+	} {
+		ok = pl.member(m.def, m.member, m.goName, m.typ, part) != nil && ok
+	}
+	return ok
+}
+
+// versionKey is the JSON name of the member of a request's _meta that
+// names its protocol version, in a revision whose requests carry their
+// capabilities (and so their version) in _meta; otherwise "".
+func (pl *planner) versionKey() string {
+	meta := pl.def("RequestMetaObject")
+	if !pl.m.Features.CapabilitiesInMeta || meta == nil {
+		return ""
+	}
+	for _, f := range meta.Fields {
+		if f.Name == "ProtocolVersion" && goTypeString(f) == "string" {
+			return f.JSONName
+		}
+	}
+	return ""
+}
+
+// goTypeString is the Go type of a field as emitted.
+func goTypeString(f *Field) string {
+	s := typeString(f.Type)
+	if f.Pointer {
+		s = "*" + s
+	}
+	return s
+}
+
+// Parts lists the parts of the roots feature the package has, by name, in
+// a fixed order: the plan's summary.
+func (p *Plan) Parts() []string {
+	var parts []string
+	add := func(on bool, name string) {
+		if on {
+			parts = append(parts, name)
+		}
+	}
+	add(p.Handlers, "handlers(params="+paramsDesc(p)+")")
+	add(p.Direct, "direct")
+	add(p.Envelope, "envelope")
+	add(p.ListChanged, "listChanged(params="+p.NotificationParamsType+")")
+	add(p.HandleNotification, "handleNotification")
+	add(p.NotifyListChanged, "notifyListChanged")
+	add(p.CapabilitiesInMeta, "capabilitiesInMeta")
+	add(p.InputRequests, "inputRequests")
+	add(p.Ask, fmt.Sprintf("ask(%s,%s,%s;%s,%s)", p.AskFields.ResultType, p.AskFields.InputRequests, p.AskFields.RequestState, p.AskFields.InputResponses, p.AskFields.RetryState))
+	add(p.Require, "require")
+	add(p.MissingCode, "missingCode")
+	add(p.VersionKey != "", "versionKey="+p.VersionKey)
+	add(p.FileRule, "fileRule")
+	add(p.RootSet, "rootSet")
+	add(p.RootMeta, "rootMeta")
+	add(p.Examples, "examples")
+	add(p.DeprecatedBy != "", "deprecatedBy="+p.DeprecatedBy)
+	add(p.ListChangedDeprecatedBy != "" && p.ListChangedDeprecatedBy != p.DeprecatedBy, "listChangedDeprecatedBy="+p.ListChangedDeprecatedBy)
+	return parts
+}
+
+func paramsDesc(p *Plan) string {
+	if p.ParamsPointer {
+		return "*" + p.ParamsType
+	}
+	return p.ParamsType + " required"
+}
+
+// Summary is the plan in a few lines: its parts, then each warning.
+func (p *Plan) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "plan: %s\n", strings.Join(p.Parts(), " "))
+	for _, w := range p.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
+	return b.String()
+}
+
+// Files are the template files the package has, in output order.
+func (p *Plan) Files() []string {
+	var out []string
+	for _, name := range templateFiles {
+		switch {
+		case name == "roots.go" && !p.Handlers,
+			strings.HasPrefix(name, "rootset") && !p.RootSet,
+			name == "requeststate.go" && !p.Ask,
+			name == "example_test.go" && !p.Examples:
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// typeDeprecatedBy names the deprecated definition roots type t is built
+// on, or "".
+func (p *Plan) typeDeprecatedBy(t *Type) string {
+	switch {
+	case !t.Roots:
+		return ""
+	case t.Path == "RootsListChangedNotification" || strings.HasPrefix(t.Path, "RootsListChangedNotification."):
+		return p.ListChangedDeprecatedBy
+	}
+	return p.DeprecatedBy
+}
+
+// constDeprecatedBy names the deprecated definition roots constant c is
+// built on, or "".
+func (p *Plan) constDeprecatedBy(c *Const) string {
+	switch {
+	case !c.Roots:
+		return ""
+	case c.Name == p.ListChangedMethod && p.ListChangedMethod != "":
+		return p.ListChangedDeprecatedBy
+	}
+	return p.DeprecatedBy
+}
