@@ -1,8 +1,10 @@
-// Package adapters writes generated/adapters_test.go: the per-revision
-// adapters of the tests in generated/ (the dispatch and cache tables, the
-// RootSet table, the fuzz round trips and dispatchers), one set for each embedded revision, in
-// terms of the Go names that revision's model gives its types. The tests
-// themselves are written once against the revision-neutral view those
+// Package adapters writes the per-revision adapters of rootsgen's tests:
+// generated/adapters_test.go (the dispatch, cache and RootSet tables, the
+// fuzz round trips and dispatchers) and the test module's
+// cmd/internal/peers/generated/adapters_test.go (the fidelity tests' types
+// and facts), one set for each embedded revision, in terms of the Go names
+// its model gives its types and of what its plan says the package has. The
+// tests themselves are written once against the revision-neutral view the
 // adapters provide, so adding a revision (a schema in schema/ and the lines
 // that generate its package) needs no test edited by hand.
 package adapters
@@ -12,7 +14,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/format"
-	"slices"
 	"strings"
 	"text/template"
 
@@ -43,17 +44,13 @@ func Package(revision string) string {
 // revision is what the template knows of one revision.
 type revision struct {
 	Rev, Pkg string
+	// Plan is what the revision's package has (generator.Plan).
+	Plan *generator.Plan
 	// Params and NotificationParams are the Go types of the params of
 	// roots/list and of its list-changed notification ("" without one).
 	Params, NotificationParams string
-	// Direct: the server sends roots/list as a request of its own.
-	Direct bool
-	// RootSet: the package has a RootSet (a Root whose uri is a file URI).
-	RootSet bool
 	// RoundTrip are the struct types FuzzUnmarshal decodes.
 	RoundTrip []string
-	// Features are what the revision's schema says about roots.
-	Features generator.Features
 	// Definitions are the struct types of the schema's definitions.
 	Definitions []*generator.Type
 }
@@ -71,8 +68,8 @@ func render(name, text string) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("revision %s: %w", rev, err)
 		}
-		r := revision{Rev: rev, Pkg: Package(rev), Direct: m.Features.DirectRequest, Features: m.Features,
-			Params: paramsOf(m, "ListRootsRequest"), NotificationParams: paramsOf(m, "RootsListChangedNotification")}
+		p := m.Plan
+		r := revision{Rev: rev, Pkg: Package(rev), Plan: p, Params: p.ParamsType, NotificationParams: p.NotificationParamsType}
 		for _, t := range m.Types {
 			if !strings.Contains(t.Path, ".") && t.Kind == generator.KindStruct {
 				r.Definitions = append(r.Definitions, t)
@@ -83,14 +80,9 @@ func render(name, text string) ([]byte, error) {
 					r.RoundTrip = append(r.RoundTrip, t.Name)
 				}
 			}
-			if t.Path == "Root" && t.Kind == generator.KindStruct {
-				for _, f := range t.Fields {
-					r.RootSet = r.RootSet || f.JSONName == "uri" && slices.Equal(f.URISchemes, []string{"file"})
-				}
-			}
 		}
 		data.Revisions = append(data.Revisions, r)
-		if r.Direct && r.Params != "" && r.NotificationParams != "" {
+		if p.Direct && p.HandleNotification && p.NotifyListChanged {
 			data.Legacy = append(data.Legacy, r)
 		}
 	}
