@@ -366,6 +366,15 @@ var rsAPIs = []rsAPI{
 		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks, roots20260728.Bounds, roots20260728.ErrOutsideRoots),
 }
 
+// revisionStateErrors are the errors of the requestState check of every
+// revision with a sealed state (requeststate.go), which the gate wraps.
+var revisionStateErrors = map[string]revisionStateSentinels{
+	"2026-07-28": {
+		missing: roots20260728.ErrStateMissing, tampered: roots20260728.ErrStateTampered, wrongPrincipal: roots20260728.ErrStateWrongPrincipal,
+		wrongRequest: roots20260728.ErrStateWrongRequest, expired: roots20260728.ErrStateExpired,
+	},
+}
+
 // roundTripAll round-trips data through the roots types of every revision
 // (FuzzUnmarshal).
 func roundTripAll(t *testing.T, data []byte) {
