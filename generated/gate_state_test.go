@@ -80,12 +80,12 @@ func gateInputRevisions() []rootsgate.Revision {
 	return out
 }
 
-// The round trip through the Session: the sealed state opens on the
-// retry of the same call by the same principal, which gets its roots, and
-// revisionStateSentinels are a revision's requestState errors (revisionStateErrors in
-// adapters_test.go).
+// revisionStateSentinels are a revision's requestState errors
+// (revisionStateErrors in adapters_test.go).
 type revisionStateSentinels struct{ missing, tampered, wrongPrincipal, wrongRequest, expired error }
 
+// The round trip through the Session: the sealed state opens on the
+// retry of the same call by the same principal, which gets its roots, and
 // State gives back what RequestState returned. Every other retry is
 // refused with the gate's error, which also matches the revision's.
 func TestGateSessionSealedState(t *testing.T) {
