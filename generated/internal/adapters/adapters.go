@@ -100,18 +100,3 @@ func render(name, text string) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// paramsOf is the Go type of the "params" member of definition def, or "".
-func paramsOf(m *generator.Model, def string) string {
-	for _, t := range m.Types {
-		if t.Path != def || t.Kind != generator.KindStruct {
-			continue
-		}
-		for _, f := range t.Fields {
-			if f.JSONName == "params" && f.Type.Named != nil {
-				return f.Type.Named.Name
-			}
-		}
-	}
-	return ""
-}
