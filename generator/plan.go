@@ -438,6 +438,9 @@ func (p *Plan) Summary() string {
 	for _, w := range p.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
+	if p.GateProblem != "" {
+		fmt.Fprintf(&b, "gate: cannot serve: %s\n", p.GateProblem)
+	}
 	return b.String()
 }
 
