@@ -139,7 +139,7 @@ func prune(name string, def *jsonschema.Schema) *jsonschema.Schema {
 // are all references) in s down to its roots arms: the other arms are other
 // features' messages (a ServerRequest's sampling and elicitation requests),
 // and keeping them would pull those features' whole closures into the
-// package. A union with no roots arm is kept as raw JSON, with a warning,
+// package. A union with no roots arm is kept as an untyped value, with a warning,
 // since none of its arms can be written without the types roots does not
 // need. member is the path of s below definition def ("" for def itself).
 // s is returned as is when nothing changes, else as a changed copy.
@@ -160,7 +160,9 @@ func pruneUnions(s *jsonschema.Schema, def, member string, warnings *[]Warning) 
 			// One model of a union of definitions: anyOf of the kept arms.
 			cut := *s
 			cut.AnyOf, cut.OneOf = roots, nil
-			cut.Comments = SubsetMarker
+			if len(roots) < len(arms) {
+				cut.Comments = SubsetMarker
+			}
 			return &cut
 		}
 		var names []string

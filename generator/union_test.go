@@ -92,6 +92,13 @@ func TestUnionsKeepOnlyRootsArms(t *testing.T) {
 				delete(sr, "anyOf")
 				sr["oneOf"] = []any{ref("ListRootsRequest"), ref("PingRequest")}
 			}},
+		{name: "oneOf of roots arms only", rev: "2025-11-25", direct: true,
+			edit: func(defs map[string]any, ref func(string) map[string]any) {
+				sr := defs["ServerRequest"].(map[string]any)
+				delete(sr, "anyOf")
+				delete(sr, "$comment") // the schema's whole union, not a cut-down one
+				sr["oneOf"] = []any{ref("ListRootsRequest")}
+			}},
 		{name: "a seed union without a roots arm", rev: "2025-06-18", direct: false,
 			edit: func(defs map[string]any, ref func(string) map[string]any) {
 				defs["ServerRequest"].(map[string]any)["anyOf"] = []any{ref("PingRequest"), ref("CreateMessageRequest")}
@@ -141,6 +148,14 @@ func TestUnionsKeepOnlyRootsArms(t *testing.T) {
 			}
 			if m.Features.DirectRequest != tc.direct || m.Features.InputRequests != tc.input {
 				t.Errorf("features: direct request %v, input requests %v; want %v, %v", m.Features.DirectRequest, m.Features.InputRequests, tc.direct, tc.input)
+			}
+			if tc.name == "oneOf of roots arms only" {
+				// Nothing was cut, so the union is the schema's whole.
+				for _, ty := range m.Types {
+					if ty.Path == "ServerRequest" && ty.Partial {
+						t.Error("ServerRequest is marked as the roots part only, but it kept every arm")
+					}
+				}
 			}
 			if !slices.Equal(m.Warnings, tc.warnings) {
 				t.Errorf("warnings:\n got %v\nwant %v", m.Warnings, tc.warnings)
