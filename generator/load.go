@@ -28,6 +28,14 @@ var dialects = map[string]string{
 // defsKeyword is the keyword each dialect keeps its definitions under.
 var defsKeyword = map[string]string{"draft-07": "definitions", "2020-12": "$defs"}
 
+// otherDefsKeyword is "$defs" for "definitions" and the reverse.
+func otherDefsKeyword(key string) string {
+	if key == "$defs" {
+		return "definitions"
+	}
+	return "$defs"
+}
+
 // LoadOptions bound the work the loader does on untrusted input.
 type LoadOptions struct {
 	// MaxBytes is the largest schema accepted. Zero means DefaultMaxBytes.
@@ -131,9 +139,8 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 		if defs.kind != '{' {
 			return nil, &LoadError{Pointer: "/" + key, Msg: "definitions must be an object"}
 		}
-		other := map[string]string{"definitions": "$defs", "$defs": "definitions"}[key]
 		for _, name := range defs.keys {
-			if root.get(other) != nil && root.get(other).get(name) != nil {
+			if other := root.get(otherDefsKeyword(key)); other != nil && other.get(name) != nil {
 				return nil, &LoadError{Pointer: "/" + key + "/" + escapePointer(name),
 					Msg: fmt.Sprintf("definition %q is under both %q and %q: one name, one definition", name, "$defs", "definitions")}
 			}
@@ -142,7 +149,7 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 		order = append(order, defs.keys...)
 	}
 	if len(n.defs) == 0 {
-		return nil, &LoadError{Msg: fmt.Sprintf("no %q or %q: the document defines nothing", n.defsKey, map[string]string{"definitions": "$defs", "$defs": "definitions"}[n.defsKey])}
+		return nil, &LoadError{Msg: fmt.Sprintf("no %q or %q: the document defines nothing", n.defsKey, otherDefsKeyword(n.defsKey))}
 	}
 	norm := n.schema(root, "")
 	if n.err != nil {
@@ -398,7 +405,7 @@ func (n *normalizer) ref(val *node, ptr string) *node {
 			}
 			// A reference is a pointer into the document: a definition
 			// under the other keyword is not where this one points.
-			other := map[string]string{"definitions": "$defs", "$defs": "definitions"}[key]
+			other := otherDefsKeyword(key)
 			if defs := n.defs[other]; defs != nil && defs.get(name) != nil {
 				return n.fail(ptr, "dangling reference %q: the document has no %q with %s; it is under %q (\"#/%s/%s\")", ref, key, name, other, other, escapePointer(name))
 			}
