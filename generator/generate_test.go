@@ -173,9 +173,11 @@ func TestUpstreamDeprecationByName(t *testing.T) {
 	}
 	sawDraft := false
 	for _, e := range entries {
-		file := filepath.Join(dir, e.Name(), "schema.json")
-		data, err := os.ReadFile(file)
-		if !e.IsDir() || errors.Is(err, fs.ErrNotExist) {
+		if fi, err := os.Stat(filepath.Join(dir, e.Name())); err != nil || !fi.IsDir() {
+			continue // not a revision's directory (Stat follows a link to one)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "schema.json"))
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
