@@ -169,7 +169,7 @@ func TestBadInputCatalogue(t *testing.T) {
 		// comments: what is not a date or a simple name is refused before
 		// anything is written, whatever the schema.
 		{name: "revision with a newline", args: []string{"-revision", "draft\n//go:generate sh -c 'echo pwned'"}, schema: rootsSchema(t, func(map[string]any) {}),
-			code: exitUsage, want: []string{`invalid revision "draft\n//go:generate sh -c 'echo pwned'"`, `it holds '\n'`}},
+			code: exitUsage, want: []string{"rootsgen: invalid revision \"draft\\n//go:generate sh -c 'echo pwned'\"", `it holds '\n'`}},
 		{name: "revision with code after a line break", args: []string{"-revision", "x\r\nfunc init() { panic(1) }"}, schema: rootsSchema(t, func(map[string]any) {}),
 			code: exitUsage, want: []string{"invalid revision", `it holds '\r'`}},
 		{name: "revision with a slash", args: []string{"-revision", "drafts/next"}, schema: rootsSchema(t, func(map[string]any) {}),
