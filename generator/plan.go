@@ -91,7 +91,9 @@ type AskFields struct {
 }
 
 // A Warning is a part of the roots feature left out of the package: the
-// schema has it in a shape the generator cannot write.
+// schema has it in a shape the generator cannot write (the plan's), or a
+// union reached from the roots definitions that has no roots arm and is
+// kept as an untyped value (Select's).
 type Warning struct {
 	// Definition and Member say where: a schema definition and a member
 	// of it ("" for the definition as a whole).
