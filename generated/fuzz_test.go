@@ -19,12 +19,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/generated/roots20241105"
-	"github.com/rootsgen/rootsgen/generated/roots20250326"
-	"github.com/rootsgen/rootsgen/generated/roots20250618"
-	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/roots20260728"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
+	"github.com/rootsgen/rootsgen/schema"
 )
 
 // payloadSeeds are wire values of the shapes the generated types decode.
@@ -166,23 +163,7 @@ func FuzzUnmarshal(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		roundTrip[roots20241105.Root](t, "roots20241105", data)
-		roundTrip[roots20241105.ListRootsRequest](t, "roots20241105", data)
-		roundTrip[roots20241105.ListRootsResult](t, "roots20241105", data)
-		roundTrip[roots20250326.Root](t, "roots20250326", data)
-		roundTrip[roots20250326.ListRootsRequest](t, "roots20250326", data)
-		roundTrip[roots20250326.ListRootsResult](t, "roots20250326", data)
-		roundTrip[roots20250618.Root](t, "roots20250618", data)
-		roundTrip[roots20250618.ListRootsRequest](t, "roots20250618", data)
-		roundTrip[roots20250618.ListRootsResult](t, "roots20250618", data)
-		roundTrip[roots20251125.Root](t, "roots20251125", data)
-		roundTrip[roots20251125.ListRootsRequest](t, "roots20251125", data)
-		roundTrip[roots20251125.ListRootsResult](t, "roots20251125", data)
-		roundTrip[roots20260728.Root](t, "roots20260728", data)
-		roundTrip[roots20260728.ListRootsRequest](t, "roots20260728", data)
-		roundTrip[roots20260728.ListRootsResult](t, "roots20260728", data)
-		roundTrip[roots20260728.InputRequiredResult](t, "roots20260728", data)
-		roundTrip[roots20260728.InputResponseRequestParams](t, "roots20260728", data)
+		roundTripAll(t, data)
 		// InputResponses is a map of unions, decoded by encoding/json.
 		var responses roots20260728.InputResponses
 		if json.Unmarshal(data, &responses) == nil {
@@ -211,27 +192,12 @@ type dispatcher struct {
 
 // rpcCode returns the code of the *RPCError-like value in err, or 0.
 func rpcCode(err error) int64 {
-	var e1 *roots20241105.RPCError
-	var e2 *roots20250326.RPCError
-	var e3 *roots20250618.RPCError
-	var e4 *roots20251125.RPCError
-	var e5 *roots20260728.RPCError
 	var eg *rootsgate.RPCError
-	switch {
-	case errors.As(err, &eg):
+	if errors.As(err, &eg) {
 		return eg.Code
-	case errors.As(err, &e1):
-		return e1.Code
-	case errors.As(err, &e2):
-		return e2.Code
-	case errors.As(err, &e3):
-		return e3.Code
-	case errors.As(err, &e4):
-		return e4.Code
-	case errors.As(err, &e5):
-		return e5.Code
 	}
-	return 0
+	code, _ := revisionRPCCode(err)
+	return code
 }
 
 // legacyDispatch builds the entry points of a revision with direct
@@ -294,83 +260,7 @@ func rpcOrNil[E interface {
 }
 
 func dispatchers() []dispatcher {
-	return []dispatcher{
-		legacyDispatch("roots20241105",
-			func(c *roots20241105.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
-				out, e := c.HandleRequest(ctx, m, p)
-				return out, rpcOrNil(e)
-			},
-			func() *roots20241105.Client {
-				return &roots20241105.Client{Capability: &roots20241105.RootsCapability{ListChanged: true}, Handler: roots20241105.ListRootsHandlerFunc(func(context.Context, *roots20241105.ListRootsRequestParams) (*roots20241105.ListRootsResult, error) {
-					return &roots20241105.ListRootsResult{Roots: []roots20241105.Root{{URI: "file:///home/me/repo", Name: "repo"}}}, nil
-				})}
-			},
-			func() *roots20241105.Client { return &roots20241105.Client{} },
-			func(answer json.RawMessage) *roots20241105.Server {
-				return &roots20241105.Server{ClientRoots: &roots20241105.RootsCapability{}, Lenient: len(answer)%2 == 0, Request: func(context.Context, roots20241105.Method, json.RawMessage) (json.RawMessage, error) {
-					return answer, nil
-				}}
-			},
-			(*roots20241105.Server).HandleNotification,
-			func(s *roots20241105.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
-		),
-		legacyDispatch("roots20250326",
-			func(c *roots20250326.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
-				out, e := c.HandleRequest(ctx, m, p)
-				return out, rpcOrNil(e)
-			},
-			func() *roots20250326.Client {
-				return &roots20250326.Client{Capability: &roots20250326.RootsCapability{ListChanged: true}, Handler: roots20250326.ListRootsHandlerFunc(func(context.Context, *roots20250326.ListRootsRequestParams) (*roots20250326.ListRootsResult, error) {
-					return &roots20250326.ListRootsResult{Roots: []roots20250326.Root{{URI: "file:///home/me/repo", Name: "repo"}}}, nil
-				})}
-			},
-			func() *roots20250326.Client { return &roots20250326.Client{} },
-			func(answer json.RawMessage) *roots20250326.Server {
-				return &roots20250326.Server{ClientRoots: &roots20250326.RootsCapability{}, Lenient: len(answer)%2 == 0, Request: func(context.Context, roots20250326.Method, json.RawMessage) (json.RawMessage, error) {
-					return answer, nil
-				}}
-			},
-			(*roots20250326.Server).HandleNotification,
-			func(s *roots20250326.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
-		),
-		legacyDispatch("roots20250618",
-			func(c *roots20250618.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
-				out, e := c.HandleRequest(ctx, m, p)
-				return out, rpcOrNil(e)
-			},
-			func() *roots20250618.Client {
-				return &roots20250618.Client{Capability: &roots20250618.RootsCapability{ListChanged: true}, Handler: roots20250618.ListRootsHandlerFunc(func(context.Context, *roots20250618.ListRootsRequestParams) (*roots20250618.ListRootsResult, error) {
-					return &roots20250618.ListRootsResult{Roots: []roots20250618.Root{{URI: "file:///home/me/repo", Name: "repo"}}}, nil
-				})}
-			},
-			func() *roots20250618.Client { return &roots20250618.Client{} },
-			func(answer json.RawMessage) *roots20250618.Server {
-				return &roots20250618.Server{ClientRoots: &roots20250618.RootsCapability{}, Lenient: len(answer)%2 == 0, Request: func(context.Context, roots20250618.Method, json.RawMessage) (json.RawMessage, error) {
-					return answer, nil
-				}}
-			},
-			(*roots20250618.Server).HandleNotification,
-			func(s *roots20250618.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
-		),
-		legacyDispatch("roots20251125",
-			func(c *roots20251125.Client, ctx context.Context, m string, p json.RawMessage) (json.RawMessage, error) {
-				out, e := c.HandleRequest(ctx, m, p)
-				return out, rpcOrNil(e)
-			},
-			func() *roots20251125.Client {
-				return &roots20251125.Client{Capability: &roots20251125.RootsCapability{ListChanged: true}, Handler: roots20251125.ListRootsHandlerFunc(func(context.Context, *roots20251125.RequestParams) (*roots20251125.ListRootsResult, error) {
-					return &roots20251125.ListRootsResult{Roots: []roots20251125.Root{{URI: "file:///home/me/repo", Name: "repo"}}}, nil
-				})}
-			},
-			func() *roots20251125.Client { return &roots20251125.Client{} },
-			func(answer json.RawMessage) *roots20251125.Server {
-				return &roots20251125.Server{ClientRoots: &roots20251125.RootsCapability{}, Lenient: len(answer)%2 == 0, Request: func(context.Context, roots20251125.Method, json.RawMessage) (json.RawMessage, error) {
-					return answer, nil
-				}}
-			},
-			(*roots20251125.Server).HandleNotification,
-			func(s *roots20251125.Server, ctx context.Context) error { _, err := s.Roots(ctx); return err },
-		),
+	return append(legacyDispatchers(), []dispatcher{
 		{pkg: "roots20260728", runs: []func(context.Context, string, []byte) (int64, error){
 			// The client answers the inputRequests of an InputRequiredResult.
 			func(ctx context.Context, method string, params []byte) (int64, error) {
@@ -417,7 +307,7 @@ func dispatchers() []dispatcher {
 				return 0, nil
 			},
 		}},
-	}
+	}...)
 }
 
 // gateDispatch is the gate's entry points, on every revision it serves
@@ -426,7 +316,7 @@ func gateDispatch() dispatcher {
 	client := &rootsgate.Client{ListChanged: true, ListRoots: func(context.Context) ([]rootsgate.Root, error) {
 		return []rootsgate.Root{{URI: "file:///home/me/repo"}}, nil
 	}}
-	versions := []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+	versions := schema.Revisions()
 	return dispatcher{pkg: "rootsgate", runs: []func(context.Context, string, []byte) (int64, error){
 		func(ctx context.Context, method string, params []byte) (int64, error) {
 			for _, v := range append(versions, method) {

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rootsgen/rootsgen/generated/roots20260728"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
@@ -81,6 +80,10 @@ func gateInputRevisions() []rootsgate.Revision {
 	return out
 }
 
+// revisionStateSentinels are a revision's requestState errors
+// (revisionStateErrors in adapters_test.go).
+type revisionStateSentinels struct{ missing, tampered, wrongPrincipal, wrongRequest, expired error }
+
 // The round trip through the Session: the sealed state opens on the
 // retry of the same call by the same principal, which gets its roots, and
 // State gives back what RequestState returned. Every other retry is
@@ -92,6 +95,10 @@ func TestGateSessionSealedState(t *testing.T) {
 	}
 	for _, rev := range revs {
 		t.Run(rev.Version, func(t *testing.T) {
+			revErr, ok := revisionStateErrors[rev.Version]
+			if !ok {
+				t.Fatalf("the gate seals state for %s, whose package has no requestState errors", rev.Version)
+			}
 			clock := &stateClock{stateT0}
 			key := rootsgate.StateKey{ID: "k1", Secret: stateSecret1}
 			sess := gateSealed(t, clock, key)
@@ -127,14 +134,14 @@ func TestGateSessionSealedState(t *testing.T) {
 				want   error
 				rev    error
 			}{
-				{"no requestState", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, ""), rootsgate.ErrStateMissing, roots20260728.ErrStateMissing},
-				{"altered", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, string(altered)), rootsgate.ErrStateTampered, roots20260728.ErrStateTampered},
-				{"forged", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, "server-state"), rootsgate.ErrStateTampered, roots20260728.ErrStateTampered},
-				{"another principal", other, retry, rootsgate.ErrStateWrongPrincipal, roots20260728.ErrStateWrongPrincipal},
-				{"another tool", ctx, toolParams(rev, "write_file", `{"path":"/work/a/x"}`, responses, state), rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
-				{"other arguments", ctx, toolParams(rev, "read_file", `{"path":"/etc/passwd"}`, responses, state), rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
-				{"another method", prompt, retry, rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
-				{"the caller's own params", own, retry, rootsgate.ErrStateWrongRequest, roots20260728.ErrStateWrongRequest},
+				{"no requestState", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, ""), rootsgate.ErrStateMissing, revErr.missing},
+				{"altered", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, string(altered)), rootsgate.ErrStateTampered, revErr.tampered},
+				{"forged", ctx, toolParams(rev, "read_file", `{"path":"/work/a/x"}`, responses, "server-state"), rootsgate.ErrStateTampered, revErr.tampered},
+				{"another principal", other, retry, rootsgate.ErrStateWrongPrincipal, revErr.wrongPrincipal},
+				{"another tool", ctx, toolParams(rev, "write_file", `{"path":"/work/a/x"}`, responses, state), rootsgate.ErrStateWrongRequest, revErr.wrongRequest},
+				{"other arguments", ctx, toolParams(rev, "read_file", `{"path":"/etc/passwd"}`, responses, state), rootsgate.ErrStateWrongRequest, revErr.wrongRequest},
+				{"another method", prompt, retry, rootsgate.ErrStateWrongRequest, revErr.wrongRequest},
+				{"the caller's own params", own, retry, rootsgate.ErrStateWrongRequest, revErr.wrongRequest},
 				{"no binding", context.Background(), retry, rootsgate.ErrStateUnbound, nil},
 			} {
 				roots, err := sess.Roots(c.ctx, c.params)
@@ -157,7 +164,7 @@ func TestGateSessionSealedState(t *testing.T) {
 				t.Errorf("just before the expiry: %v", err)
 			}
 			clock.now = stateT0.Add(time.Minute)
-			if _, err := sess.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateExpired) || !errors.Is(err, roots20260728.ErrStateExpired) {
+			if _, err := sess.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateExpired) || !errors.Is(err, revErr.expired) {
 				t.Errorf("at the expiry: %v, want ErrStateExpired", err)
 			}
 

@@ -11,9 +11,12 @@ import (
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 	"github.com/rootsgen/rootsgen/generator"
+	"github.com/rootsgen/rootsgen/schema"
 )
 
-var gateVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+// gateVersions are the revisions the gate serves: every embedded one
+// (generate.go's -gate line; TestGeneratedFresh keeps the two in step).
+var gateVersions = schema.Revisions()
 
 func TestGateLookup(t *testing.T) {
 	for _, v := range []string{"", "2025-6-18", "v2025-06-18", "2025-06-18x", "2025/06/18", "latest"} {

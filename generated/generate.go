@@ -5,6 +5,12 @@
 // when they differ from what the generator produces now. Regenerate them with
 //
 //	go generate ./...
+//
+// The tests here reach each revision through adapters_test.go, which the
+// last line below writes from the embedded schemas (generated/internal/adapters).
+// Adding a revision is: its schema in schema/, one -revision line here
+// (package roots<date without dashes>) and its entry in the -gate line; no
+// test is edited (TestGeneratedFresh fails until the lines are there).
 package generated
 
 //go:generate go run ../cmd/rootsgen -revision 2024-11-05 -out roots20241105
@@ -13,3 +19,4 @@ package generated
 //go:generate go run ../cmd/rootsgen -revision 2025-11-25 -out roots20251125
 //go:generate go run ../cmd/rootsgen -revision 2026-07-28 -out roots20260728
 //go:generate go run ../cmd/rootsgen -gate 2024-11-05=github.com/rootsgen/rootsgen/generated/roots20241105,2025-03-26=github.com/rootsgen/rootsgen/generated/roots20250326,2025-06-18=github.com/rootsgen/rootsgen/generated/roots20250618,2025-11-25=github.com/rootsgen/rootsgen/generated/roots20251125,2026-07-28=github.com/rootsgen/rootsgen/generated/roots20260728 -out rootsgate
+//go:generate go run ./internal/adapters/gen

@@ -1,11 +1,13 @@
 package generated_test
 
 import (
+	"bytes"
 	"os"
 	"regexp"
 	"slices"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generated/internal/adapters"
 	"github.com/rootsgen/rootsgen/generator"
 	"github.com/rootsgen/rootsgen/schema"
 )
@@ -65,5 +67,22 @@ func TestGeneratedFresh(t *testing.T) {
 	})
 	if !slices.Equal(revisions, schema.Revisions()) {
 		t.Errorf("generate.go generates %v; the embedded revisions are %v", revisions, schema.Revisions())
+	}
+	for _, m := range directive.FindAllStringSubmatch(string(src), -1) {
+		if rev, dir := m[1], m[2]; dir != adapters.Package(rev) {
+			t.Errorf("generate.go writes revision %s to %s; the test adapters import it as %s", rev, dir, adapters.Package(rev))
+		}
+	}
+	for name, source := range map[string]func() ([]byte, error){adapters.FileName: adapters.Source, adapters.PeersFileName: adapters.PeersSource} {
+		t.Run(name, func(t *testing.T) {
+			want, err := source()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(name)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("generated/%s is stale (run go generate ./...): %v", name, err)
+			}
+		})
 	}
 }

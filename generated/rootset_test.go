@@ -20,11 +20,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/generated/roots20241105"
-	"github.com/rootsgen/rootsgen/generated/roots20250326"
 	"github.com/rootsgen/rootsgen/generated/roots20250618"
-	"github.com/rootsgen/rootsgen/generated/roots20251125"
-	"github.com/rootsgen/rootsgen/generated/roots20260728"
 )
 
 // rsOpts are the options a test builds a set with.
@@ -137,49 +133,6 @@ func problemPaths(err error) []string {
 		out[i] = ps.Index(i).FieldByName("Path").String()
 	}
 	return out
-}
-
-var rsAPIs = []rsAPI{
-	rsAdapter("2024-11-05",
-		func(u string) roots20241105.Root { return roots20241105.Root{URI: u} },
-		func(r roots20241105.Root) string { return r.URI },
-		roots20241105.NewRootSet,
-		func(r []roots20241105.Root, o ...roots20241105.RootSetOption) (*roots20241105.RootSet, error) {
-			return (&roots20241105.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20241105.WindowsPaths, roots20241105.ResolveSymlinks, roots20241105.Bounds, roots20241105.ErrOutsideRoots),
-	rsAdapter("2025-03-26",
-		func(u string) roots20250326.Root { return roots20250326.Root{URI: u} },
-		func(r roots20250326.Root) string { return r.URI },
-		roots20250326.NewRootSet,
-		func(r []roots20250326.Root, o ...roots20250326.RootSetOption) (*roots20250326.RootSet, error) {
-			return (&roots20250326.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20250326.WindowsPaths, roots20250326.ResolveSymlinks, roots20250326.Bounds, roots20250326.ErrOutsideRoots),
-	rsAdapter("2025-06-18",
-		func(u string) roots20250618.Root { return roots20250618.Root{URI: u} },
-		func(r roots20250618.Root) string { return r.URI },
-		roots20250618.NewRootSet,
-		func(r []roots20250618.Root, o ...roots20250618.RootSetOption) (*roots20250618.RootSet, error) {
-			return (&roots20250618.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20250618.WindowsPaths, roots20250618.ResolveSymlinks, roots20250618.Bounds, roots20250618.ErrOutsideRoots),
-	rsAdapter("2025-11-25",
-		func(u string) roots20251125.Root { return roots20251125.Root{URI: u} },
-		func(r roots20251125.Root) string { return r.URI },
-		roots20251125.NewRootSet,
-		func(r []roots20251125.Root, o ...roots20251125.RootSetOption) (*roots20251125.RootSet, error) {
-			return (&roots20251125.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20251125.WindowsPaths, roots20251125.ResolveSymlinks, roots20251125.Bounds, roots20251125.ErrOutsideRoots),
-	rsAdapter("2026-07-28",
-		func(u string) roots20260728.Root { return roots20260728.Root{URI: u} },
-		func(r roots20260728.Root) string { return r.URI },
-		roots20260728.NewRootSet,
-		func(r []roots20260728.Root, o ...roots20260728.RootSetOption) (*roots20260728.RootSet, error) {
-			return (&roots20260728.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks, roots20260728.Bounds, roots20260728.ErrOutsideRoots),
 }
 
 // rsCase is one path and the index (into the table's roots) of the root it

@@ -56,9 +56,32 @@ func ParseGateFlag(value string) ([]GateRevision, error) {
 		if !ok || rev == "" || imp == "" {
 			return nil, &UsageError{fmt.Errorf("-gate wants REVISION=IMPORT_PATH pairs separated by commas, got %q", item)}
 		}
+		if err := schema.CheckRevision(rev); err != nil {
+			return nil, &UsageError{err}
+		}
+		if err := checkImportPath(imp); err != nil {
+			return nil, &UsageError{err}
+		}
 		revs = append(revs, GateRevision{Revision: rev, Import: imp})
 	}
 	return revs, nil
+}
+
+// checkImportPath refuses what cannot be a Go import path: the path is
+// written between quotes into the gate's import block, so a quote or a line
+// break in it would add code to the package.
+func checkImportPath(path string) error {
+	for _, elem := range strings.Split(path, "/") {
+		if elem == "" || elem == "." || elem == ".." {
+			return fmt.Errorf("invalid import path %q: empty, . or .. element", path)
+		}
+		for _, c := range elem {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-._~+", c)) {
+				return fmt.Errorf("invalid import path %q: it holds %q (an import path is letters, digits and -._~+ between slashes)", path, c)
+			}
+		}
+	}
+	return nil
 }
 
 // GenerateGate produces a package that serves roots on several revisions

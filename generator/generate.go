@@ -103,6 +103,11 @@ func BuildModel(opts Options) (*Model, error) {
 	if opts.Revision == "" {
 		return nil, &UsageError{fmt.Errorf("no revision given")}
 	}
+	// The name goes into every file's header and doc comments: a line
+	// break in it would add lines of code to the package.
+	if err := schema.CheckRevision(opts.Revision); err != nil {
+		return nil, &UsageError{err}
+	}
 	data := opts.Schema
 	if data == nil {
 		var err error

@@ -4,16 +4,21 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
 
 	"github.com/rootsgen/rootsgen/schema"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
 func generateRevision(t testing.TB, rev string, data []byte) []File {
@@ -116,60 +121,142 @@ func TestDeprecationNotices(t *testing.T) {
 	for _, rev := range schema.Revisions() {
 		t.Run(rev, func(t *testing.T) {
 			_, deprecated := schema.DeprecationFor("roots", rev)
-			files := generateRevision(t, rev, nil)
-			notices := 0
-			for _, f := range files {
-				fset := token.NewFileSet()
-				file, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ast.Inspect(file, func(n ast.Node) bool {
-					var doc *ast.CommentGroup
-					var name string
-					switch d := n.(type) {
-					case *ast.TypeSpec:
-						doc, name = d.Doc, d.Name.Name
-					case *ast.GenDecl:
-						if len(d.Specs) == 1 && d.Doc != nil {
-							if ts, ok := d.Specs[0].(*ast.TypeSpec); ok && ts.Doc == nil {
-								ts.Doc = d.Doc
-							}
-						}
-						return true
-					case *ast.FuncDecl:
-						doc, name = d.Doc, d.Name.Name
-					case *ast.ValueSpec:
-						doc, name = d.Doc, d.Names[0].Name
-					default:
-						return true
-					}
-					text := doc.Text()
-					if !strings.Contains(text, "Deprecated:") {
-						if deprecated && isRootsSymbol(name) {
-							t.Errorf("%s: %s has no Deprecated paragraph", f.Name, name)
-						}
-						return true
-					}
-					notices++
-					if !deprecated {
-						t.Errorf("%s: %s is marked deprecated in a revision that does not deprecate roots", f.Name, name)
-					}
-					if !strings.Contains(text, "\n\nDeprecated: ") && !strings.HasPrefix(text, "Deprecated: ") {
-						t.Errorf("%s: %s: the Deprecated notice is not a paragraph of its own:\n%s", f.Name, name, text)
-					}
-					for _, want := range []string{"SEP-2577", "2027-07-28", "tool arguments", "resource URIs", "configuration"} {
-						if !strings.Contains(text, want) {
-							t.Errorf("%s: %s: Deprecated notice lacks %q", f.Name, name, want)
-						}
-					}
-					return true
-				})
-			}
-			if deprecated && notices == 0 {
-				t.Error("no Deprecated notices at all")
-			}
+			checkDeprecationNotices(t, generateRevision(t, rev, nil), deprecated)
 		})
+	}
+}
+
+// TestDeprecationByRevisionName: the registry orders a revision by its
+// name: dates by date, and any other name (a revision in the making, such
+// as "draft") after every date, so that it inherits every deprecation. The
+// schema is the same each time; only the name differs.
+func TestDeprecationByRevisionName(t *testing.T) {
+	data, err := schema.Open("2026-07-28")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		rev        string
+		deprecated bool
+	}{
+		{"draft", true},
+		{"next.1", true},
+		{"DRAFT-2027", true},
+		{"2026-07-28", true},
+		{"2031-02-28", true},
+		{"2026-07-27", false},
+		{"2025-11-25", false},
+	} {
+		t.Run(tc.rev, func(t *testing.T) {
+			checkDeprecationNotices(t, generateRevision(t, tc.rev, data), tc.deprecated)
+		})
+	}
+	for _, rev := range []string{"2026-13-45", "2026-02-30", "draft\n//go:generate echo"} {
+		if files, _, err := Generate(Options{Revision: rev, Schema: data, Package: "roots"}); err == nil {
+			t.Errorf("revision %q: %d files, want an invalid-revision error", rev, len(files))
+		} else if !strings.Contains(err.Error(), "invalid revision") {
+			t.Errorf("revision %q: error %q, want it to say the revision is invalid", rev, err)
+		}
+	}
+}
+
+// TestUpstreamDeprecationByName generates every schema of the upstream
+// checkout under its directory's name, with -schema as a user would: the
+// dated ones get the registry's deprecations from their date on, and one
+// named otherwise (schema/draft, the revision in the making) gets all of
+// them.
+func TestUpstreamDeprecationByName(t *testing.T) {
+	dir := filepath.Join(prereq.SpecDir(t), "schema")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawDraft := false
+	for _, e := range entries {
+		if fi, err := os.Stat(filepath.Join(dir, e.Name())); err != nil || !fi.IsDir() {
+			continue // not a revision's directory (Stat follows a link to one)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name(), "schema.json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev := e.Name()
+		want := rev >= "2026-07-28"
+		if !schema.IsDate(rev) {
+			sawDraft = true
+			want = true
+		}
+		if _, ok := schema.DeprecationFor("roots", rev); ok != want {
+			t.Errorf("DeprecationFor(roots, %q) = %v, want %v", rev, ok, want)
+		}
+		t.Run(rev, func(t *testing.T) {
+			checkDeprecationNotices(t, generateRevision(t, rev, data), want)
+		})
+	}
+	if !sawDraft {
+		prereq.Announce("the upstream draft schema: the spec checkout has no schema/draft/schema.json (TestUpstreamDeprecationByName covers it where it does)")
+	}
+}
+
+// checkDeprecationNotices: when deprecated, every roots declaration of
+// files has a "Deprecated:" paragraph of its own naming the proposal, the
+// way out and the earliest removal; otherwise no declaration has one.
+func checkDeprecationNotices(t *testing.T, files []File, deprecated bool) {
+	t.Helper()
+	notices := 0
+	for _, f := range files {
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			var doc *ast.CommentGroup
+			var name string
+			switch d := n.(type) {
+			case *ast.TypeSpec:
+				doc, name = d.Doc, d.Name.Name
+			case *ast.GenDecl:
+				if len(d.Specs) == 1 && d.Doc != nil {
+					if ts, ok := d.Specs[0].(*ast.TypeSpec); ok && ts.Doc == nil {
+						ts.Doc = d.Doc
+					}
+				}
+				return true
+			case *ast.FuncDecl:
+				doc, name = d.Doc, d.Name.Name
+			case *ast.ValueSpec:
+				doc, name = d.Doc, d.Names[0].Name
+			default:
+				return true
+			}
+			text := doc.Text()
+			if !strings.Contains(text, "Deprecated:") {
+				if deprecated && isRootsSymbol(name) {
+					t.Errorf("%s: %s has no Deprecated paragraph", f.Name, name)
+				}
+				return true
+			}
+			notices++
+			if !deprecated {
+				t.Errorf("%s: %s is marked deprecated in a revision that does not deprecate roots", f.Name, name)
+			}
+			if !strings.Contains(text, "\n\nDeprecated: ") && !strings.HasPrefix(text, "Deprecated: ") {
+				t.Errorf("%s: %s: the Deprecated notice is not a paragraph of its own:\n%s", f.Name, name, text)
+			}
+			for _, want := range []string{"SEP-2577", "2027-07-28", "tool arguments", "resource URIs", "configuration"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s: %s: Deprecated notice lacks %q", f.Name, name, want)
+				}
+			}
+			return true
+		})
+	}
+	if deprecated && notices == 0 {
+		t.Error("no Deprecated notices at all")
 	}
 }
 

@@ -38,7 +38,7 @@ func TestEdgeCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			pkg := "edge" + strings.NewReplacer("-", "", ".", "").Replace(strings.TrimSuffix(name, ".FAIL"))
-			files, _, err := Generate(Options{Revision: "edge", Schema: data, Package: pkg, Version: goldenVersion})
+			files, m, err := Generate(Options{Revision: "edge", Schema: data, Package: pkg, Version: goldenVersion})
 			if strings.HasSuffix(name, ".FAIL") {
 				errFile := strings.TrimSuffix(in, ".json") + ".err"
 				if err == nil {
@@ -51,6 +51,15 @@ func TestEdgeCases(t *testing.T) {
 				t.Fatalf("generate: %v", err)
 			}
 			outputs[pkg] = files
+			// What the package leaves out is beside it, one warning a line.
+			warnFile := strings.TrimSuffix(in, ".json") + ".warnings"
+			if _, err := os.Stat(warnFile); err == nil || len(m.Warnings) > 0 {
+				var b strings.Builder
+				for _, w := range m.Warnings {
+					b.WriteString(w.String() + "\n")
+				}
+				checkGolden(t, warnFile, []byte(b.String()))
+			}
 			// The golden holds the per-definition code; the support code
 			// from templates/ is the same for every schema and is checked
 			// through the revisions' packages in generated/.

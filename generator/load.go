@@ -28,6 +28,14 @@ var dialects = map[string]string{
 // defsKeyword is the keyword each dialect keeps its definitions under.
 var defsKeyword = map[string]string{"draft-07": "definitions", "2020-12": "$defs"}
 
+// otherDefsKeyword is "$defs" for "definitions" and the reverse.
+func otherDefsKeyword(key string) string {
+	if key == "$defs" {
+		return "definitions"
+	}
+	return "$defs"
+}
+
 // LoadOptions bound the work the loader does on untrusted input.
 type LoadOptions struct {
 	// MaxBytes is the largest schema accepted. Zero means DefaultMaxBytes.
@@ -86,9 +94,17 @@ func displayPointer(p string) string {
 // Load parses a JSON Schema document written in draft-07 or 2020-12 and
 // normalizes it so that the rest of the generator sees one dialect:
 //
-//   - "definitions" becomes "$defs", and "#/definitions/X" references become "#/$defs/X";
+//   - the top-level definitions, under "definitions", "$defs" or both, become
+//     one "$defs", and every reference becomes "#/$defs/X";
 //   - a "type" array becomes an "anyOf" of single-type schemas;
 //   - the boolean schemas true and false become {} and {"not": {}}.
+//
+// Definitions are found the same way in both dialects: a reference is a
+// JSON pointer into the document, so "#/$defs/X" must name X under "$defs"
+// and "#/definitions/X" X under "definitions", whichever dialect "$schema"
+// declares (draft-07 files that keep their definitions under "$defs" are
+// common). A reference to a definition that is not where it points is
+// refused, as is a name defined under both keywords.
 //
 // invopop/jsonschema, which holds the result, would otherwise load a draft-07
 // file as having no definitions and reject "type" arrays.
@@ -113,18 +129,28 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	defsKey := defsKeyword[dialect]
-	defsNode := root.get(defsKey)
-	if other := map[string]string{"definitions": "$defs", "$defs": "definitions"}[defsKey]; root.get(other) != nil {
-		return nil, &LoadError{Pointer: "/" + other, Msg: fmt.Sprintf("a %s schema keeps its definitions under %q, not %q", dialect, defsKey, other)}
+	n := &normalizer{defsKey: defsKeyword[dialect], defs: map[string]*node{}}
+	var order []string
+	for i, key := range root.keys {
+		if key != "$defs" && key != "definitions" {
+			continue
+		}
+		defs := root.vals[i]
+		if defs.kind != '{' {
+			return nil, &LoadError{Pointer: "/" + key, Msg: "definitions must be an object"}
+		}
+		for _, name := range defs.keys {
+			if other := root.get(otherDefsKeyword(key)); other != nil && other.get(name) != nil {
+				return nil, &LoadError{Pointer: "/" + key + "/" + escapePointer(name),
+					Msg: fmt.Sprintf("definition %q is under both %q and %q: one name, one definition", name, "$defs", "definitions")}
+			}
+		}
+		n.defs[key] = defs
+		order = append(order, defs.keys...)
 	}
-	if defsNode == nil {
-		return nil, &LoadError{Msg: fmt.Sprintf("no %q: the document defines nothing", defsKey)}
+	if len(n.defs) == 0 {
+		return nil, &LoadError{Msg: fmt.Sprintf("no %q or %q: the document defines nothing", n.defsKey, otherDefsKeyword(n.defsKey))}
 	}
-	if defsNode.kind != '{' {
-		return nil, &LoadError{Pointer: "/" + defsKey, Msg: "definitions must be an object"}
-	}
-	n := &normalizer{defsKey: defsKey, defs: defsNode}
 	norm := n.schema(root, "")
 	if n.err != nil {
 		return nil, n.err
@@ -137,11 +163,10 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 		// a keyword of a shape it does not check.
 		return nil, &LoadError{Msg: "schema keywords of an unexpected shape: " + err.Error()}
 	}
-	doc := &Document{Dialect: dialect, Defs: top.Definitions, SHA256: sha256.Sum256(data)}
+	doc := &Document{Dialect: dialect, Defs: top.Definitions, SHA256: sha256.Sum256(data), Order: order}
 	if doc.Defs == nil {
 		doc.Defs = map[string]*jsonschema.Schema{}
 	}
-	doc.Order = append(doc.Order, defsNode.keys...)
 	return doc, nil
 }
 
@@ -199,9 +224,10 @@ func isKeywordMisspelled(key string) bool {
 }
 
 type normalizer struct {
-	defsKey string
-	defs    *node // the document's definitions, to resolve references
+	defsKey string           // the dialect's own definitions keyword, for messages
+	defs    map[string]*node // the top-level definitions by keyword ("$defs", "definitions")
 	err     error
+	merged  *node // the normalized definitions of both keywords, as "$defs"
 }
 
 func (n *normalizer) fail(ptr, format string, args ...any) *node {
@@ -233,11 +259,20 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 		at := ptr + "/" + escapePointer(key)
 		switch {
 		case key == "definitions" || key == "$defs":
-			if ptr != "" || key != n.defsKey {
+			if ptr != "" {
 				// Nested definitions are not referenced by the loader's refs.
 				continue
 			}
-			out.set("$defs", n.schemaMap(val, at))
+			// Both keywords' definitions go into one "$defs" (Load refuses
+			// a name under both).
+			defs := n.schemaMap(val, at)
+			if n.merged == nil {
+				n.merged = &node{kind: '{'}
+				out.set("$defs", n.merged)
+			}
+			for j, k := range defs.keys {
+				n.merged.set(k, defs.vals[j])
+			}
 		case slices.Contains(schemaMapKeywords, key):
 			out.set(key, n.schemaMap(val, at))
 		case slices.Contains(schemaKeywords, key):
@@ -362,13 +397,19 @@ func (n *normalizer) ref(val *node, ptr string) *node {
 	if val.kind != 's' || json.Unmarshal(val.scalar, &ref) != nil {
 		return n.fail(ptr, `"$ref" must be a string`)
 	}
-	for _, prefix := range []string{"#/definitions/", "#/$defs/"} {
-		if name, ok := strings.CutPrefix(ref, prefix); ok && name != "" && !strings.Contains(name, "/") {
+	for _, key := range []string{"definitions", "$defs"} {
+		if name, ok := strings.CutPrefix(ref, "#/"+key+"/"); ok && name != "" && !strings.Contains(name, "/") {
 			name = unescapePointer(name)
-			if n.defs.get(name) == nil {
-				return n.fail(ptr, "dangling reference %q: no such definition", ref)
+			if defs := n.defs[key]; defs != nil && defs.get(name) != nil {
+				return stringNode("#/$defs/" + name)
 			}
-			return stringNode("#/$defs/" + name)
+			// A reference is a pointer into the document: a definition
+			// under the other keyword is not where this one points.
+			other := otherDefsKeyword(key)
+			if defs := n.defs[other]; defs != nil && defs.get(name) != nil {
+				return n.fail(ptr, "dangling reference %q: the document has no %q with %s; it is under %q (\"#/%s/%s\")", ref, key, name, other, other, escapePointer(name))
+			}
+			return n.fail(ptr, "dangling reference %q: no such definition", ref)
 		}
 	}
 	n.fail(ptr, "unsupported reference %q: only references to top-level definitions (#/%s/Name) are supported", ref, n.defsKey)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,14 +21,29 @@ import (
 	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
-// loadTestRevisions are the upstream revisions and the dialect each is written in.
-var loadTestRevisions = []struct{ rev, dialect string }{
-	{"2024-11-05", "draft-07"},
-	{"2025-03-26", "draft-07"},
-	{"2025-06-18", "draft-07"},
-	{"2025-11-25", "2020-12"},
-	{"2026-07-28", "2020-12"},
-}
+// loadTestRevisions are the embedded revisions and the dialect each is
+// written in, as its "$schema" names it (read without the loader).
+var loadTestRevisions = func() []struct{ rev, dialect string } {
+	var out []struct{ rev, dialect string }
+	for _, rev := range schema.Revisions() {
+		data, err := schema.Open(rev)
+		if err != nil {
+			panic(err)
+		}
+		var doc struct {
+			Schema string `json:"$schema"`
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			panic(err)
+		}
+		dialect := "draft-07"
+		if strings.Contains(doc.Schema, "2020-12") {
+			dialect = "2020-12"
+		}
+		out = append(out, struct{ rev, dialect string }{rev, dialect})
+	}
+	return out
+}()
 
 func readUpstreamSchema(t testing.TB, rev string) []byte {
 	t.Helper()
@@ -308,6 +324,36 @@ func TestLoadNormalizes(t *testing.T) {
 		}
 	})
 
+	// The definitions keywords are read the same way in both dialects:
+	// wherever a reference points, its definition must be.
+	for _, tc := range []struct{ name, in string }{
+		{"draft-07 with $defs", `{"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {
+  "Zeta": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Alpha"}}},
+  "Alpha": {"type": ["string", "null"]}}}`},
+		{"2020-12 with definitions", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "definitions": {
+  "Zeta": {"type": "object", "properties": {"a": {"$ref": "#/definitions/Alpha"}}},
+  "Alpha": {"type": ["string", "null"]}}}`},
+		{"both keywords, each referenced where it is", `{"$schema": "http://json-schema.org/draft-07/schema#",
+  "definitions": {"Zeta": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Alpha"}}}},
+  "$defs": {"Alpha": {"type": ["string", "null"]}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := mustLoad(t, tc.in)
+			if !slices.Equal(doc.Order, []string{"Zeta", "Alpha"}) {
+				t.Errorf("Order = %q, want [Zeta Alpha]", doc.Order)
+			}
+			if len(doc.Defs) != 2 || doc.Defs["Zeta"] == nil || doc.Defs["Alpha"] == nil {
+				t.Fatalf("Defs = %v, want Zeta and Alpha", slices.Sorted(maps.Keys(doc.Defs)))
+			}
+			if got := property(t, doc.Defs["Zeta"], "a").Ref; got != "#/$defs/Alpha" {
+				t.Errorf(`Zeta.a.$ref = %q, want "#/$defs/Alpha"`, got)
+			}
+			if len(doc.Defs["Alpha"].AnyOf) != 2 {
+				t.Errorf("Alpha = %s, want its type array normalized", mustJSON(doc.Defs["Alpha"]))
+			}
+		})
+	}
+
 	t.Run("ref-shaped data is data", func(t *testing.T) {
 		// "$ref" inside const, default, enum or examples is a value, not a
 		// reference: it must neither be rewritten nor be checked.
@@ -375,12 +421,23 @@ func TestLoadErrors(t *testing.T) {
 			exact: `schema: at /$schema: unsupported JSON Schema dialect "https://json-schema.org/draft/2019-09/schema" (supported: draft-07, 2020-12)`},
 		{name: "$schema not a string", in: `{"$schema": 7, "$defs": {}}`, pointer: "/$schema",
 			contains: []string{`"$schema" must be a string`}},
-		{name: "2020-12 with definitions", in: `{` + d2020 + `, "definitions": {"A": {}}}`, pointer: "/definitions",
-			contains: []string{"2020-12", `"$defs"`, `"definitions"`}},
-		{name: "draft-07 with $defs", in: `{` + d07 + `, "$defs": {"A": {}}}`, pointer: "/$defs",
-			contains: []string{"draft-07", `"$defs"`, `"definitions"`}},
+		// A reference is a pointer into the document: it resolves where it
+		// points, in either dialect, or not at all.
+		{name: "draft-07 definitions with dangling $defs refs", in: `{` + d07 + `, "definitions": {"A": {"properties": {"b": {"$ref": "#/$defs/B"}}}, "B": {"type": "string"}}}`,
+			pointer: "/definitions/A/properties/b/$ref",
+			exact:   `schema: at /definitions/A/properties/b/$ref: dangling reference "#/$defs/B": the document has no "$defs" with B; it is under "definitions" ("#/definitions/B")`},
+		{name: "2020-12 $defs with dangling definitions refs", in: `{` + d2020 + `, "$defs": {"A": {"items": {"$ref": "#/definitions/A"}}}}`,
+			pointer: "/$defs/A/items/$ref", contains: []string{`dangling reference "#/definitions/A"`, `it is under "$defs"`}},
+		{name: "draft-07 $defs with dangling definitions refs", in: `{` + d07 + `, "$defs": {"A": {"not": {"$ref": "#/definitions/Gone"}}}}`,
+			pointer: "/$defs/A/not/$ref", exact: `schema: at /$defs/A/not/$ref: dangling reference "#/definitions/Gone": no such definition`},
+		{name: "one name under both keywords", in: `{` + d07 + `, "definitions": {"A": {}}, "$defs": {"A": {"type": "string"}}}`,
+			pointer: "/definitions/A", contains: []string{`definition "A" is under both "$defs" and "definitions"`}},
 		{name: "no definitions", in: `{` + d2020 + `}`,
-			contains: []string{`no "$defs"`}},
+			exact: `schema: at document root: no "$defs" or "definitions": the document defines nothing`},
+		{name: "draft-07 without definitions", in: `{` + d07 + `, "properties": {}}`,
+			exact: `schema: at document root: no "definitions" or "$defs": the document defines nothing`},
+		{name: "draft-07 $defs not an object", in: `{` + d07 + `, "definitions": {}, "$defs": 3}`, pointer: "/$defs",
+			contains: []string{"definitions must be an object"}},
 		{name: "definitions not an object", in: `{` + d2020 + `, "$defs": []}`, pointer: "/$defs",
 			contains: []string{"definitions must be an object"}},
 		{name: "required is a number", in: `{` + d2020 + `, "$defs": {"A": {"type": "object", "required": 5}}}`, pointer: "/$defs/A/required",
@@ -462,7 +519,8 @@ func TestLoadErrors(t *testing.T) {
 // refPattern finds the references in a marshalled schema.
 var refPattern = regexp.MustCompile(`"\$ref":"([^"]*)"`)
 
-func checkSelection(t *testing.T, what, rev string, sel *Selection) {
+// checkSelection checks the selection from schema data (a revision's, raw).
+func checkSelection(t *testing.T, what string, data []byte, sel *Selection) {
 	t.Helper()
 	if got := sel.Names[:min(3, len(sel.Names))]; !slices.Equal(got, []string{"Root", "ListRootsRequest", "ListRootsResult"}) {
 		t.Errorf("%s: Names start with %q, want Root, ListRootsRequest, ListRootsResult", what, got)
@@ -480,7 +538,8 @@ func checkSelection(t *testing.T, what, rev string, sel *Selection) {
 	if len(sel.Defs) != len(seen) {
 		t.Errorf("%s: %d Defs for %d Names", what, len(sel.Defs), len(seen))
 	}
-	wantNotification := rev != "2026-07-28"
+	// Every schema with the notification has it selected (2026-07-28 has none).
+	wantNotification := slices.Contains(rawDefinitionNames(t, data), "RootsListChangedNotification")
 	if seen["RootsListChangedNotification"] != wantNotification {
 		t.Errorf("%s: RootsListChangedNotification selected = %v, want %v", what, seen["RootsListChangedNotification"], wantNotification)
 	}
@@ -509,7 +568,7 @@ func TestSelect(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Select: %v", err)
 			}
-			checkSelection(t, "embedded "+tc.rev, tc.rev, sel)
+			checkSelection(t, "embedded "+tc.rev, data, sel)
 		})
 		t.Run("upstream/"+tc.rev, func(t *testing.T) {
 			data := readUpstreamSchema(t, tc.rev)
@@ -522,7 +581,7 @@ func TestSelect(t *testing.T) {
 				t.Fatalf("Select: %v", err)
 			}
 			what := "upstream " + tc.rev
-			checkSelection(t, what, tc.rev, sel)
+			checkSelection(t, what, data, sel)
 
 			for _, n := range []string{"Root", "ListRootsRequest", "ListRootsResult"} {
 				if sel.Partial(n) {
@@ -592,4 +651,50 @@ func TestSelect(t *testing.T) {
 			t.Errorf("Error() = %q, want it to end with %q", err.Error(), want)
 		}
 	})
+}
+
+// TestDefinitionsKeywordEitherDialect: an embedded schema with its
+// definitions moved to the other keyword ("definitions" to "$defs" in the
+// draft-07 one, the reverse in the 2020-12 one), references along, is the
+// same schema, so it generates the same package (the header's digest
+// aside); moving the definitions but not the references is refused.
+func TestDefinitionsKeywordEitherDialect(t *testing.T) {
+	for _, rev := range schema.Revisions() {
+		t.Run(rev, func(t *testing.T) {
+			data, err := schema.Open(rev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := Load(data, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			from, to := "definitions", "$defs"
+			if doc.Dialect == "2020-12" {
+				from, to = to, from
+			}
+			if bytes.Contains(data, []byte(`"`+to+`"`)) {
+				t.Fatalf("the embedded schema already holds %q", to)
+			}
+			keyword := bytes.ReplaceAll(data, []byte(`"`+from+`":`), []byte(`"`+to+`":`))
+			both := bytes.ReplaceAll(keyword, []byte(`"#/`+from+`/`), []byte(`"#/`+to+`/`))
+			want := generateRevision(t, rev, data)
+			got := generateRevision(t, rev, both)
+			if len(got) != len(want) {
+				t.Fatalf("%d files with %q, %d with %q", len(got), to, len(want), from)
+			}
+			for i := range want {
+				_, w, _ := bytes.Cut(want[i].Content, []byte("\n"))
+				_, g, _ := bytes.Cut(got[i].Content, []byte("\n"))
+				if got[i].Name != want[i].Name || !bytes.Equal(g, w) {
+					t.Errorf("%s differs with the definitions under %q:\n%s", want[i].Name, to, firstDifference(w, g))
+				}
+			}
+			_, _, err = Generate(Options{Revision: rev, Schema: keyword, Package: "roots"})
+			var le *LoadError
+			if !errors.As(err, &le) || !strings.Contains(err.Error(), "dangling reference \"#/"+from+"/") {
+				t.Errorf("definitions under %q, references to %q: error %v, want a dangling reference", to, from, err)
+			}
+		})
+	}
 }

@@ -33,6 +33,9 @@ type Model struct {
 	EnumsIgnored []string
 	// Deprecation is set when the registry deprecates roots in this revision.
 	Deprecation *schema.Deprecation
+	// Warnings are what Select left out or reduced (see Selection); the
+	// Plan's Warnings start with them.
+	Warnings []Warning
 	// Plan is what the package has of the roots feature, made from the
 	// rest of the model once it is built.
 	Plan *Plan
@@ -187,7 +190,7 @@ var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "List
 
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
-	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12]}
+	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12], Warnings: slices.Clone(sel.Warnings)}
 	if d, ok := schema.DeprecationFor("roots", revision); ok {
 		m.Deprecation = &d
 	}

@@ -104,7 +104,9 @@ type AskFields struct {
 }
 
 // A Warning is a part of the roots feature left out of the package: the
-// schema has it in a shape the generator cannot write.
+// schema has it in a shape the generator cannot write (the plan's), or a
+// union reached from the roots definitions that has no roots arm and is
+// kept as an untyped value (Select's).
 type Warning struct {
 	// Definition and Member say where: a schema definition and a member
 	// of it ("" for the definition as a whole).
@@ -205,7 +207,7 @@ func (pl *planner) hasConst(name string) bool {
 
 // newPlan decides what the package of model m has.
 func newPlan(m *Model) *Plan {
-	p := &Plan{}
+	p := &Plan{Warnings: slices.Clone(m.Warnings)}
 	pl := &planner{m: m, p: p}
 	f := m.Features
 

@@ -62,6 +62,9 @@ func GenerateSDK(opts SDKOptions) ([]File, error) {
 	if !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) || opts.Package == "_" {
 		return nil, &UsageError{fmt.Errorf("invalid package name %q: it must be a Go identifier", opts.Package)}
 	}
+	if opts.GateImport == "" {
+		return nil, &UsageError{fmt.Errorf("-gate-import is required: the import path of the gate package (rootsgen -gate)")}
+	}
 	if err := checkImportPath(opts.GateImport); err != nil {
 		return nil, &UsageError{err}
 	}
@@ -88,23 +91,4 @@ func GenerateSDK(opts SDKOptions) ([]File, error) {
 	}
 	f.Content = out
 	return []File{f}, nil
-}
-
-// checkImportPath refuses what cannot be a Go import path, so that the
-// value written between the quotes of an import is one.
-func checkImportPath(p string) error {
-	if p == "" {
-		return fmt.Errorf("-gate-import is required: the import path of the gate package (rootsgen -gate)")
-	}
-	for _, elem := range strings.Split(p, "/") {
-		if elem == "" || elem == "." || elem == ".." {
-			return fmt.Errorf("invalid import path %q: empty, \".\" or \"..\" element", p)
-		}
-	}
-	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-._~/+", r)) {
-			return fmt.Errorf("invalid import path %q: character %q", p, r)
-		}
-	}
-	return nil
 }

@@ -62,8 +62,8 @@ func TestSDKUsageErrors(t *testing.T) {
 		{SDKOptions{SDK: "go-sdk", Package: "_", GateImport: "example.com/g"}, `invalid package name "_"`},
 		{SDKOptions{SDK: "go-sdk", Package: "p"}, "-gate-import is required"},
 		{SDKOptions{SDK: "go-sdk", Package: "p", GateImport: "example.com//g"}, "empty"},
-		{SDKOptions{SDK: "go-sdk", Package: "p", GateImport: "example.com/../g"}, `".."`},
-		{SDKOptions{SDK: "go-sdk", Package: "p", GateImport: "example.com/g\"x"}, "character"},
+		{SDKOptions{SDK: "go-sdk", Package: "p", GateImport: "example.com/../g"}, ". or .. element"},
+		{SDKOptions{SDK: "go-sdk", Package: "p", GateImport: "example.com/g\"x"}, "it holds"},
 	} {
 		_, err := GenerateSDK(tc.opts)
 		var ue *UsageError

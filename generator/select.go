@@ -51,6 +51,10 @@ func (e *MissingDefinitionsError) Error() string {
 type Selection struct {
 	Names []string
 	Defs  map[string]*jsonschema.Schema
+	// Warnings are the parts of the schema the selection leaves out or
+	// keeps in a reduced form (unions without a roots arm); the plan
+	// reports them with its own.
+	Warnings []Warning
 }
 
 // Partial reports whether definition name holds only part of the upstream one.
@@ -72,7 +76,9 @@ func Select(doc *Document) (*Selection, error) {
 	sel := &Selection{Defs: map[string]*jsonschema.Schema{}}
 	queue := slices.Clone(rootsDefinitions)
 	for _, name := range optionalSeeds {
-		if doc.Defs[name] != nil {
+		// A seed that is a union without a roots arm (a ServerRequest that
+		// no longer lists roots/list) has nothing of roots in it.
+		if def := doc.Defs[name]; def != nil && !(unionArms(def) != nil && !slices.ContainsFunc(unionArms(def), isRootsArm)) {
 			queue = append(queue, name)
 		}
 	}
@@ -88,6 +94,12 @@ func Select(doc *Document) (*Selection, error) {
 			return nil, fmt.Errorf("reference to %q, which the schema does not define", name)
 		}
 		def := prune(name, doc.Defs[name])
+		if !slices.Contains(rootsDefinitions, name) && name != "RootsListChangedNotification" {
+			// The roots definitions' own members are the feature's data and
+			// keep every type they name; elsewhere a union is cut down to
+			// what roots needs.
+			def = pruneUnions(def, name, "", &sel.Warnings)
+		}
 		sel.Names = append(sel.Names, name)
 		sel.Defs[name] = def
 		queue = append(queue, refsOf(def)...)
@@ -120,21 +132,111 @@ func prune(name string, def *jsonschema.Schema) *jsonschema.Schema {
 		cut.Comments = SubsetMarker
 		return &cut
 	}
-	if isRefUnion(def) && !slices.Contains(rootsDefinitions, name) {
-		var arms []*jsonschema.Schema
-		for _, a := range def.AnyOf {
-			if isRootsRef(a.Ref) {
-				arms = append(arms, a)
-			}
+	return def
+}
+
+// pruneUnions cuts every union of definitions ("anyOf" or "oneOf" whose arms
+// are all references) in s down to its roots arms: the other arms are other
+// features' messages (a ServerRequest's sampling and elicitation requests),
+// and keeping them would pull those features' whole closures into the
+// package. A union with no roots arm is kept as an untyped value, with a warning,
+// since none of its arms can be written without the types roots does not
+// need. member is the path of s below definition def ("" for def itself).
+// s is returned as is when nothing changes, else as a changed copy.
+func pruneUnions(s *jsonschema.Schema, def, member string, warnings *[]Warning) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	if arms := unionArms(s); arms != nil {
+		roots := slices.DeleteFunc(slices.Clone(arms), func(a *jsonschema.Schema) bool { return !isRootsArm(a) })
+		keyword := "anyOf"
+		if len(s.OneOf) > 0 {
+			keyword = "oneOf"
 		}
-		if len(arms) > 0 && len(arms) < len(def.AnyOf) {
-			cut := *def
-			cut.AnyOf = arms
-			cut.Comments = SubsetMarker
+		switch {
+		case len(roots) == len(arms) && keyword == "anyOf":
+			return s
+		case len(roots) > 0:
+			// One model of a union of definitions: anyOf of the kept arms.
+			cut := *s
+			cut.AnyOf, cut.OneOf = roots, nil
+			if len(roots) < len(arms) {
+				cut.Comments = SubsetMarker
+			}
 			return &cut
 		}
+		var names []string
+		for _, a := range arms {
+			names = append(names, RefName(a.Ref))
+		}
+		reason := fmt.Sprintf("the union (%s) has no arm of the roots feature, so it is kept as an untyped JSON value and its arm(s) %s are not generated",
+			keyword, strings.Join(names, ", "))
+		*warnings = append(*warnings, Warning{Definition: def, Member: member, Reason: reason})
+		doc := "The schema's union of " + strings.Join(names, ", ")
+		if member == "" {
+			doc = def + " is, in the schema, a union of " + strings.Join(names, ", ")
+		}
+		return &jsonschema.Schema{Description: doc + ", none of which belongs to the roots feature, so it is kept as an untyped JSON value.", Comments: SubsetMarker}
 	}
-	return def
+	out := s
+	changed := func() *jsonschema.Schema {
+		if out == s {
+			c := *s
+			out = &c
+		}
+		return out
+	}
+	at := func(key string) string {
+		if member == "" {
+			return key
+		}
+		return member + "." + key
+	}
+	if s.Properties != nil {
+		props, propsChanged := newProps(), false
+		for k, v := range s.Properties.FromOldest() {
+			p := pruneUnions(v, def, at(k), warnings)
+			propsChanged = propsChanged || p != v
+			props.Set(k, p)
+		}
+		if propsChanged {
+			changed().Properties = props
+		}
+	}
+	if p := pruneUnions(s.Items, def, at("items"), warnings); p != s.Items {
+		changed().Items = p
+	}
+	if p := pruneUnions(s.AdditionalProperties, def, at("additionalProperties"), warnings); p != s.AdditionalProperties {
+		changed().AdditionalProperties = p
+	}
+	for i, a := range s.AllOf {
+		if p := pruneUnions(a, def, member, warnings); p != a {
+			all := changed()
+			all.AllOf = slices.Clone(all.AllOf)
+			all.AllOf[i] = p
+		}
+	}
+	return out
+}
+
+// unionArms returns the arms of a union of definitions: an "anyOf" or a
+// "oneOf" (not both) whose arms are all references. Otherwise nil.
+func unionArms(s *jsonschema.Schema) []*jsonschema.Schema {
+	arms := s.AnyOf
+	if len(arms) == 0 {
+		arms = s.OneOf
+	} else if len(s.OneOf) > 0 {
+		return nil
+	}
+	if len(arms) == 0 {
+		return nil
+	}
+	for _, a := range arms {
+		if a.Ref == "" {
+			return nil
+		}
+	}
+	return arms
 }
 
 func isRefUnion(s *jsonschema.Schema) bool {
@@ -148,6 +250,8 @@ func isRefUnion(s *jsonschema.Schema) bool {
 	}
 	return true
 }
+
+func isRootsArm(a *jsonschema.Schema) bool { return isRootsRef(a.Ref) }
 
 func isRootsRef(ref string) bool {
 	name := RefName(ref)

@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"time"
 )
 
 //go:embed *.json
@@ -27,7 +28,8 @@ var files embed.FS
 // registryFile is the name of the deprecation registry among the embedded files.
 const registryFile = "deprecations.json"
 
-// Revisions returns the protocol revisions with an embedded schema, oldest first.
+// Revisions returns the protocol revisions with an embedded schema, oldest
+// first (in the order of Compare).
 func Revisions() []string {
 	entries, err := fs.ReadDir(files, ".")
 	if err != nil {
@@ -41,7 +43,7 @@ func Revisions() []string {
 		}
 		revs = append(revs, strings.TrimSuffix(name, ".json"))
 	}
-	slices.Sort(revs) // revision names are dates, so this is chronological
+	slices.SortFunc(revs, Compare)
 	return revs
 }
 
@@ -94,35 +96,91 @@ func Deprecations() []Deprecation {
 }
 
 // DeprecationFor returns the registry entry that deprecates feature in
-// revision, if any. Released revisions are named by date (YYYY-MM-DD), so a
-// deprecation applies to every date-named revision at or after its Since; a
-// revision with any other name gets its deprecations from the schema's own
-// "deprecated" keyword only.
+// revision, if any. A deprecation applies from its Since on: to every
+// date-named revision at or after it, and to every revision with another
+// name, such as "draft", since such a revision is work towards a future
+// release and orders after every dated one (see Compare). A name that
+// CheckRevision refuses gets no deprecation.
 func DeprecationFor(feature, revision string) (Deprecation, bool) {
-	if !IsDate(revision) {
+	if CheckRevision(revision) != nil {
 		return Deprecation{}, false
 	}
 	for _, d := range Deprecations() {
-		if d.Feature == feature && revision >= d.Since {
+		if d.Feature == feature && Compare(revision, d.Since) >= 0 {
 			return d, true
 		}
 	}
 	return Deprecation{}, false
 }
 
-// IsDate reports whether revision has the YYYY-MM-DD shape of released revisions.
+// IsDate reports whether revision is a calendar date written YYYY-MM-DD,
+// as released revisions are named. "2026-13-45" has the shape but is no
+// date.
 func IsDate(revision string) bool {
-	if len(revision) != len("2006-01-02") {
+	if !looksLikeDate(revision) {
 		return false
 	}
+	_, err := time.Parse(time.DateOnly, revision)
+	return err == nil
+}
+
+// MaxRevisionLen is the longest revision name CheckRevision accepts.
+const MaxRevisionLen = 64
+
+// CheckRevision reports whether revision can name a protocol revision: a
+// calendar date (YYYY-MM-DD), or a simple name of ASCII letters, digits,
+// '-' and '.' that starts with a letter or digit, such as "draft". The name
+// goes into the header and doc comments of every generated file, so
+// nothing else (no newline, slash, space or quote) is accepted, and a name
+// shaped like a date must be one.
+func CheckRevision(revision string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("invalid revision %q: %s; a revision is a date (YYYY-MM-DD) or a name of ASCII letters, digits, '-' and '.' such as \"draft\"", revision, why)
+	}
+	switch {
+	case revision == "":
+		return bad("it is empty")
+	case len(revision) > MaxRevisionLen:
+		return bad(fmt.Sprintf("it is longer than %d bytes", MaxRevisionLen))
+	}
 	for i, c := range revision {
-		if i == 4 || i == 7 {
-			if c != '-' {
-				return false
-			}
-		} else if c < '0' || c > '9' {
+		letterOrDigit := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		switch {
+		case i == 0 && !letterOrDigit:
+			return bad("it must start with a letter or digit")
+		case !letterOrDigit && c != '-' && c != '.':
+			return bad(fmt.Sprintf("it holds %q", c))
+		}
+	}
+	if looksLikeDate(revision) && !IsDate(revision) {
+		return bad("it has the shape of a date but is no calendar date")
+	}
+	return nil
+}
+
+// looksLikeDate reports whether s is digits in the 4-2-2 pattern of a date.
+func looksLikeDate(s string) bool {
+	if len(s) != len(time.DateOnly) {
+		return false
+	}
+	for i, c := range s {
+		if (i == 4 || i == 7) != (c == '-') || c != '-' && (c < '0' || c > '9') {
 			return false
 		}
 	}
 	return true
+}
+
+// Compare orders revision names: dates chronologically, then every other
+// name after all dates (a name such as "draft" is a revision in the making),
+// those by byte order. It returns -1, 0 or +1, like strings.Compare.
+func Compare(a, b string) int {
+	da, db := IsDate(a), IsDate(b)
+	switch {
+	case da && !db:
+		return -1
+	case !da && db:
+		return 1
+	}
+	return strings.Compare(a, b)
 }

@@ -18,8 +18,23 @@ import (
 	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
-// wantRevisions are the protocol revisions rootsgen ships a schema for, oldest first.
-var wantRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+// wantRevisions are the protocol revisions rootsgen ships a schema for,
+// oldest first: the schema files in this directory, read from disk rather
+// than through the embedded file system that Revisions reads.
+var wantRevisions = func() []string {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		panic(err)
+	}
+	var revs []string
+	for _, e := range entries {
+		if rev, ok := strings.CutSuffix(e.Name(), ".json"); ok && rev != "deprecations" {
+			revs = append(revs, rev)
+		}
+	}
+	slices.SortFunc(revs, schema.Compare)
+	return revs
+}()
 
 // subsetMarker is the "$comment" of a definition that keeps only the roots
 // part of the upstream one. It is spelled out here rather than taken from
@@ -81,6 +96,9 @@ func asObject(t *testing.T, what string, v any) map[string]any {
 }
 
 func TestRevisions(t *testing.T) {
+	if len(wantRevisions) < 5 {
+		t.Fatalf("schema/ holds %d revisions (%q), want the five released ones at least", len(wantRevisions), wantRevisions)
+	}
 	revs := schema.Revisions()
 	if !slices.Equal(revs, wantRevisions) {
 		t.Fatalf("Revisions() = %q, want %q", revs, wantRevisions)
@@ -170,8 +188,11 @@ func TestDeprecationRegistry(t *testing.T) {
 		{"roots", "2026-07-27", false},
 		{"roots", "2025-11-25", false},
 		{"roots", "2024-11-05", false},
-		{"roots", "draft", false}, // not a date: only the schema's own "deprecated" counts
-		{"roots", "DRAFT-2026-v1", false},
+		{"roots", "draft", true}, // a name orders after every date: a future revision
+		{"roots", "DRAFT-2026-v1", true},
+		{"roots", "2026-13-45", false}, // shaped like a date but none: refused, so no entry
+		{"roots", "2026-02-30", false},
+		{"roots", "draft\n//go:generate x", false},
 		{"roots", "", false},
 		{"sampling", "2026-07-28", false},
 		{"", "2026-07-28", false},
@@ -195,7 +216,12 @@ func TestDeprecationRegistry(t *testing.T) {
 	}{
 		{"2026-07-28", true},
 		{"2024-11-05", true},
-		{"0000-00-00", true}, // only the shape is checked
+		{"2024-02-29", true},
+		{"0000-00-00", false}, // the shape alone is not a date
+		{"2026-13-45", false},
+		{"2026-02-30", false},
+		{"2025-02-29", false},
+		{"2026-00-10", false},
 		{"draft", false},
 		{"", false},
 		{"2026-7-28", false},
@@ -212,6 +238,68 @@ func TestDeprecationRegistry(t *testing.T) {
 		if got := schema.IsDate(tc.in); got != tc.want {
 			t.Errorf("IsDate(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestCheckRevision(t *testing.T) {
+	for _, ok := range []string{"2024-11-05", "2026-07-28", "draft", "draft-2", "v1.2", "2027", "Next", strings.Repeat("a", schema.MaxRevisionLen)} {
+		if err := schema.CheckRevision(ok); err != nil {
+			t.Errorf("CheckRevision(%q) = %v, want nil", ok, err)
+		}
+	}
+	for _, tc := range []struct{ in, why string }{
+		{"", "empty"},
+		{"2026-13-45", "no calendar date"},
+		{"2026-02-30", "no calendar date"},
+		{"draft\n//go:generate rm -rf /", `'\n'`},
+		{"draft\r", `'\r'`},
+		{"a/b", `'/'`},
+		{"../x", "start with a letter or digit"},
+		{"-draft", "start with a letter or digit"},
+		{".", "start with a letter or digit"},
+		{"my draft", `' '`},
+		{`dr"aft`, `'"'`},
+		{"dr`aft", "'`'"},
+		{"draft*/", `'*'`},
+		{"brouillon\u00e9", `'é'`},
+		{"ｄraft", "start with a letter or digit"},
+		{strings.Repeat("a", schema.MaxRevisionLen+1), "longer than 64"},
+	} {
+		err := schema.CheckRevision(tc.in)
+		if err == nil {
+			t.Errorf("CheckRevision(%q) = nil, want an error", tc.in)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, fmt.Sprintf("%q", tc.in)) || !strings.Contains(msg, tc.why) || !strings.Contains(msg, "YYYY-MM-DD") {
+			t.Errorf("CheckRevision(%q) = %q, want it to quote the value, say %q and name the accepted forms", tc.in, msg, tc.why)
+		}
+		if strings.ContainsAny(msg, "\n\r") {
+			t.Errorf("CheckRevision(%q): the message %q holds a raw line break", tc.in, msg)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	// Each name orders before every later one.
+	ordered := []string{"2024-11-05", "2025-06-18", "2026-07-28", "2030-01-01", "DRAFT", "draft", "draft-2", "next"}
+	for i, a := range ordered {
+		for j, b := range ordered {
+			want := 0
+			if i < j {
+				want = -1
+			} else if i > j {
+				want = 1
+			}
+			if got := schema.Compare(a, b); got != want {
+				t.Errorf("Compare(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+	shuffled := []string{"next", "2026-07-28", "draft", "2024-11-05", "DRAFT", "2030-01-01", "draft-2", "2025-06-18"}
+	slices.SortFunc(shuffled, schema.Compare)
+	if !slices.Equal(shuffled, ordered) {
+		t.Errorf("sorted by Compare: %q, want %q", shuffled, ordered)
 	}
 }
 

@@ -90,11 +90,12 @@ func TestBadInputCatalogue(t *testing.T) {
 			rootProps(d)["loop"] = map[string]any{"$ref": "#/definitions/Loop"}
 			d["Loop"] = map[string]any{"$ref": "#/definitions/Loop"}
 		}), code: exitUsage, want: []string{"Loop: definitions that only reference each other in a cycle"}},
+		// A union outside the roots definitions keeps only roots arms, so a
+		// cycle through a union runs through a roots definition.
 		{name: "indirect ref cycle", schema: rootsSchema(t, func(d map[string]any) {
-			rootProps(d)["loop"] = map[string]any{"$ref": "#/definitions/A"}
+			d["ListRootsRequest"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/A"}}}
 			d["A"] = map[string]any{"$ref": "#/definitions/B"}
-			d["B"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/C"}}}
-			d["C"] = map[string]any{"allOf": []any{map[string]any{"$ref": "#/definitions/A"}}}
+			d["B"] = map[string]any{"allOf": []any{map[string]any{"$ref": "#/definitions/ListRootsRequest"}}}
 		}), code: exitUsage, want: []string{"definitions that only reference each other in a cycle"}},
 		{name: "allOf that includes itself", schema: rootsSchema(t, func(d map[string]any) {
 			rootProps(d)["loop"] = map[string]any{"$ref": "#/definitions/A"}
@@ -163,7 +164,36 @@ func TestBadInputCatalogue(t *testing.T) {
 			d["ListRootsResult"].(map[string]any)["required"] = []any{"rooTs"}
 		}), code: exitUsage, want: []string{`definition ListRootsResult: the roots feature needs a member "roots" that is an array of Root with Go field Roots`}},
 		{name: "unknown revision", args: []string{"-revision", "2030-01-01"}, code: exitUsage, want: []string{`unknown revision "2030-01-01"`, "-schema"}},
-		{name: "revision that is not a date", args: []string{"-revision", "../../etc"}, code: exitUsage, want: []string{`unknown revision "../../etc"`}},
+		{name: "revision that is a path", args: []string{"-revision", "../../etc"}, code: exitUsage, want: []string{`invalid revision "../../etc"`, "YYYY-MM-DD"}},
+		// The revision is written into every file's header and doc
+		// comments: what is not a date or a simple name is refused before
+		// anything is written, whatever the schema.
+		{name: "revision with a newline", args: []string{"-revision", "draft\n//go:generate sh -c 'echo pwned'"}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{"rootsgen: invalid revision \"draft\\n//go:generate sh -c 'echo pwned'\"", `it holds '\n'`}},
+		{name: "revision with code after a line break", args: []string{"-revision", "x\r\nfunc init() { panic(1) }"}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{"invalid revision", `it holds '\r'`}},
+		{name: "revision with a slash", args: []string{"-revision", "drafts/next"}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{`invalid revision "drafts/next"`, `it holds '/'`}},
+		{name: "revision with a space", args: []string{"-revision", "next draft"}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{`invalid revision "next draft"`, `it holds ' '`}},
+		{name: "revision with a quote", args: []string{"-revision", `draft"+x+"`}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{"invalid revision", `it holds '"'`}},
+		{name: "revision shaped like a date that is none", args: []string{"-revision", "2026-13-45"}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{`invalid revision "2026-13-45"`, "no calendar date"}},
+		{name: "empty revision with a schema", args: []string{"-revision", ""}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{"-revision is required"}},
+		{name: "revision too long", args: []string{"-revision", strings.Repeat("d", schema.MaxRevisionLen+1)}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitUsage, want: []string{"invalid revision", "longer than 64 bytes"}},
+		// A union of other features' definitions is not generated: the
+		// package keeps it as an untyped value and says so.
+		{name: "a union without a roots arm", schema: rootsSchema(t, func(d map[string]any) {
+			rootProps(d)["icon"] = map[string]any{"$ref": "#/definitions/Icon"}
+			d["Icon"] = map[string]any{"anyOf": []any{map[string]any{"$ref": "#/definitions/ImageContent"}, map[string]any{"$ref": "#/definitions/AudioContent"}}}
+			d["ImageContent"] = map[string]any{"type": "object", "properties": map[string]any{"data": map[string]any{"type": "string"}}}
+			d["AudioContent"] = map[string]any{"type": "object", "properties": map[string]any{"data": map[string]any{"type": "string"}}}
+		}), code: exitOK, compiles: true, want: []string{"rootsgen: warning: Icon: the union (anyOf) has no arm of the roots feature, so it is kept as an untyped JSON value and its arm(s) ImageContent, AudioContent are not generated\n"}},
+		{name: "revision named draft", args: []string{"-revision", "draft"}, schema: rootsSchema(t, func(map[string]any) {}),
+			code: exitOK, compiles: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "mcproots")

@@ -23,15 +23,17 @@ func TestListMarkdown(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"| revision | 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 |\n",
-		"| status | current | current | current | current | deprecated (SEP-2577), removable from 2027-07-28 |\n",
-		"| `Client.AnswerInputRequests` | no | no | no | no | yes |\n",
-		"| `Client.HandleRequest` | yes | yes | yes | yes | no |\n",
-		"| `Server` | yes | yes | yes | yes | no |\n",
-		"| `Root.Meta` | no | no | yes | yes | yes |\n",
-		"| `ListRootsRequest.ID` | no | no | no | yes | no |\n",
-		"| `RootsCapability.ListChanged` | yes | yes | yes | yes | no |\n",
+		"| revision | 2024-11-05 | 2025-03-26 | 2025-06-18 | 2025-11-25 | 2026-07-28 |",
+		"| status | current | current | current | current | deprecated (SEP-2577), removable from 2027-07-28 |",
+		"| `Client.AnswerInputRequests` | no | no | no | no | yes |",
+		"| `Client.HandleRequest` | yes | yes | yes | yes | no |",
+		"| `Server` | yes | yes | yes | yes | no |",
+		"| `Root.Meta` | no | no | yes | yes | yes |",
+		"| `ListRootsRequest.ID` | no | no | no | yes | no |",
+		"| `RootsCapability.ListChanged` | yes | yes | yes | yes | no |",
 	} {
+		// Each row starts with these revisions' columns (a revision added
+		// later adds a column after them).
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the overview lacks %q:\n%s", want, stdout)
 		}

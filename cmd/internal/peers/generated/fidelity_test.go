@@ -32,8 +32,18 @@ import (
 	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
 )
 
-// revisions lists every revision that has a generated package, oldest first.
-var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+// The per-revision adapters (revisions, revisionFacts, newValue) are in
+// adapters_test.go, which go generate writes from the embedded schemas
+// (generated/internal/adapters): a revision added to schema/ is tested here
+// with no edit.
+
+// facts are what a revision's schema has where these tests differ by shape.
+type facts struct {
+	envelope      bool // ListRootsRequest is a whole JSON-RPC request (jsonrpc, id)
+	notification  bool // the list-changed notification, and the _meta of the older revisions
+	inputRequests bool // roots/list inside an InputRequiredResult
+	rootMeta      bool // a Root carries _meta
+}
 
 type validatable interface{ Validate() error }
 
@@ -320,13 +330,72 @@ var suites = map[string]revisionSuite{
 
 const randomValuesPerType = 500
 
+// genericSuite checks a revision without a hand-written suite with values
+// decoded from JSON into its types: the roots definitions it has, from fixed
+// texts and from random roots.
+func genericSuite(rev string) revisionSuite {
+	f := revisionFacts[rev]
+	req, note := rpc(rev, true), rpc(rev, false)
+	defs := []string{"Root", "ListRootsRequest", "ListRootsResult"}
+	if f.notification {
+		defs = append(defs, "RootsListChangedNotification")
+	}
+	decode := func(t *testing.T, def, label, text string) fidelityCase {
+		t.Helper()
+		v := newValue(rev, def)
+		if v == nil {
+			t.Fatalf("revision %s has no %s type", rev, def)
+		}
+		if err := json.Unmarshal([]byte(text), v); err != nil {
+			t.Fatalf("%s %s: json.Unmarshal(%s): %v", def, label, text, err)
+		}
+		return fidelityCase{def, label, v.(validatable)}
+	}
+	return revisionSuite{
+		defs: defs,
+		handwritten: func(t *testing.T) []fidelityCase {
+			cases := []fidelityCase{
+				decode(t, "Root", "uri only", `{"uri":"file:///home/user/project"}`),
+				decode(t, "Root", "uri and name", `{"uri":"file:///home/user/My%20Project","name":"My Project"}`),
+				decode(t, "ListRootsRequest", "no params", `{`+req+`"method":"roots/list"}`),
+				decode(t, "ListRootsRequest", "empty params", `{`+req+`"method":"roots/list","params":{}}`),
+				decode(t, "ListRootsResult", "empty", `{"roots":[]}`),
+				decode(t, "ListRootsResult", "two roots", `{"roots":[{"uri":"file:///a","name":"A"},{"uri":"file:///C:/Users/b"}]}`),
+			}
+			if f.notification {
+				cases = append(cases, decode(t, "RootsListChangedNotification", "no params", `{`+note+`"method":"notifications/roots/list_changed"}`))
+			}
+			return cases
+		},
+		random: func(t *testing.T, r *rand.Rand) []fidelityCase {
+			root := func() map[string]any { return map[string]any{"uri": randFileURI(r), "name": randName(r)} }
+			roots := []any{}
+			for range r.IntN(6) {
+				roots = append(roots, root())
+			}
+			text := func(v any) string { return string(mustMarshal(t, v)) }
+			cases := []fidelityCase{
+				decode(t, "Root", "", text(root())),
+				decode(t, "ListRootsRequest", "", `{`+req+`"method":"roots/list","params":{}}`),
+				decode(t, "ListRootsResult", "", text(map[string]any{"roots": roots})),
+			}
+			if f.notification {
+				cases = append(cases, decode(t, "RootsListChangedNotification", "", `{`+note+`"method":"notifications/roots/list_changed","params":{}}`))
+			}
+			return cases
+		},
+		zeroResult: func() any { return reflect.ValueOf(newValue(rev, "ListRootsResult")).Elem().Interface() },
+	}
+}
+
 func TestMarshalledValuesValidateUpstream(t *testing.T) {
 	prereq.SpecDir(t)
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			suite, ok := suites[rev]
 			if !ok {
-				t.Fatalf("no suite for revision %s", rev)
+				// A revision added since the hand-written suites.
+				suite = genericSuite(rev)
 			}
 			schemas := upstreamSchemas(t, rev, suite.defs)
 
@@ -894,86 +963,12 @@ func handwritten20260728(t *testing.T) []fidelityCase {
 
 // newValue returns a fresh pointer to the generated type that models def in
 // rev, or nil when rev has no such type.
-func newValue(rev, def string) any {
-	switch rev {
-	case "2024-11-05":
-		switch def {
-		case "Root":
-			return new(roots20241105.Root)
-		case "ListRootsRequest":
-			return new(roots20241105.ListRootsRequest)
-		case "ListRootsResult":
-			return new(roots20241105.ListRootsResult)
-		case "RootsListChangedNotification":
-			return new(roots20241105.RootsListChangedNotification)
-		case "ClientCapabilities":
-			return new(roots20241105.ClientCapabilities)
-		}
-	case "2025-03-26":
-		switch def {
-		case "Root":
-			return new(roots20250326.Root)
-		case "ListRootsRequest":
-			return new(roots20250326.ListRootsRequest)
-		case "ListRootsResult":
-			return new(roots20250326.ListRootsResult)
-		case "RootsListChangedNotification":
-			return new(roots20250326.RootsListChangedNotification)
-		case "ClientCapabilities":
-			return new(roots20250326.ClientCapabilities)
-		}
-	case "2025-06-18":
-		switch def {
-		case "Root":
-			return new(roots20250618.Root)
-		case "ListRootsRequest":
-			return new(roots20250618.ListRootsRequest)
-		case "ListRootsResult":
-			return new(roots20250618.ListRootsResult)
-		case "RootsListChangedNotification":
-			return new(roots20250618.RootsListChangedNotification)
-		case "ClientCapabilities":
-			return new(roots20250618.ClientCapabilities)
-		}
-	case "2025-11-25":
-		switch def {
-		case "Root":
-			return new(roots20251125.Root)
-		case "ListRootsRequest":
-			return new(roots20251125.ListRootsRequest)
-		case "ListRootsResult":
-			return new(roots20251125.ListRootsResult)
-		case "RootsListChangedNotification":
-			return new(roots20251125.RootsListChangedNotification)
-		case "ClientCapabilities":
-			return new(roots20251125.ClientCapabilities)
-		}
-	case "2026-07-28":
-		switch def {
-		case "Root":
-			return new(roots20260728.Root)
-		case "ListRootsRequest":
-			return new(roots20260728.ListRootsRequest)
-		case "ListRootsResult":
-			return new(roots20260728.ListRootsResult)
-		case "ClientCapabilities":
-			return new(roots20260728.ClientCapabilities)
-		case "InputRequiredResult":
-			return new(roots20260728.InputRequiredResult)
-		case "InputResponseRequestParams":
-			return new(roots20260728.InputResponseRequestParams)
-		case "MissingRequiredClientCapabilityError":
-			return new(roots20260728.MissingRequiredClientCapabilityError)
-		}
-	}
-	return nil
-}
-
 // rpc returns the envelope members a request or notification needs in rev
-// besides method: jsonrpc and id for 2025-11-25 requests, jsonrpc for its
-// notification, nothing elsewhere.
+// besides method: in a revision whose requests are whole JSON-RPC messages
+// (2025-11-25), jsonrpc and id for a request, jsonrpc for a notification;
+// nothing elsewhere.
 func rpc(rev string, request bool) string {
-	if rev != "2025-11-25" {
+	if !revisionFacts[rev].envelope {
 		return ""
 	}
 	if request {
@@ -1013,7 +1008,7 @@ func rejectCases(rev string) []rejectCase {
 		{"Root", `{"URI":"file:///a"}`, "uri"},
 		{"ListRootsResult", `{"Roots":[{"uri":"file:///a"}]}`, "roots"},
 	}
-	if rev != "2026-07-28" {
+	if revisionFacts[rev].notification {
 		note := rpc(rev, false)
 		cases = append(cases,
 			rejectCase{"ListRootsRequest", `{` + req + `"method":"roots/list","params":{"_meta":{"progressToken":true}}}`, "progressToken"},
@@ -1024,11 +1019,10 @@ func rejectCases(rev string) []rejectCase {
 			rejectCase{"ClientCapabilities", `{"roots":{"listChanged":"yes"}}`, "listChanged"},
 		)
 	}
-	if rev == "2025-06-18" || rev == "2025-11-25" || rev == "2026-07-28" {
+	if revisionFacts[rev].rootMeta {
 		cases = append(cases, rejectCase{"Root", `{"uri":"file:///a","_meta":[]}`, "_meta"})
 	}
-	switch rev {
-	case "2025-11-25":
+	if revisionFacts[rev].envelope {
 		cases = append(cases,
 			rejectCase{"ListRootsRequest", `{"jsonrpc":"2.0","id":{},"method":"roots/list"}`, "id"},
 			rejectCase{"ListRootsRequest", `{"jsonrpc":"2.0","id":true,"method":"roots/list"}`, "id"},
@@ -1038,9 +1032,12 @@ func rejectCases(rev string) []rejectCase {
 			rejectCase{"ListRootsRequest", `{"jsonrpc":"2.0","ID":1,"method":"roots/list"}`, "id"},
 			rejectCase{"ListRootsRequest", `{"jsonrpc":"1.0","id":1,"method":"roots/list"}`, "jsonrpc"},
 			rejectCase{"ListRootsRequest", `{"jsonrpc":2,"id":1,"method":"roots/list"}`, "jsonrpc"},
-			rejectCase{"RootsListChangedNotification", `{"method":"notifications/roots/list_changed"}`, "jsonrpc"},
 		)
-	case "2026-07-28":
+		if revisionFacts[rev].notification {
+			cases = append(cases, rejectCase{"RootsListChangedNotification", `{"method":"notifications/roots/list_changed"}`, "jsonrpc"})
+		}
+	}
+	if revisionFacts[rev].inputRequests {
 		const data = `"data":{"requiredCapabilities":{"roots":{}}}`
 		cases = append(cases,
 			rejectCase{"ListRootsRequest", `{"method":"roots/list","params":{"_meta":[]}}`, "_meta"},
@@ -1101,7 +1098,7 @@ func TestListRootsRequestParamsForms(t *testing.T) {
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			in, out := `{"method":"roots/list"`, `{"method":"roots/list"`
-			if rev == "2025-11-25" {
+			if revisionFacts[rev].envelope {
 				in = `{"jsonrpc":"2.0","id":1,"method":"roots/list"`
 				out = `{"jsonrpc":"2.0","method":"roots/list","id":1`
 			}
@@ -1147,10 +1144,10 @@ func TestUnknownMembersSurvive(t *testing.T) {
 			{"Root", `{"uri":"file:///a","URI":"file:///b"}`},
 			{"ListRootsResult", `{"roots":[],"Roots":"not the roots"}`},
 		}
-		if rev == "2025-11-25" {
+		if revisionFacts[rev].envelope {
 			s = append(s, survivor{"ListRootsRequest", `{"jsonrpc":"2.0","id":1,"method":"roots/list","ID":"other"}`})
 		}
-		if rev == "2026-07-28" {
+		if revisionFacts[rev].inputRequests {
 			s = append(s,
 				survivor{"ListRootsRequest", `{"method":"roots/list","params":{"_meta":{"io.example/k":"v","progressToken":3}}}`},
 				// 2026-07-28 dropped _meta from ListRootsResult: it is unknown here, and must survive.
