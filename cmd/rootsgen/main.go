@@ -106,7 +106,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		return usage("-gate names its revisions itself; it takes no -revision")
 	case *gate == "" && *sdk == "" && *revision == "":
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
-	case *gate == "" && schema.CheckRevision(*revision) != nil:
+	case *gate == "" && *sdk == "" && schema.CheckRevision(*revision) != nil:
 		// Before the schema is read: the name, not the file, is wrong.
 		return usage("%v", schema.CheckRevision(*revision))
 	case *out == "":
