@@ -43,7 +43,7 @@ type httpConn struct {
 	// ended, when it named no retry interval.
 	retryDefault time.Duration
 
-	tmu sync.Mutex // serializes transcript lines
+	rec ndjson.Recorder // serializes transcript lines
 
 	mu      sync.Mutex
 	nextID  int64
@@ -94,7 +94,7 @@ func newHTTPConn(url string, o options, stateless bool, handle func(context.Cont
 // session (see resume); on 2026-07-28, which dropped resumption, it is
 // sent once more with a new id.
 func (c *httpConn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	raw, err := marshal(params)
+	raw, err := ndjson.Marshal(params)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func lists(data json.RawMessage, version string) bool {
 
 // Notify POSTs a notification; the server accepts it with 202.
 func (c *httpConn) Notify(ctx context.Context, method string, params any) error {
-	raw, err := marshal(params)
+	raw, err := ndjson.Marshal(params)
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte) (
 // the server sends on that stream; for anything else it returns nil once
 // the server has accepted the message.
 func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message, error) {
-	body, err := encode(m)
+	body, err := ndjson.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +563,7 @@ func (c *httpConn) answer(ctx context.Context, m *ndjson.Message) {
 	case err != nil:
 		out.Error = &ndjson.Error{Code: -32603, Message: "Internal error"}
 	default:
-		if out.Result, err = marshal(result); err != nil {
+		if out.Result, err = ndjson.Marshal(result); err != nil {
 			out.Result, out.Error = nil, &ndjson.Error{Code: -32603, Message: "Internal error"}
 		}
 	}
@@ -573,37 +573,4 @@ func (c *httpConn) answer(ctx context.Context, m *ndjson.Message) {
 	_, _ = c.post(ctx, out)
 }
 
-func (c *httpConn) record(dir string, frame []byte) {
-	if c.transcript == nil {
-		return
-	}
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	_, _ = io.WriteString(c.transcript, dir)
-	_, _ = c.transcript.Write(frame)
-	_, _ = io.WriteString(c.transcript, "\n")
-}
-
-// encode writes a message as compact JSON, HTML left as it is.
-func encode(m *ndjson.Message) ([]byte, error) { return compact(m) }
-
-// marshal is params as JSON; nil stays nil, so no params member is sent.
-func marshal(v any) (json.RawMessage, error) {
-	switch v := v.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return v, nil
-	}
-	return compact(v)
-}
-
-func compact(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func (c *httpConn) record(dir string, frame []byte) { c.rec.Record(c.transcript, dir, frame) }

@@ -80,7 +80,7 @@ type Conn struct {
 	w io.Writer
 
 	wmu sync.Mutex // orders writes and their transcript lines
-	tmu sync.Mutex // serializes transcript lines
+	rec Recorder
 
 	mu      sync.Mutex
 	nextID  int64
@@ -239,15 +239,24 @@ func (c *Conn) write(m *Message) error {
 	return err
 }
 
-func (c *Conn) record(dir string, frame []byte) {
-	if c.Transcript == nil {
+func (c *Conn) record(dir string, frame []byte) { c.rec.Record(c.Transcript, dir, frame) }
+
+// Recorder writes frames to a transcript one line at a time: dir ("<- "
+// received or "-> " sent), the frame, a line break. It is what Conn and
+// the demo client's HTTP transport share, so their transcripts compare
+// line for line. The zero value is ready; a nil writer records nothing.
+type Recorder struct{ mu sync.Mutex }
+
+// Record writes one transcript line to w, if w is not nil.
+func (r *Recorder) Record(w io.Writer, dir string, frame []byte) {
+	if w == nil {
 		return
 	}
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	_, _ = io.WriteString(c.Transcript, dir)
-	_, _ = c.Transcript.Write(frame)
-	_, _ = io.WriteString(c.Transcript, "\n")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, _ = io.WriteString(w, dir)
+	_, _ = w.Write(frame)
+	_, _ = io.WriteString(w, "\n")
 }
 
 // Marshal is v as compact JSON without HTML escaping: nil stays nil (no
