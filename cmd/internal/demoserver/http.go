@@ -187,8 +187,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	if !mcphttp.Accepts(r.Header.Get("Accept"), mcphttp.JSON) {
-		http.Error(w, "Accept must allow application/json", http.StatusNotAcceptable)
+	if !accepts(w, r, mcphttp.JSON) {
 		return
 	}
 	// A body must arrive within bodyTimeout; the deadline is lifted once
@@ -473,6 +472,16 @@ func (h *httpHandler) sessionPost(w http.ResponseWriter, r *http.Request, sid st
 	}
 }
 
+// accepts reports whether r's Accept header allows media type mt, and
+// answers 406 if not.
+func accepts(w http.ResponseWriter, r *http.Request, mt string) bool {
+	if mcphttp.Accepts(r.Header.Get("Accept"), mt) {
+		return true
+	}
+	http.Error(w, "Accept must allow "+mt, http.StatusNotAcceptable)
+	return false
+}
+
 // get opens a session's stream for requests from the server that no
 // POST is waiting on.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
@@ -482,8 +491,7 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "GET needs an Mcp-Session-Id (2026-07-28 has no GET stream)", http.StatusMethodNotAllowed)
 		return
 	}
-	if !mcphttp.Accepts(r.Header.Get("Accept"), mcphttp.EventStream) {
-		http.Error(w, "Accept must allow text/event-stream", http.StatusNotAcceptable)
+	if !accepts(w, r, mcphttp.EventStream) {
 		return
 	}
 	s := h.session(sid)
