@@ -204,30 +204,42 @@ func (c *httpConn) listen(resp *http.Response) {
 	for {
 		s := c.readStream(c.bg, resp.Body, nil)
 		resp.Body.Close()
-		wait := c.retryDefault
-		if s.retry > 0 {
-			wait = s.retry
-		}
-		select {
-		case <-c.bg.Done():
-			return
-		case <-time.After(wait):
-		}
-		req, err := c.newRequest(c.bg, http.MethodGet, nil)
-		if err != nil {
-			return
-		}
-		req.Header.Set("Accept", mcphttp.EventStream)
-		if s.lastID != "" {
-			req.Header.Set("Last-Event-ID", s.lastID)
-		}
-		if resp, err = c.client.Do(req); err != nil {
-			return
-		}
-		if c.checkStream(resp) != nil {
+		var err error
+		if resp, err = c.reopen(c.bg, s); err != nil {
 			return
 		}
 	}
+}
+
+// reopen waits the retry interval s names (else retryDefault), then GETs
+// the event stream again, asking with Last-Event-ID for what followed
+// s.lastID if it is set. It returns the new stream, or why there is none.
+func (c *httpConn) reopen(ctx context.Context, s stream) (*http.Response, error) {
+	wait := c.retryDefault
+	if s.retry > 0 {
+		wait = s.retry
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(wait):
+	}
+	req, err := c.newRequest(ctx, http.MethodGet, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", mcphttp.EventStream)
+	if s.lastID != "" {
+		req.Header.Set("Last-Event-ID", s.lastID)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkStream(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
 }
 
 // checkStream accepts a 200 text/event-stream response; anything else is
@@ -368,29 +380,12 @@ const maxResumes = 5
 // stream ends too.
 func (c *httpConn) resume(ctx context.Context, id json.RawMessage, s stream) stream {
 	for range maxResumes {
-		wait := c.retryDefault
-		if s.retry > 0 {
-			wait = s.retry
-		}
-		select {
-		case <-ctx.Done():
-			s.err = ctx.Err()
-			return s
-		case <-time.After(wait):
-		}
-		req, err := c.newRequest(ctx, http.MethodGet, nil)
+		resp, err := c.reopen(ctx, s)
 		if err != nil {
+			if err != ctx.Err() { // the wait was cut short: ctx's error as it is
+				err = fmt.Errorf("resuming the event stream: %w", err)
+			}
 			s.err = err
-			return s
-		}
-		req.Header.Set("Accept", mcphttp.EventStream)
-		req.Header.Set("Last-Event-ID", s.lastID)
-		resp, err := c.client.Do(req)
-		if err == nil {
-			err = c.checkStream(resp)
-		}
-		if err != nil {
-			s.err = fmt.Errorf("resuming the event stream: %w", err)
 			return s
 		}
 		next := c.readStream(ctx, resp.Body, id)
