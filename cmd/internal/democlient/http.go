@@ -382,7 +382,7 @@ func (c *httpConn) resume(ctx context.Context, id json.RawMessage, s stream) str
 	for range maxResumes {
 		resp, err := c.reopen(ctx, s)
 		if err != nil {
-			if err != ctx.Err() { // the wait was cut short: ctx's error as it is
+			if err != ctx.Err() { // else ctx ended the wait: its error as it is
 				err = fmt.Errorf("resuming the event stream: %w", err)
 			}
 			s.err = err
