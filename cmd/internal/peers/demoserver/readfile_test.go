@@ -43,6 +43,7 @@ func TestGoSDKReadFile(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			s := start(t, demoserver.Options{Timeout: peertest.Wait})
+			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client := gosdkClient(&mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
@@ -104,6 +105,7 @@ func TestGoSDKReadFileAllow(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			s := start(t, demoserver.Options{Timeout: peertest.Wait, Allow: []string{tr.Root}})
+			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
 			client := gosdkClient(&mcp.Root{URI: "file:///", Name: "everything"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
