@@ -11,10 +11,7 @@ import (
 // -url and a server command exclude each other, and one of them is
 // needed: anything else is a usage error naming both forms.
 func TestURLFlagUsage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds rootsdemo-client")
-	}
-	client := peertest.Build(t, "rootsdemo-client")
+	client := peertest.BuildLong(t, "rootsdemo-client")
 	for _, args := range [][]string{
 		{},
 		{"-url", "http://127.0.0.1:1/mcp", "--", "true"},

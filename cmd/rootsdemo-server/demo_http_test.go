@@ -12,10 +12,7 @@ import (
 // started with -http, the client with -url, on a 2025-era session and on
 // 2026-07-28.
 func TestDemosOverHTTP(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the demo programs")
-	}
-	client := peertest.Build(t, "rootsdemo-client")
+	client := peertest.BuildLong(t, "rootsdemo-client")
 	addr, stderr := startHTTPServer(t, peertest.Build(t, "rootsdemo-server"))
 	for _, version := range []string{"2025-03-26", "2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {

@@ -18,22 +18,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/demorev"
 	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
 	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // latestLegacy is the newest revision that begins with initialize (the
-// server then asks roots/list itself), read from the gate's table.
-var latestLegacy = func() string {
-	v := ""
-	for _, r := range rootsgate.Revisions() {
-		if r.DirectRequest {
-			v = r.Version
-		}
-	}
-	return v
-}()
+// server then asks roots/list itself).
+var latestLegacy = demorev.LatestLegacy
 
 // Main is rootsdemo-client's main: it reads the command line and runs.
 func Main() {

@@ -1,7 +1,6 @@
 package democlient
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/mcphttp"
 	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
 )
 
@@ -43,7 +43,7 @@ type httpConn struct {
 	// ended, when it named no retry interval.
 	retryDefault time.Duration
 
-	tmu sync.Mutex // serializes transcript lines
+	rec ndjson.Recorder // serializes transcript lines
 
 	mu      sync.Mutex
 	nextID  int64
@@ -54,14 +54,6 @@ type httpConn struct {
 	stop    context.CancelFunc
 	bg      context.Context // ends the GET stream
 }
-
-// Header names of the Streamable HTTP transport.
-const (
-	headerSession  = "Mcp-Session-Id"
-	headerProtocol = "MCP-Protocol-Version"
-	headerMethod   = "Mcp-Method"
-	headerName     = "Mcp-Name"
-)
 
 // firstVersionHeader is the first revision whose clients send
 // MCP-Protocol-Version after initialize (2025-03-26 has no such header).
@@ -94,7 +86,7 @@ func newHTTPConn(url string, o options, stateless bool, handle func(context.Cont
 // session (see resume); on 2026-07-28, which dropped resumption, it is
 // sent once more with a new id.
 func (c *httpConn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	raw, err := marshal(params)
+	raw, err := ndjson.Marshal(params)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +130,7 @@ func lists(data json.RawMessage, version string) bool {
 
 // Notify POSTs a notification; the server accepts it with 202.
 func (c *httpConn) Notify(ctx context.Context, method string, params any) error {
-	raw, err := marshal(params)
+	raw, err := ndjson.Marshal(params)
 	if err != nil {
 		return err
 	}
@@ -168,7 +160,7 @@ func (c *httpConn) negotiated(ctx context.Context, version string) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Accept", mcphttp.EventStream)
 	// A server that holds the GET without answering it has no stream to
 	// give either; the handshake goes on without one after streamWait.
 	getCtx, cancelGet := context.WithCancel(c.bg)
@@ -212,36 +204,48 @@ func (c *httpConn) listen(resp *http.Response) {
 	for {
 		s := c.readStream(c.bg, resp.Body, nil)
 		resp.Body.Close()
-		wait := c.retryDefault
-		if s.retry > 0 {
-			wait = s.retry
-		}
-		select {
-		case <-c.bg.Done():
-			return
-		case <-time.After(wait):
-		}
-		req, err := c.newRequest(c.bg, http.MethodGet, nil)
-		if err != nil {
-			return
-		}
-		req.Header.Set("Accept", "text/event-stream")
-		if s.lastID != "" {
-			req.Header.Set("Last-Event-ID", s.lastID)
-		}
-		if resp, err = c.client.Do(req); err != nil {
-			return
-		}
-		if c.checkStream(resp) != nil {
+		var err error
+		if resp, err = c.reopen(c.bg, s); err != nil {
 			return
 		}
 	}
 }
 
+// reopen waits the retry interval s names (else retryDefault), then GETs
+// the event stream again, asking with Last-Event-ID for what followed
+// s.lastID if it is set. It returns the new stream, or why there is none.
+func (c *httpConn) reopen(ctx context.Context, s stream) (*http.Response, error) {
+	wait := c.retryDefault
+	if s.retry > 0 {
+		wait = s.retry
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(wait):
+	}
+	req, err := c.newRequest(ctx, http.MethodGet, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", mcphttp.EventStream)
+	if s.lastID != "" {
+		req.Header.Set("Last-Event-ID", s.lastID)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkStream(resp); err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
 // checkStream accepts a 200 text/event-stream response; anything else is
 // closed and described.
 func (c *httpConn) checkStream(resp *http.Response) error {
-	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode == http.StatusOK && mt == "text/event-stream" {
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); resp.StatusCode == http.StatusOK && mt == mcphttp.EventStream {
 		return nil
 	}
 	defer resp.Body.Close()
@@ -286,10 +290,10 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte) (
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.version != "" {
-		req.Header.Set(headerProtocol, c.version)
+		req.Header.Set(mcphttp.HeaderVersion, c.version)
 	}
 	if c.session != "" {
-		req.Header.Set(headerSession, c.session)
+		req.Header.Set(mcphttp.HeaderSession, c.session)
 	}
 	return req, nil
 }
@@ -299,7 +303,7 @@ func (c *httpConn) newRequest(ctx context.Context, method string, body []byte) (
 // the server sends on that stream; for anything else it returns nil once
 // the server has accepted the message.
 func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message, error) {
-	body, err := encode(m)
+	body, err := ndjson.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
@@ -307,12 +311,12 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", mcphttp.JSON)
+	req.Header.Set("Accept", mcphttp.JSON+", "+mcphttp.EventStream)
 	if c.stateless && m.Method != "" {
-		req.Header.Set(headerMethod, m.Method)
+		req.Header.Set(mcphttp.HeaderMethod, m.Method)
 		if name := targetName(m.Method, m.Params); name != "" {
-			req.Header.Set(headerName, name)
+			req.Header.Set(mcphttp.HeaderName, name)
 		}
 	}
 	c.record("-> ", body)
@@ -322,7 +326,7 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 	}
 	defer resp.Body.Close()
 	if m.Method == "initialize" {
-		if id := resp.Header.Get(headerSession); id != "" {
+		if id := resp.Header.Get(mcphttp.HeaderSession); id != "" {
 			c.mu.Lock()
 			c.session = id
 			c.mu.Unlock()
@@ -333,7 +337,7 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 	switch {
 	case !isCall && resp.StatusCode/100 == 2:
 		return nil, nil
-	case isCall && mt == "text/event-stream" && resp.StatusCode == http.StatusOK:
+	case isCall && mt == mcphttp.EventStream && resp.StatusCode == http.StatusOK:
 		s := c.readStream(ctx, resp.Body, m.ID)
 		if s.answer == nil && s.err == nil && !c.stateless && s.lastID != "" {
 			resp.Body.Close()
@@ -346,7 +350,7 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 			s.err = errNoAnswer
 		}
 		return nil, fmt.Errorf("%s: %w", m.Method, s.err)
-	case isCall && mt == "application/json":
+	case isCall && mt == mcphttp.JSON:
 		// An error status may come with a JSON-RPC error, which says more
 		// than the status: -32021 and -32022 come as 400 on 2026-07-28.
 		answer, err := c.readJSON(resp.Body)
@@ -376,29 +380,12 @@ const maxResumes = 5
 // stream ends too.
 func (c *httpConn) resume(ctx context.Context, id json.RawMessage, s stream) stream {
 	for range maxResumes {
-		wait := c.retryDefault
-		if s.retry > 0 {
-			wait = s.retry
-		}
-		select {
-		case <-ctx.Done():
-			s.err = ctx.Err()
-			return s
-		case <-time.After(wait):
-		}
-		req, err := c.newRequest(ctx, http.MethodGet, nil)
+		resp, err := c.reopen(ctx, s)
 		if err != nil {
+			if err != ctx.Err() { // else ctx ended the wait: its error as it is
+				err = fmt.Errorf("resuming the event stream: %w", err)
+			}
 			s.err = err
-			return s
-		}
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("Last-Event-ID", s.lastID)
-		resp, err := c.client.Do(req)
-		if err == nil {
-			err = c.checkStream(resp)
-		}
-		if err != nil {
-			s.err = fmt.Errorf("resuming the event stream: %w", err)
 			return s
 		}
 		next := c.readStream(ctx, resp.Body, id)
@@ -450,7 +437,7 @@ func statusError(resp *http.Response) error {
 	if s := strings.TrimSpace(string(snippet)); s != "" {
 		msg += ": " + s
 	}
-	if resp.StatusCode == http.StatusNotFound && resp.Request != nil && resp.Request.Header.Get(headerSession) != "" {
+	if resp.StatusCode == http.StatusNotFound && resp.Request != nil && resp.Request.Header.Get(mcphttp.HeaderSession) != "" {
 		msg += " (the server no longer knows this session)"
 	}
 	return errors.New(msg)
@@ -482,56 +469,33 @@ type stream struct {
 	err    error           // why it ended, nil at its end
 }
 
+// errAnswered stops reading a stream once the answer has come.
+var errAnswered = errors.New("answered")
+
 // readStream reads Server-Sent Events until the answer to id (nil: none is
 // expected), the stream's end, an error or ctx's end. Each event's data is
 // one JSON-RPC message: requests are answered with a POST, notifications
 // and other answers are only recorded.
 func (c *httpConn) readStream(ctx context.Context, r io.Reader, id json.RawMessage) stream {
 	var s stream
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), c.maxMessage+len("data: \r"))
-	var data []byte
-	event, hasData := "", false
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if line == "" { // dispatch
-			if hasData && (event == "" || event == "message") && len(bytes.TrimSpace(data)) > 0 {
-				if answer := c.message(ctx, data, id); answer != nil {
-					s.answer = answer
-					return s
-				}
-			}
-			data, event, hasData = data[:0], "", false
-			continue
+	var st mcphttp.Stream
+	err := mcphttp.ReadStream(r, c.maxMessage, &st, func(data []byte) error {
+		if len(bytes.TrimSpace(data)) == 0 {
+			return nil
 		}
-		field, value, _ := strings.Cut(line, ":")
-		value = strings.TrimPrefix(value, " ")
-		switch field {
-		case "data":
-			if hasData {
-				data = append(data, '\n')
-			}
-			if len(data)+len(value) > c.maxMessage {
-				s.err = fmt.Errorf("an event is longer than %d bytes", c.maxMessage)
-				return s
-			}
-			data, hasData = append(data, value...), true
-		case "event":
-			event = value
-		case "id":
-			s.lastID = value
-		case "retry":
-			if ms, err := strconv.Atoi(value); err == nil && ms >= 0 {
-				s.retry = time.Duration(ms) * time.Millisecond
-			}
+		if s.answer = c.message(ctx, data, id); s.answer != nil {
+			return errAnswered
 		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			err = fmt.Errorf("an event line is longer than %d bytes", c.maxMessage)
-		}
+		return nil
+	})
+	switch {
+	case err == nil, errors.Is(err, errAnswered):
+	case errors.Is(err, mcphttp.ErrEventTooLong):
+		s.err = fmt.Errorf("an event is longer than %d bytes", c.maxMessage)
+	default:
 		s.err = err
 	}
+	s.lastID, s.retry = st.LastID, st.Retry
 	return s
 }
 
@@ -563,7 +527,7 @@ func (c *httpConn) answer(ctx context.Context, m *ndjson.Message) {
 	case err != nil:
 		out.Error = &ndjson.Error{Code: -32603, Message: "Internal error"}
 	default:
-		if out.Result, err = marshal(result); err != nil {
+		if out.Result, err = ndjson.Marshal(result); err != nil {
 			out.Result, out.Error = nil, &ndjson.Error{Code: -32603, Message: "Internal error"}
 		}
 	}
@@ -573,37 +537,4 @@ func (c *httpConn) answer(ctx context.Context, m *ndjson.Message) {
 	_, _ = c.post(ctx, out)
 }
 
-func (c *httpConn) record(dir string, frame []byte) {
-	if c.transcript == nil {
-		return
-	}
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	_, _ = io.WriteString(c.transcript, dir)
-	_, _ = c.transcript.Write(frame)
-	_, _ = io.WriteString(c.transcript, "\n")
-}
-
-// encode writes a message as compact JSON, HTML left as it is.
-func encode(m *ndjson.Message) ([]byte, error) { return compact(m) }
-
-// marshal is params as JSON; nil stays nil, so no params member is sent.
-func marshal(v any) (json.RawMessage, error) {
-	switch v := v.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		return v, nil
-	}
-	return compact(v)
-}
-
-func compact(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+func (c *httpConn) record(dir string, frame []byte) { c.rec.Record(c.transcript, dir, frame) }

@@ -187,8 +187,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Content-Type must be application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	if !mcphttp.Accepts(r.Header.Get("Accept"), mcphttp.JSON) {
-		http.Error(w, "Accept must allow application/json", http.StatusNotAcceptable)
+	if !accepts(w, r, mcphttp.JSON) {
 		return
 	}
 	// A body must arrive within bodyTimeout; the deadline is lifted once
@@ -392,7 +391,7 @@ func (h *httpHandler) record(dir string, frame []byte) {
 
 // initialize opens a 2025-era session.
 func (h *httpHandler) initialize(w http.ResponseWriter, r *http.Request, m *ndjson.Message) {
-	s := &session{h: h, id: rand.Text(), pending: map[int64]chan *ndjson.Message{}, done: make(chan struct{})}
+	s := &session{h: h, id: rand.Text(), done: make(chan struct{})}
 	srv, err := newServer(h.o, "http-session-"+s.id, s.call)
 	if err != nil {
 		h.answer(w, m.ID, nil, err)
@@ -473,6 +472,16 @@ func (h *httpHandler) sessionPost(w http.ResponseWriter, r *http.Request, sid st
 	}
 }
 
+// accepts reports whether r's Accept header allows media type mt, and
+// answers 406 if not.
+func accepts(w http.ResponseWriter, r *http.Request, mt string) bool {
+	if mcphttp.Accepts(r.Header.Get("Accept"), mt) {
+		return true
+	}
+	http.Error(w, "Accept must allow "+mt, http.StatusNotAcceptable)
+	return false
+}
+
 // get opens a session's stream for requests from the server that no
 // POST is waiting on.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
@@ -482,8 +491,7 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "GET needs an Mcp-Session-Id (2026-07-28 has no GET stream)", http.StatusMethodNotAllowed)
 		return
 	}
-	if !mcphttp.Accepts(r.Header.Get("Accept"), mcphttp.EventStream) {
-		http.Error(w, "Accept must allow text/event-stream", http.StatusNotAcceptable)
+	if !accepts(w, r, mcphttp.EventStream) {
 		return
 	}
 	s := h.session(sid)
@@ -539,9 +547,9 @@ type session struct {
 	id  string
 	srv *server
 
+	pending ndjson.Pending // the server's requests awaiting the client's answer
+
 	mu         sync.Mutex
-	nextID     int64
-	pending    map[int64]chan *ndjson.Message
 	standalone *stream     // the GET stream, if open
 	busy       int         // HTTP requests in flight
 	idle       *time.Timer // ends the session after SessionIdle without a request
@@ -610,7 +618,6 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 		return nil, err
 	}
 	st, _ := ctx.Value(streamKey{}).(*stream)
-	ch := make(chan *ndjson.Message, 1)
 	s.mu.Lock()
 	if s.ended {
 		s.mu.Unlock()
@@ -619,15 +626,9 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 	if st == nil {
 		st = s.standalone
 	}
-	s.nextID++
-	id := s.nextID
-	s.pending[id] = ch
+	id, ch := s.pending.Add()
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.pending, id)
-		s.mu.Unlock()
-	}()
+	defer s.pending.Forget(id)
 	if st == nil {
 		return nil, fmt.Errorf("%s: no stream to the client is open (POST with Accept: text/event-stream, or open the GET stream)", method)
 	}
@@ -660,19 +661,7 @@ func (s *session) call(ctx context.Context, method string, params any) (json.Raw
 }
 
 // deliver hands the client's answer to the call waiting for it.
-func (s *session) deliver(m *ndjson.Message) {
-	id, err := strconv.ParseInt(string(m.ID), 10, 64)
-	if err != nil {
-		return
-	}
-	s.mu.Lock()
-	ch := s.pending[id]
-	delete(s.pending, id)
-	s.mu.Unlock()
-	if ch != nil {
-		ch <- m
-	}
-}
+func (s *session) deliver(m *ndjson.Message) { s.pending.Deliver(m) }
 
 // streamKey is the context key of the stream of the POST being served.
 type streamKey struct{}

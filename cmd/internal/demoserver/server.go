@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rootsgen/rootsgen/cmd/internal/demorev"
 	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
@@ -114,17 +115,6 @@ type server struct {
 	// no authentication, so it is the connection, a random id.
 	principal string
 }
-
-// latestLegacy is the newest revision that begins with initialize.
-var latestLegacy = func() string {
-	v := ""
-	for _, r := range rootsgate.Revisions() {
-		if r.DirectRequest {
-			v = r.Version
-		}
-	}
-	return v
-}()
 
 // serve runs one connection until r ends.
 func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
@@ -267,7 +257,7 @@ func (s *server) initialize(params json.RawMessage) (any, error) {
 	}
 	version := p.ProtocolVersion
 	if rev, err := rootsgate.Lookup(version); err != nil || !rev.DirectRequest {
-		version = latestLegacy
+		version = demorev.LatestLegacy
 	}
 	if err := s.roots.Initialize(version, p.Capabilities); err != nil {
 		return nil, &ndjson.Error{Code: -32602, Message: "Invalid params: " + err.Error()}

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // The headers of the transport.
@@ -80,6 +82,14 @@ func WriteEvent(w io.Writer, msg []byte) error {
 // bound.
 var ErrEventTooLong = errors.New("mcphttp: SSE event too long")
 
+// Stream is what a reader of an SSE stream learns besides the events: the
+// last event id and the last retry interval the server named (zero if
+// none), which a client needs to resume or reopen the stream.
+type Stream struct {
+	LastID string
+	Retry  time.Duration
+}
+
 // ReadEvents reads an SSE stream and calls fn with the data of each event
 // that has some (data lines joined by "\n"); events of a type other than
 // message, comments and ids are passed over, and so is an event the stream
@@ -87,6 +97,12 @@ var ErrEventTooLong = errors.New("mcphttp: SSE event too long")
 // first error, or at an event longer than max bytes, and returns nil at the
 // end of r.
 func ReadEvents(r io.Reader, max int, fn func(data []byte) error) error {
+	return ReadStream(r, max, nil, fn)
+}
+
+// ReadStream is ReadEvents that also keeps st, if not nil, up to date with
+// the stream's id and retry fields as they are read.
+func ReadStream(r io.Reader, max int, st *Stream, fn func(data []byte) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), max+len("data: ")+2)
 	var data []byte
@@ -100,7 +116,7 @@ func ReadEvents(r io.Reader, max int, fn func(data []byte) error) error {
 		return fn(d)
 	}
 	for sc.Scan() {
-		line := sc.Bytes()
+		line := sc.Bytes() // ScanLines drops a "\r" before "\n"
 		if len(line) == 0 {
 			if err := dispatch(); err != nil {
 				return err
@@ -120,6 +136,14 @@ func ReadEvents(r io.Reader, max int, fn func(data []byte) error) error {
 			}
 		case "event":
 			typ = string(value)
+		case "id":
+			if st != nil {
+				st.LastID = string(value)
+			}
+		case "retry":
+			if ms, err := strconv.Atoi(string(value)); err == nil && ms >= 0 && st != nil {
+				st.Retry = time.Duration(ms) * time.Millisecond
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {

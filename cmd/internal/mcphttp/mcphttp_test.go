@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEvents(t *testing.T) {
@@ -35,6 +36,23 @@ func TestEvents(t *testing.T) {
 	many := strings.Repeat("data: "+strings.Repeat("x", 20)+"\n", 5) + "\n"
 	if err := ReadEvents(strings.NewReader(many), 50, func([]byte) error { return nil }); !errors.Is(err, ErrEventTooLong) {
 		t.Errorf("an event of many lines over the bound: %v, want ErrEventTooLong", err)
+	}
+}
+
+func TestReadStreamState(t *testing.T) {
+	in := "id: 1\nretry: 250\ndata: a\n\nid: 2\nretry: -1\nevent: ping\ndata: b\n\nid: 3\ndata: c"
+	var st Stream
+	var got []string
+	if err := ReadStream(strings.NewReader(in), 1<<10, &st, func(d []byte) error { got = append(got, string(d)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != "a" || st.LastID != "3" || st.Retry != 250*time.Millisecond {
+		t.Errorf("events %q, state %+v; want [a], last id 3, retry 250ms", got, st)
+	}
+	stop := errors.New("stop")
+	st = Stream{}
+	if err := ReadStream(strings.NewReader(in), 1<<10, &st, func([]byte) error { return stop }); err != stop || st.LastID != "1" {
+		t.Errorf("stopping at the first event: %v, last id %q; want stop, 1", err, st.LastID)
 	}
 }
 

@@ -80,17 +80,15 @@ type Conn struct {
 	w io.Writer
 
 	wmu sync.Mutex // orders writes and their transcript lines
-	tmu sync.Mutex // serializes transcript lines
+	rec Recorder
 
-	mu      sync.Mutex
-	nextID  int64
-	pending map[int64]chan *Message
+	pending Pending
 	done    chan struct{}
 }
 
 // New returns a connection reading from r and writing to w.
 func New(r io.Reader, w io.Writer) *Conn {
-	return &Conn{r: r, w: w, pending: map[int64]chan *Message{}, done: make(chan struct{})}
+	return &Conn{r: r, w: w, done: make(chan struct{})}
 }
 
 // Run reads messages until r ends or ctx is done, then fails the calls still
@@ -166,15 +164,48 @@ func (c *Conn) answer(ctx context.Context, m *Message) {
 	_ = c.write(out)
 }
 
-func (c *Conn) deliver(m *Message) {
+func (c *Conn) deliver(m *Message) { c.pending.Deliver(m) }
+
+// Pending numbers the requests one side sends and hands each answer to the
+// call waiting for it. The zero value is ready.
+type Pending struct {
+	mu    sync.Mutex
+	last  int64
+	calls map[int64]chan *Message
+}
+
+// Add numbers a new request: it returns the request's id and the channel
+// its answer will come on, until Forget.
+func (p *Pending) Add() (int64, <-chan *Message) {
+	ch := make(chan *Message, 1)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.calls == nil {
+		p.calls = map[int64]chan *Message{}
+	}
+	p.last++
+	p.calls[p.last] = ch
+	return p.last, ch
+}
+
+// Forget drops the call with id, which waits no more.
+func (p *Pending) Forget(id int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.calls, id)
+}
+
+// Deliver hands the answer m to the call waiting for its id, once; an
+// answer no call waits for is dropped.
+func (p *Pending) Deliver(m *Message) {
 	id, err := strconv.ParseInt(string(m.ID), 10, 64)
 	if err != nil {
 		return // not an id this side sent
 	}
-	c.mu.Lock()
-	ch := c.pending[id]
-	delete(c.pending, id)
-	c.mu.Unlock()
+	p.mu.Lock()
+	ch := p.calls[id]
+	delete(p.calls, id)
+	p.mu.Unlock()
 	if ch != nil {
 		ch <- m
 	}
@@ -188,17 +219,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	ch := make(chan *Message, 1)
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	c.pending[id] = ch
-	c.mu.Unlock()
-	forget := func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}
+	id, ch := c.pending.Add()
+	forget := func() { c.pending.Forget(id) }
 	if err := c.write(&Message{ID: strconv.AppendInt(nil, id, 10), Method: method, Params: raw}); err != nil {
 		forget()
 		return nil, err
@@ -239,15 +261,24 @@ func (c *Conn) write(m *Message) error {
 	return err
 }
 
-func (c *Conn) record(dir string, frame []byte) {
-	if c.Transcript == nil {
+func (c *Conn) record(dir string, frame []byte) { c.rec.Record(c.Transcript, dir, frame) }
+
+// Recorder writes frames to a transcript one line at a time: dir ("<- "
+// received or "-> " sent), the frame, a line break. It is what Conn and
+// the demo client's HTTP transport share, so their transcripts compare
+// line for line. The zero value is ready; a nil writer records nothing.
+type Recorder struct{ mu sync.Mutex }
+
+// Record writes one transcript line to w, if w is not nil.
+func (r *Recorder) Record(w io.Writer, dir string, frame []byte) {
+	if w == nil {
 		return
 	}
-	c.tmu.Lock()
-	defer c.tmu.Unlock()
-	_, _ = io.WriteString(c.Transcript, dir)
-	_, _ = c.Transcript.Write(frame)
-	_, _ = io.WriteString(c.Transcript, "\n")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, _ = io.WriteString(w, dir)
+	_, _ = w.Write(frame)
+	_, _ = io.WriteString(w, "\n")
 }
 
 // Marshal is v as compact JSON without HTML escaping: nil stays nil (no

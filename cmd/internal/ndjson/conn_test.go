@@ -142,3 +142,25 @@ func TestCall(t *testing.T) {
 		t.Errorf("Call after the end = %v", got.err)
 	}
 }
+
+// Pending numbers requests from 1 and hands each answer to its own call,
+// once; answers to forgotten calls and to ids it never gave are dropped.
+func TestPending(t *testing.T) {
+	var p ndjson.Pending
+	id1, ch1 := p.Add()
+	id2, ch2 := p.Add()
+	if id1 != 1 || id2 != 2 {
+		t.Fatalf("ids %d, %d; want 1, 2", id1, id2)
+	}
+	p.Forget(id1)
+	p.Deliver(&ndjson.Message{ID: json.RawMessage("1")})
+	p.Deliver(&ndjson.Message{ID: json.RawMessage(`"2"`)})
+	p.Deliver(&ndjson.Message{ID: json.RawMessage("2"), Result: json.RawMessage("{}")})
+	p.Deliver(&ndjson.Message{ID: json.RawMessage("2"), Result: json.RawMessage("[]")}) // a second answer
+	if len(ch1) != 0 || len(ch2) != 1 {
+		t.Fatalf("queued answers %d and %d, want 0 and 1", len(ch1), len(ch2))
+	}
+	if m := <-ch2; string(m.Result) != "{}" {
+		t.Errorf("call 2 got %s, want its first answer", m.Result)
+	}
+}

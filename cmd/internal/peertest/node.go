@@ -121,6 +121,15 @@ func Build(t testing.TB, name string) string {
 	return exe
 }
 
+// BuildLong is Build in a test that -short skips, building taking seconds.
+func BuildLong(t testing.TB, name string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: not building ./cmd/" + name)
+	}
+	return Build(t, name)
+}
+
 // Only keeps the frames of a transcript whose method keep accepts, and the
 // answers to the kept requests; lines it cannot read are kept for
 // Normalize to report.

@@ -102,16 +102,12 @@ func mustJSON(t *testing.T, v any) []byte {
 // 2026-07-28 the call completes through input_required.
 func TestGoSDKClient(t *testing.T) {
 	for _, version := range []string{"2025-03-26", "2025-06-18", "2025-11-25", ""} {
-		name := version
-		if name == "" {
-			name = "unpinned"
-		}
+		name := versionName(version)
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			s := start(t, demoserver.Options{Timeout: peertest.Wait})
-			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
-			client.AddRoots(&mcp.Root{URI: "file:///work/a", Name: "a"}, &mcp.Root{URI: "file:///work/b"})
+			client := gosdkClient(&mcp.Root{URI: "file:///work/a", Name: "a"}, &mcp.Root{URI: "file:///work/b"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)
@@ -147,6 +143,22 @@ func TestGoSDKClient(t *testing.T) {
 			peertest.Check(t, "testdata/transcripts/gosdk-client-"+name+".txt", transcript, *update)
 		})
 	}
+}
+
+// versionName names a subtest for the version the Go SDK's client pins;
+// "" leaves it unpinned.
+func versionName(version string) string {
+	if version == "" {
+		return "unpinned"
+	}
+	return version
+}
+
+// gosdkClient is the Go SDK's client offering roots.
+func gosdkClient(roots ...*mcp.Root) *mcp.Client {
+	client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
+	client.AddRoots(roots...)
+	return client
 }
 
 // checkRootsChange checks list_roots with the client's two roots, removes

@@ -21,10 +21,7 @@ import (
 // through input_required in two POSTs.
 func TestGoSDKStreamableClient(t *testing.T) {
 	for _, version := range []string{"2025-11-25", ""} {
-		name := version
-		if name == "" {
-			name = "unpinned"
-		}
+		name := versionName(version)
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
@@ -36,8 +33,7 @@ func TestGoSDKStreamableClient(t *testing.T) {
 			srv := httptest.NewServer(h)
 			defer srv.Close()
 			defer h.Close()
-			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
-			client.AddRoots(&mcp.Root{URI: "file:///work/a", Name: "a"}, &mcp.Root{URI: "file:///work/b"})
+			client := gosdkClient(&mcp.Root{URI: "file:///work/a", Name: "a"}, &mcp.Root{URI: "file:///work/b"})
 			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL + demoserver.Path}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)

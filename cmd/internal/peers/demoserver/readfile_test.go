@@ -37,18 +37,14 @@ func readFileTool(t *testing.T, ctx context.Context, cs *mcp.ClientSession, path
 // after the client changes its roots, reads follow the new ones.
 func TestGoSDKReadFile(t *testing.T) {
 	for _, version := range []string{"2025-06-18", ""} {
-		name := version
-		if name == "" {
-			name = "unpinned"
-		}
+		name := versionName(version)
 		t.Run(name, func(t *testing.T) {
 			tr := adaptertest.NewTree(t)
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			s := start(t, demoserver.Options{Timeout: peertest.Wait})
-			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
-			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
+			client := gosdkClient(&mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)
@@ -109,9 +105,8 @@ func TestGoSDKReadFileAllow(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 			defer cancel()
 			s := start(t, demoserver.Options{Timeout: peertest.Wait, Allow: []string{tr.Root}})
-			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			//lint:ignore SA1019 the Go SDK client's roots API, deprecated by it, is what the demo server's peer uses
-			client.AddRoots(&mcp.Root{URI: "file:///", Name: "everything"})
+			client := gosdkClient(&mcp.Root{URI: "file:///", Name: "everything"})
 			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: s.peer.R, Writer: s.peer.W}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)
