@@ -27,6 +27,8 @@ import (
 type rsOpts struct {
 	windows, resolve bool
 	bounds           []string // nil: no Bounds option
+	readLimit        int64    // 0: no ReadLimit option
+	maxRoots         int      // 0: no MaxRoots option
 }
 
 // rsView is a revision-neutral view of a *RootSet; roots are named by URI.
@@ -40,6 +42,22 @@ type rsView struct {
 	dirs          func() []string
 	files         rsFiles
 	outside       error // the package's ErrOutsideRoots
+	outsideBounds error // the package's ErrOutsideBounds
+	notRegular    error // the package's ErrNotRegularFile
+	tooLarge      error // the package's ErrFileTooLarge
+	// bounded: the set was built with Bounds, inside client roots that
+	// hold every absolute path a test names.
+	bounded bool
+}
+
+// refusal is the error a file method must wrap when it refuses p, a path
+// outside the set: outside the server's directories when the set has
+// Bounds and p is absolute, else outside the client's roots.
+func (v rsView) refusal(p string) error {
+	if v.bounded && strings.HasPrefix(p, "/") && strings.IndexByte(p, 0) < 0 {
+		return v.outsideBounds
+	}
+	return v.outside
 }
 
 // rsFiles is the part of a RootSet's file API that names no root type.
@@ -74,7 +92,7 @@ func rsAdapter[R, O any, S interface {
 	Dirs() []string
 	OpenRoot(string) (*os.Root, string, R, error)
 	rsFiles
-}](rev string, mk func(string) R, uriOf func(R) string, newSet func([]R, ...O) (S, error), fromResult func([]R, ...O) (S, error), windows func(bool) O, resolve func() O, bounds func(...string) O, outside error) rsAPI {
+}](rev string, mk func(string) R, uriOf func(R) string, newSet func([]R, ...O) (S, error), fromResult func([]R, ...O) (S, error), windows func(bool) O, resolve func() O, bounds func(...string) O, readLimit func(int64) O, maxRoots func(int) O, outside, outsideBounds, notRegular, tooLarge error) rsAPI {
 	build := func(newSet func([]R, ...O) (S, error)) func([]string, rsOpts) (rsView, []string, error) {
 		return func(uris []string, o rsOpts) (rsView, []string, error) {
 			roots := make([]R, len(uris))
@@ -87,6 +105,12 @@ func rsAdapter[R, O any, S interface {
 			}
 			if o.bounds != nil {
 				opts = append(opts, bounds(o.bounds...))
+			}
+			if o.readLimit != 0 {
+				opts = append(opts, readLimit(o.readLimit))
+			}
+			if o.maxRoots != 0 {
+				opts = append(opts, maxRoots(o.maxRoots))
 			}
 			s, err := newSet(roots, opts...)
 			v := rsView{
@@ -108,9 +132,13 @@ func rsAdapter[R, O any, S interface {
 					dir, rel, r, err := s.OpenRoot(p)
 					return dir, rel, uriOf(r), err
 				},
-				dirs:    s.Dirs,
-				files:   s,
-				outside: outside,
+				dirs:          s.Dirs,
+				files:         s,
+				outside:       outside,
+				outsideBounds: outsideBounds,
+				notRegular:    notRegular,
+				tooLarge:      tooLarge,
+				bounded:       o.bounds != nil,
 			}
 			return v, problemPaths(err), err
 		}

@@ -3,6 +3,7 @@ package generated_test
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -121,7 +122,7 @@ func checkDir(fset *token.FileSet, imp types.Importer, dir string) (*types.Packa
 	}
 	var files []*ast.File
 	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || strings.HasSuffix(name, "_other.go") {
+		if ok, err := build.Default.MatchFile(dir, filepath.Base(name)); err != nil || !ok || strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(name)

@@ -222,7 +222,7 @@ func numbered(src []byte) string {
 }
 
 // templateFiles are the files rendered from templates/, in output order.
-var templateFiles = []string{"doc.go", "support.go", "roots.go", "requeststate.go", "rootset.go", "rootset_linux.go", "rootset_other.go", "example_test.go"}
+var templateFiles = []string{"doc.go", "support.go", "roots.go", "requeststate.go", "rootset.go", "rootset_linux.go", "rootset_other.go", "rootset_wasm.go", "example_test.go"}
 
 // templateData is what the templates of a revision's package see: the
 // model, and its plan, which says what the package has and the Go names

@@ -2,10 +2,12 @@ package generator
 
 import (
 	"go/ast"
+	"go/build/constraint"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -73,7 +75,7 @@ func TestTidyOutput(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !strings.HasSuffix(f.Name, "_test.go") && !strings.HasSuffix(f.Name, "_other.go") {
+				if !strings.HasSuffix(f.Name, "_test.go") && buildsHere(f.Content) {
 					parsed = append(parsed, file)
 				}
 				if strings.Contains(string(f.Content), "&DecodeError{\n") {
@@ -158,4 +160,22 @@ func checkParagraphs(t *testing.T, fset *token.FileSet, cg *ast.CommentGroup) {
 			t.Errorf("%s: ragged doc line %q: %q would fit", fset.Position(cg.List[i].Pos()), cur, word)
 		}
 	}
+}
+
+// buildsHere reports whether a Go file with this content builds on the
+// system the test runs on, as its //go:build line says.
+func buildsHere(content []byte) bool {
+	for _, line := range strings.Split(string(content), "\n") {
+		if !constraint.IsGoBuild(line) {
+			continue
+		}
+		expr, err := constraint.Parse(line)
+		if err != nil {
+			return false
+		}
+		return expr.Eval(func(tag string) bool {
+			return tag == runtime.GOOS || tag == runtime.GOARCH || tag == "unix" && runtime.GOOS != "windows" && runtime.GOOS != "plan9" && runtime.GOOS != "js" && runtime.GOOS != "wasip1"
+		})
+	}
+	return true
 }

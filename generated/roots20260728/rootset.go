@@ -3,6 +3,7 @@
 package roots20260728
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -19,11 +20,11 @@ import (
 )
 
 // A RootSet answers the question a server asks before it touches a file:
+// A RootSet answers the question a server asks before it touches a file:
 // is this path inside one of the client's roots, and which one? Build it
 // once per roots list with [NewRootSet] or [ListRootsResult.RootSet]; it is
-// safe for concurrent use, and its roots never change. The file methods
-// open each root's directory when they first act under it and keep it
-// open; [RootSet.Close] closes them.
+// safe for concurrent use, and its roots never change. Close it when done:
+// it holds each root's directory open.
 //
 // Root URIs are read by these rules; a root that breaks one is left out
 // and reported by index:
@@ -44,13 +45,26 @@ import (
 // link inside a root can point anywhere. For file access use the methods
 // that act through the root: [RootSet.Open], [RootSet.OpenFile],
 // [RootSet.ReadFile], [RootSet.Stat], [RootSet.Lstat], [RootSet.Mkdir],
-// [RootSet.MkdirAll], [RootSet.Remove] and [RootSet.OpenRoot]. They find
-// the root that holds the file the path really names, and then act through
-// an [os.Root] opened on that root's directory, so that neither a link nor
-// a directory swapped for a link between a check and its use can lead out
-// of the root. [RootSet.Resolve] and [RootSet.WhichResolved] give the same
-// answer as a check alone, for a server that must say where a path leads;
-// a check is not a lock, so act through the root.
+// [RootSet.MkdirAll], [RootSet.Remove] and [RootSet.OpenRoot].
+// [RootSet.Resolve] and [RootSet.WhichResolved] give the same answer as a
+// check alone, for a server that must say where a path leads; a check is
+// not a lock, so act through the root.
+//
+// The directories are opened once, while the set is built, and every file
+// method acts through those handles, never through a root's path again:
+// each root is the directory its path named when the set was built, and a
+// root that is renamed, replaced or swapped for a link later is not
+// followed. Under a handle, the kernel resolves the rest of the path
+// (openat2 with RESOLVE_BENEATH on Linux 5.6 and later, otherwise
+// [os.Root]), so no link or ".." leads the operation out of the directory,
+// however the tree below changes during the call. With [Bounds], each root
+// is opened beneath the server's directory that holds it, and a root that
+// cannot be reached from there without leaving it (a link that points
+// out) is left out. Hard links and mount points are not links: a file
+// hard-linked into a root, or a file system mounted inside one, is inside
+// it. A root whose directory cannot be opened (it does not exist on this
+// machine, say) stays in the set for the lexical questions, and its file
+// methods return the error of opening it.
 //
 // A path is inside a root, for the lexical checks, when, cleaned, it is the
 // root's path or starts with the root's path followed by a separator:
@@ -59,12 +73,12 @@ import (
 // nothing. Paths are file system paths, not URIs: "%2e%2e" in a path is a
 // name.
 //
-// The methods that touch files resolve a path the way the kernel does:
-// name by name, following each link where it stands, so that ".." after a
-// link is the parent of the link's target. A path outside every root is an
-// [*fs.PathError] wrapping [ErrOutsideRoots]. Hard links and mount points
-// are not links: a file hard-linked into a root, or a file system mounted
-// inside one, is inside it.
+// The methods that touch files find the root a path belongs to by reading
+// it the way the kernel does: name by name, following each link where it
+// stands, so that ".." after a link is the parent of the link's target. A
+// path outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots];
+// one inside a client's root but outside the directories given with
+// [Bounds], [ErrOutsideBounds].
 //
 // Windows paths (the default when the program runs on Windows, or with
 // [WindowsPaths]): file:///C:/x is the path C:\x, and "%3A" for the colon
@@ -79,7 +93,9 @@ import (
 // that remain are resolved with [filepath.EvalSymlinks], and the file
 // methods go through [os.Root], which on Windows refuses links and
 // junctions that lead out of the root. Elsewhere, paths are POSIX paths: a
-// name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x.
+// name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x. A
+// set of the other system's paths answers the lexical questions only: its
+// file methods refuse every path.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -92,28 +108,51 @@ type RootSet struct {
 	// The indexes of these slices are what rootIndex maps paths to.
 	paths   []string  // each directory's path as written, cleaned
 	owner   []int     // the index in roots of the root it belongs to
-	dirs    []rootDir // each directory, opened when first used
+	dirs    []rootDir // each directory, opened when the set was built
 	lexical rootIndex // paths, indexed
 	// resolved holds the paths with symbolic links resolved
 	// (ResolveSymlinks); otherwise it is lexical.
 	resolved rootIndex
-	windows  bool
-	closed   atomic.Bool
+	// clients holds, with Bounds, the paths of the client's valid roots as
+	// resolved holds them, before the bounds narrowed them: a path inside
+	// one of them but in no directory is outside the bounds.
+	clients   rootIndex
+	windows   bool
+	readLimit int64
+	closed    atomic.Bool
 }
 
-// rootDir is a root's directory, opened once and shared by every file
-// method that acts under it.
+// rootDir is a directory of a RootSet, opened while the set was built.
 type rootDir struct {
-	mu   sync.Mutex
-	root atomic.Pointer[os.Root]
-	// file is the same directory for openBeneath, where the system has it.
-	file atomic.Pointer[os.File]
+	dirHandle
+	mu sync.Mutex
+	// file is the same directory, opened through root on first use, for
+	// openBeneath; noFile says that it cannot be.
+	file   atomic.Pointer[os.File]
+	noFile atomic.Bool
 }
 
-// ErrOutsideRoots is wrapped, in an [*fs.PathError], by the error of a
-// file method given a path that lies outside every root once its links
-// are resolved, or that can be inside none (a relative path, a NUL byte).
-var ErrOutsideRoots = errors.New("outside the client's roots")
+// The errors a file method wraps, in an [*fs.PathError], when it refuses a
+// path or a file.
+var (
+	// ErrOutsideRoots: the path lies outside every one of the client's
+	// roots once its links are resolved, or it can be inside none (a
+	// relative path, a NUL byte).
+	ErrOutsideRoots = errors.New("outside the client's roots")
+	// ErrOutsideBounds: the path lies inside one of the client's roots but
+	// outside every directory the server allows with [Bounds].
+	ErrOutsideBounds = errors.New("outside the directories the server allows")
+	// ErrNotRegularFile: ReadFile was given a FIFO, a device, a socket or a
+	// directory, which it does not read.
+	ErrNotRegularFile = errors.New("not a regular file")
+	// ErrFileTooLarge: ReadFile was given a file larger than the set's
+	// read limit (see [ReadLimit]).
+	ErrFileTooLarge = errors.New("file larger than the read limit")
+)
+
+// errOtherSystem is the error of every file method of a set of the other
+// system's paths.
+var errOtherSystem = fmt.Errorf("paths of another system cannot be opened on %s", runtime.GOOS)
 
 // rootIndex maps a root directory's canonical path to its index in
 // RootSet.paths.
@@ -143,12 +182,19 @@ type rootSetConfig struct {
 	windows, resolve bool
 	bounds           []string
 	bounded          bool
+	readLimit        int64
+	maxRoots         int
 }
 
-// ResolveSymlinks resolves the symbolic links in each root's path when the
-// set is built, so that [RootSet.WhichResolved] finds a path reached
+// ResolveSymlinks compares roots, [Bounds] and paths by where they lead
+// rather than by how they are written: each root's path and each bound is
+// resolved when the set is built, so that a root written through a link
+// (or a bound that is one) is matched with the paths that reach the same
+// directory another way, and [RootSet.WhichResolved] finds a path reached
 // through a root that is itself a link. A root that does not exist or
-// cannot be resolved is reported and left out.
+// cannot be resolved is reported and left out. Safety does not depend on
+// it: with or without it, the file methods act through the directories
+// opened when the set was built.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -164,11 +210,16 @@ func ResolveSymlinks() RootSetOption {
 // A root that holds a directory of dirs is narrowed to it (the client's
 // file:/// with dirs /srv/data allows /srv/data and what lies below), a
 // root inside one of dirs is kept whole, and a root that overlaps none of
-// them is left out and reported, like an invalid root. dirs are absolute
-// paths of the set's kind (see [WindowsPaths]); one that is not, or that
-// cannot be resolved with [ResolveSymlinks], allows nothing and is
-// reported as bounds[i]. Bounds given more than once add up. With no dirs
-// at all, nothing is allowed.
+// them is left out and reported, like an invalid root. Each directory of
+// dirs is opened when the set is built, and each root inside one is opened
+// beneath it, so a root that is a link leading out of the directory (or
+// that becomes one later) cannot widen the bounds. dirs are absolute paths
+// of the set's kind (see [WindowsPaths]); one that is not, or that cannot
+// be resolved with [ResolveSymlinks], allows nothing and is reported as
+// bounds[i]. One that cannot be opened (it does not exist, say) holds for
+// the lexical questions, and the file methods under it return the error
+// of opening it. Bounds given more than once add up. With no dirs at all,
+// nothing is allowed.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -183,7 +234,8 @@ func Bounds(dirs ...string) RootSetOption {
 
 // WindowsPaths says whether paths are Windows paths (true) or POSIX paths
 // (false). The default is the system the program runs on; a RootSet of
-// the other kind can check paths but not resolve links.
+// the other kind can check paths as text, and its file methods refuse
+// every path.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -193,10 +245,43 @@ func WindowsPaths(on bool) RootSetOption {
 	return func(c *rootSetConfig) { c.windows = on }
 }
 
-// NewRootSet builds the set of roots. Roots that break the rules (see
-// [RootSet]) are left out, and the error, a [*ValidationError], names each
-// by its index (roots[3].uri); the valid ones are kept, so one bad root
-// never costs the good ones. Check the error to refuse the list instead.
+// DefaultReadLimit is the size of the largest file [RootSet.ReadFile]
+// reads, unless [ReadLimit] sets another.
+const DefaultReadLimit = 16 << 20
+
+// ReadLimit sets the size, in bytes, of the largest file
+// [RootSet.ReadFile] reads: a larger one is refused with
+// [ErrFileTooLarge]. Zero or less means [DefaultReadLimit].
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+func ReadLimit(n int64) RootSetOption {
+	return func(c *rootSetConfig) { c.readLimit = n }
+}
+
+// DefaultMaxRoots is the number of roots a set keeps, unless [MaxRoots]
+// sets another: each holds a directory open while the set lives.
+const DefaultMaxRoots = 1024
+
+// MaxRoots sets how many roots a set keeps: the roots of a list after the
+// first n valid ones are left out and reported. Zero or less means
+// [DefaultMaxRoots].
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+func MaxRoots(n int) RootSetOption {
+	return func(c *rootSetConfig) { c.maxRoots = n }
+}
+
+// NewRootSet builds the set of roots, opening each root's directory (see
+// [RootSet]). Roots that break the rules are left out, and the error, a
+// [*ValidationError], names each by its index (roots[3].uri); the valid
+// ones are kept, so one bad root never costs the good ones. Check the
+// error to refuse the list instead.
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
@@ -207,101 +292,279 @@ func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
 	for _, o := range opts {
 		o(&c)
 	}
-	s := &RootSet{windows: c.windows, lexical: rootIndex{byPath: make(map[string]int, len(roots))}}
+	if c.readLimit <= 0 {
+		c.readLimit = DefaultReadLimit
+	}
+	if c.maxRoots <= 0 {
+		c.maxRoots = DefaultMaxRoots
+	}
+	s := &RootSet{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}}
 	if c.resolve {
 		s.resolved.byPath = make(map[string]int, len(roots))
 	}
-	v := validator{typeName: "RootSet"}
-	bounds := s.bounds(&v, c)
+	if c.bounded {
+		s.clients.byPath = make(map[string]int, len(roots))
+	}
+	b := setBuilder{s: s, c: c, other: c.windows != (runtime.GOOS == "windows"), v: validator{typeName: "RootSet"}}
+	defer b.close()
+	b.openBounds()
 	for i := range roots {
 		at := &path{nil, "roots", i}
-		before := len(v.problems)
-		roots[i].validate(&v, at)
-		if len(v.problems) > before {
+		before := len(b.v.problems)
+		roots[i].validate(&b.v, at)
+		if len(b.v.problems) > before {
 			continue
 		}
-		p, msg := rootURIPath(roots[i].URI, c.windows)
-		real := p
-		if msg == "" && c.resolve {
-			var err error
-			if real, err = resolvePath(p, c.windows, resolveMode{}); err != nil {
-				msg = "cannot resolve symbolic links: " + err.Error()
-			}
-		}
-		if msg != "" {
-			v.add(&path{at, "uri", -1}, msg)
+		if len(s.roots) == c.maxRoots {
+			b.v.add(at, fmt.Sprintf("more than %d roots: the set keeps the first %d", c.maxRoots, c.maxRoots))
 			continue
 		}
-		if !c.bounded {
-			s.addDir(dirPaths{p, real}, len(s.roots))
-			s.roots = append(s.roots, roots[i])
-			continue
+		if msg := b.add(roots[i]); msg != "" {
+			b.v.add(&path{at, "uri", -1}, msg)
 		}
-		// Keep the overlap of the root with each bound: the whole root
-		// where a bound holds it, else each bound the root holds.
-		added := false
-		for _, b := range bounds {
-			if within(real, b.real, c.windows) {
-				s.addDir(dirPaths{p, real}, len(s.roots))
-				added = true
-				break
-			}
-			if within(b.real, real, c.windows) {
-				s.addDir(b, len(s.roots))
-				added = true
-			}
-		}
-		if !added {
-			v.add(&path{at, "uri", -1}, "outside every directory the server allows")
-			continue
-		}
-		s.roots = append(s.roots, roots[i])
 	}
 	if !c.resolve {
 		s.resolved = s.lexical
 	}
-	s.dirs = make([]rootDir, len(s.paths))
-	return s, v.err()
+	s.dirs = make([]rootDir, len(b.dirs))
+	for i, d := range b.dirs {
+		s.dirs[i].dirHandle = d
+	}
+	return s, b.v.err()
+}
+
+// setBuilder builds a RootSet.
+type setBuilder struct {
+	s      *RootSet
+	c      rootSetConfig
+	other  bool // paths of the other system: nothing is opened
+	v      validator
+	bounds []bound
+	dirs   []dirHandle // the directories of s.paths, opened
+	top    *os.Root    // "/", once opened
+}
+
+// dirHandle is a directory of a RootSet, opened, or why it could not be.
+type dirHandle struct {
+	root *os.Root
+	err  error
+}
+
+// bound is a directory of Bounds, opened while the set is built.
+type bound struct {
+	dirPaths
+	target string   // where the path leads, links resolved
+	root   *os.Root // nil when the directory could not be opened
+	err    error    // why root is nil
 }
 
 // dirPaths is a directory's path as written, cleaned, and resolved (the
 // same without ResolveSymlinks).
 type dirPaths struct{ lexical, real string }
 
-// addDir adds a directory where paths may be, belonging to root i.
-func (s *RootSet) addDir(d dirPaths, i int) {
-	if _, dup := s.lexical.byPath[d.lexical]; dup {
-		return
+// errChanged reports a directory that changed between two looks at it.
+var errChanged = errors.New("changed while the set was being built")
+
+// close closes what only the building needed.
+func (b *setBuilder) close() {
+	for _, bd := range b.bounds {
+		if bd.root != nil {
+			bd.root.Close()
+		}
 	}
-	s.lexical.add(d.lexical, len(s.paths))
-	if s.resolved.byPath != nil {
-		s.resolved.add(d.real, len(s.paths))
+	if b.top != nil {
+		b.top.Close()
 	}
-	s.paths = append(s.paths, d.lexical)
-	s.owner = append(s.owner, i)
 }
 
-// bounds reads the Bounds of c, reporting those that cannot be used.
-func (s *RootSet) bounds(v *validator, c rootSetConfig) []dirPaths {
-	var out []dirPaths
-	for i, b := range c.bounds {
+// openBounds opens the directories of Bounds, reporting those that cannot
+// be used.
+func (b *setBuilder) openBounds() {
+	for i, dir := range b.c.bounds {
 		at := &path{nil, "bounds", i}
-		p, ok := s.canonical(b)
+		p, ok := b.s.canonical(dir)
 		if !ok {
-			v.add(at, "not an absolute path")
+			b.v.add(at, "not an absolute path")
 			continue
 		}
-		real := p
-		if c.resolve {
-			var err error
-			if real, err = resolvePath(p, c.windows, resolveMode{}); err != nil {
-				v.add(at, "cannot resolve symbolic links: "+err.Error())
+		bd := bound{dirPaths: dirPaths{p, p}, target: p}
+		target, err := b.target(p)
+		if b.c.resolve {
+			if bd.real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
+				b.v.add(at, "cannot resolve symbolic links: "+err.Error())
 				continue
 			}
 		}
-		out = append(out, dirPaths{p, real})
+		if !b.other {
+			// A bound that cannot be opened keeps its meaning for the
+			// lexical questions; the file methods under it fail with err.
+			if err == nil {
+				d := b.openDir(nil, "", target)
+				bd.root, err = d.root, d.err
+			}
+			bd.target, bd.err = target, err
+		}
+		b.bounds = append(b.bounds, bd)
 	}
-	return out
+}
+
+// target returns where p, a canonical path, leads: on POSIX systems, p
+// with its links resolved; on Windows, p itself, since the os.Root opened
+// there refuses the links that lead out of it.
+func (b *setBuilder) target(p string) (string, error) {
+	switch {
+	case b.other:
+		return p, errOtherSystem
+	case b.c.windows:
+		return p, nil
+	}
+	return resolvePOSIX(p, resolveMode{})
+}
+
+// openDir opens target, a directory of this system whose path has no
+// links left on POSIX systems, beneath under, a directory open on the
+// path underPath, which holds target; with no under, beneath "/". The
+// os.Root walk opens only directories on the way, never a FIFO or a
+// device, where an open could block or act. The directory opened must be
+// the one target names now.
+func (b *setBuilder) openDir(under *os.Root, underPath, target string) dirHandle {
+	var r *os.Root
+	var err error
+	switch {
+	case under != nil:
+		r, err = under.OpenRoot(relative(target, len(underPath)))
+	case b.c.windows:
+		r, err = os.OpenRoot(target)
+	default:
+		if b.top == nil {
+			if b.top, err = os.OpenRoot("/"); err != nil {
+				return dirHandle{err: err}
+			}
+		}
+		r, err = b.top.OpenRoot(relative(target, 1))
+	}
+	if err != nil {
+		return dirHandle{err: err}
+	}
+	if !sameDir(r, target) {
+		r.Close()
+		return dirHandle{err: errChanged}
+	}
+	return dirHandle{root: r}
+}
+
+// add adds root r to the set, opening its directory, or says why it is
+// left out.
+func (b *setBuilder) add(r Root) string {
+	s := b.s
+	p, msg := rootURIPath(r.URI, b.c.windows)
+	if msg != "" {
+		return msg
+	}
+	real := p
+	target, terr := b.target(p) // terr: why the root's directory cannot be opened
+	if b.c.resolve {
+		var err error
+		if real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
+			return "cannot resolve symbolic links: " + err.Error()
+		}
+	}
+	i := len(s.roots)
+	if !b.c.bounded {
+		d := dirHandle{err: terr}
+		if terr == nil {
+			if d = b.openDir(nil, "", target); errors.Is(d.err, errChanged) {
+				return errChanged.Error()
+			}
+		}
+		b.addDir(dirPaths{p, real}, i, d)
+		s.roots = append(s.roots, r)
+		return ""
+	}
+	s.clients.add(real, i)
+	// Keep the overlap of the root with each bound: the whole root where
+	// a bound holds it, else each bound the root holds. The overlap must
+	// hold where the paths lead too, and each directory kept is opened
+	// beneath its bound.
+	added := false
+	for _, bd := range b.bounds {
+		if within(real, bd.real, b.c.windows) {
+			d := dirHandle{err: cmp.Or(bd.err, terr)}
+			if d.err == nil {
+				if !within(target, bd.target, b.c.windows) {
+					return "leads outside every directory the server allows"
+				}
+				if d = b.openDir(bd.root, bd.target, target); errors.Is(d.err, errChanged) {
+					return errChanged.Error()
+				}
+			}
+			b.addDir(dirPaths{p, real}, i, d)
+			added = true
+			break
+		}
+		if !within(bd.real, real, b.c.windows) {
+			continue
+		}
+		d := dirHandle{err: cmp.Or(bd.err, errOtherSystem)}
+		if !b.other && bd.err == nil {
+			if terr != nil || !within(bd.target, target, b.c.windows) {
+				continue // the bound is not inside the root's directory
+			}
+			d.root, d.err = bd.root.OpenRoot(".")
+		}
+		b.addDir(bd.dirPaths, i, d)
+		added = true
+	}
+	if !added {
+		return "outside every directory the server allows"
+	}
+	s.roots = append(s.roots, r)
+	return ""
+}
+
+// close closes d's directory, if it was opened.
+func (d dirHandle) close() {
+	if d.root != nil {
+		d.root.Close()
+	}
+}
+
+// sameDir reports whether r is open on the directory p names now.
+func sameDir(r *os.Root, p string) bool {
+	var here fs.FileInfo
+	var err error
+	if runtime.GOOS == "windows" {
+		// A FileInfo from Root.Stat does not say which file it is there.
+		var f *os.File
+		if f, err = r.Open("."); err == nil {
+			here, err = f.Stat()
+			f.Close()
+		}
+	} else {
+		here, err = r.Stat(".")
+	}
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(p)
+	return err == nil && os.SameFile(now, here)
+}
+
+// addDir adds a directory where paths may be, belonging to root i; a
+// directory already there keeps its first root, and d is closed.
+func (b *setBuilder) addDir(p dirPaths, i int, d dirHandle) {
+	s := b.s
+	if _, dup := s.lexical.byPath[p.lexical]; dup {
+		d.close()
+		return
+	}
+	s.lexical.add(p.lexical, len(s.paths))
+	if s.resolved.byPath != nil {
+		s.resolved.add(p.real, len(s.paths))
+	}
+	s.paths = append(s.paths, p.lexical)
+	s.owner = append(s.owner, i)
+	b.dirs = append(b.dirs, d)
 }
 
 // within reports whether p is dir or lies below it; both are canonical.
@@ -370,10 +633,11 @@ func (s *RootSet) Which(p string) (Root, bool) {
 
 // WhichResolved is Which for the file p really names: see
 // [RootSet.Resolve], which also returns the resolved path. A path outside
-// every root is not an error here: it returns false and a nil error.
+// the set (outside every root, or outside the [Bounds]) is not an error
+// here: it returns false and a nil error.
 func (s *RootSet) WhichResolved(p string) (Root, bool, error) {
 	_, root, err := s.Resolve(p)
-	if errors.Is(err, ErrOutsideRoots) {
+	if errors.Is(err, ErrOutsideRoots) || errors.Is(err, ErrOutsideBounds) {
 		return Root{}, false, nil
 	}
 	return root, err == nil, err
@@ -385,9 +649,11 @@ func (s *RootSet) WhichResolved(p string) (Root, bool, error) {
 // that does not exist yet is resolved as far as it exists, so a server can
 // check where a file is about to be created; a link on the way, dangling
 // or not, is followed as creating the file would follow it. A path outside
-// every root is an error wrapping [ErrOutsideRoots]; so are relative
-// paths, empty paths and paths with a NUL byte. Other errors report a path
-// that cannot be resolved: a link loop, a name under a file, a permission
+// every root is an error wrapping [ErrOutsideRoots] (or [ErrOutsideBounds]
+// inside a root but outside the server's directories); so are relative
+// paths, empty paths and paths with a NUL byte, and paths whose resolving
+// fails outside every root. Other errors report a path that cannot be
+// resolved inside a root: a link loop, a name under a file, a permission
 // problem, or a set of the other system's paths.
 //
 // Without [ResolveSymlinks], the resolved path is compared with the roots'
@@ -405,18 +671,39 @@ func (s *RootSet) Resolve(p string) (string, Root, error) {
 
 // resolveIn resolves p and finds the root that holds it: it returns the
 // resolved path, the root's index and p relative to the root.
+// resolveIn resolves p and finds the root that holds it: it returns the
+// resolved path, the root's index and p relative to the root.
 func (s *RootSet) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
 	if _, ok := s.canonical(p); !ok {
 		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
 	}
 	if real, err = resolvePath(p, s.windows, mode); err != nil {
+		// An error met outside every root says nothing of the roots, and
+		// would tell the caller what lies outside them: refuse the path.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path != p {
+			if at, ok := s.canonical(pe.Path); ok {
+				if _, _, in := s.resolved.lookup(at, s.windows); !in {
+					return "", 0, "", s.refuse(op, p, at)
+				}
+			}
+		}
 		return "", 0, "", pathError(op, p, err)
 	}
 	i, n, ok := s.resolved.lookup(real, s.windows)
 	if !ok {
-		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
+		return "", 0, "", s.refuse(op, p, real)
 	}
 	return real, i, relative(real, n), nil
+}
+
+// refuse is the error of a file method given p, which leads to real, a
+// path in none of the set's directories.
+func (s *RootSet) refuse(op, p, real string) error {
+	if _, _, in := s.clients.lookup(real, s.windows); in && len(s.clients.byPath) > 0 {
+		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
+	}
+	return &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
 }
 
 func (s *RootSet) which(x *rootIndex, p string) (int, bool) {
@@ -780,6 +1067,7 @@ func resolveWindows(p string, mode resolveMode) (string, error) {
 }
 
 // pathError names p, the path the caller gave, in err.
+// pathError names p, the path the caller gave, in err.
 func pathError(op, p string, err error) error {
 	if err == nil {
 		return nil
@@ -793,49 +1081,53 @@ func pathError(op, p string, err error) error {
 
 // dir returns the open directory of root i.
 func (s *RootSet) dir(i int) (*os.Root, error) {
-	d := &s.dirs[i]
-	if r := d.root.Load(); r != nil {
-		return r, nil
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if r := d.root.Load(); r != nil {
-		return r, nil
-	}
 	if s.closed.Load() {
 		return nil, fs.ErrClosed
 	}
-	r, err := os.OpenRoot(s.paths[i])
-	if err != nil {
-		return nil, err
-	}
-	if haveOpenBeneath {
-		// Without it (a directory that cannot be read, say), os.Root alone
-		// does the work.
-		if f, err := os.Open(s.paths[i]); err == nil {
-			d.file.Store(f)
-		}
-	}
-	d.root.Store(r)
-	return r, nil
+	d := &s.dirs[i]
+	return d.root, d.err
 }
 
-// Close closes the roots' directories that the file methods opened; after
-// it they fail with [fs.ErrClosed]. A set that is dropped without Close
-// has its directories closed by the garbage collector.
+// dirFile returns root i's directory as a file, for openBeneath, or nil.
+func (s *RootSet) dirFile(i int) *os.File {
+	d := &s.dirs[i]
+	if f := d.file.Load(); f != nil || d.noFile.Load() || d.root == nil {
+		return f
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f := d.file.Load(); f != nil || s.closed.Load() {
+		return f
+	}
+	f, err := d.root.Open(".")
+	if err != nil {
+		// Without it (a directory that cannot be read, say), os.Root
+		// alone does the work.
+		d.noFile.Store(true)
+		return nil
+	}
+	d.file.Store(f)
+	return f
+}
+
+// Close closes the roots' directories; after it the file methods fail
+// with [fs.ErrClosed]. A set that is dropped without Close has its
+// directories closed by the garbage collector.
 func (s *RootSet) Close() error {
-	s.closed.Store(true)
+	if s.closed.Swap(true) {
+		return nil
+	}
 	var errs []error
 	for i := range s.dirs {
 		d := &s.dirs[i]
 		d.mu.Lock()
-		if r := d.root.Swap(nil); r != nil {
-			errs = append(errs, r.Close())
-		}
 		if f := d.file.Swap(nil); f != nil {
 			errs = append(errs, f.Close())
 		}
 		d.mu.Unlock()
+		if d.root != nil {
+			errs = append(errs, d.root.Close())
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -913,29 +1205,40 @@ func relative(p string, n int) string {
 }
 
 // Open opens the file p names for reading, through the root that holds
-// it: see [RootSet] for how. A path outside every root is an
-// [*fs.PathError] wrapping [ErrOutsideRoots].
+// it: see [RootSet] for how, and [RootSet.OpenFile] for special files. A
+// path outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots].
 func (s *RootSet) Open(p string) (*os.File, error) {
 	return s.OpenFile(p, os.O_RDONLY, 0)
 }
 
 // OpenFile is [os.OpenFile] through the root that holds p. With
 // [os.O_CREATE], a file that does not exist yet is created where p
-// leads, only if that is inside a root.
+// leads, only if that is inside a root. Every file is opened without
+// blocking (O_NONBLOCK where the system has it), so that a FIFO with no
+// writer, or one with no reader for writing, does not hold the call: a
+// FIFO, device or socket is returned in non-blocking mode, and its reads
+// and writes go through Go's poller where the system allows, or fail with
+// EAGAIN where they would block. Check [os.File.Stat] before reading what
+// a client named; [RootSet.ReadFile] reads regular files only.
 func (s *RootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	return s.openFile("open", p, flag|oNonblock, perm)
+}
+
+func (s *RootSet) openFile(op, p string, flag int, perm fs.FileMode) (*os.File, error) {
 	if haveOpenBeneath && !s.closed.Load() {
 		if i, name, ok := s.lexicalName(p); ok {
-			if _, err := s.dir(i); err == nil {
-				if dir := s.dirs[i].file.Load(); dir != nil {
-					if f, handled, err := openBeneath(dir, name, flag, perm); handled {
-						return f, pathError("open", p, err)
+			if dir := s.dirFile(i); dir != nil {
+				if f, handled, err := openBeneath(dir, name, flag, perm); handled {
+					if err != nil {
+						return nil, pathError(op, p, err)
 					}
+					return f, nil
 				}
 			}
 		}
 	}
 	var f *os.File
-	err := s.act("open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
+	err := s.act(op, p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
 		f, err = dir.OpenFile(name, flag, perm)
 		return err
 	})
@@ -943,28 +1246,43 @@ func (s *RootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, erro
 }
 
 // ReadFile reads the whole file p names, through the root that holds it.
+// It reads regular files only: a FIFO, device, socket or directory is an
+// error wrapping [ErrNotRegularFile], refused without blocking, and a file
+// larger than the set's read limit ([DefaultReadLimit] unless [ReadLimit]
+// sets another) wraps [ErrFileTooLarge].
 func (s *RootSet) ReadFile(p string) ([]byte, error) {
-	f, err := s.Open(p)
+	f, err := s.openFile("open", p, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := 512
-	if info, err := f.Stat(); err == nil && info.Size() > 0 && int64(int(info.Size())) == info.Size() {
-		size += int(info.Size())
+	info, err := f.Stat()
+	if err != nil {
+		return nil, pathError("read", p, err)
 	}
-	data := make([]byte, 0, size)
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
+	}
+	if info.Size() > s.readLimit {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrFileTooLarge}
+	}
+	// The size is a hint: the file can change while it is read, and the
+	// limit holds whatever it says.
+	data := make([]byte, 0, min(info.Size(), s.readLimit, 1<<20)+512)
 	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
+		if int64(len(data)) > s.readLimit {
+			return nil, &fs.PathError{Op: "read", Path: p, Err: ErrFileTooLarge}
+		}
 		if err == io.EOF {
 			return data, nil
 		}
 		if err != nil {
-			return data, pathError("read", p, err)
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
+			return nil, pathError("read", p, err)
 		}
 	}
 }

@@ -21,6 +21,9 @@ import (
 // haveOpenBeneath says that openBeneath exists on this system.
 const haveOpenBeneath = true
 
+// oNonblock opens a FIFO without waiting for its other end.
+const oNonblock = syscall.O_NONBLOCK
+
 const (
 	sysOpenat2          = 437 // one number on every Linux architecture but MIPS
 	resolveNoMagiclinks = 0x02
@@ -85,5 +88,5 @@ func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.F
 	case errno == syscall.EXDEV || errno == syscall.ELOOP || errno == syscall.EAGAIN:
 		return nil, false, nil
 	}
-	return nil, true, &fs.PathError{Op: "openat2", Path: name, Err: errno}
+	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 }

@@ -303,6 +303,16 @@ var (
 	// RootSet file method given a path that lies outside every root once
 	// its links are resolved, or that can be inside none.
 	ErrOutsideRoots = errors.New("outside the client's roots")
+	// ErrOutsideBounds is wrapped, in an [*fs.PathError], by the error of a
+	// RootSet file method given a path inside one of the client's roots
+	// but outside every directory of [Bounds].
+	ErrOutsideBounds = errors.New("outside the directories the server allows")
+	// ErrNotRegularFile: RootSet.ReadFile was given a FIFO, a device, a
+	// socket or a directory.
+	ErrNotRegularFile = errors.New("not a regular file")
+	// ErrFileTooLarge: RootSet.ReadFile was given a file larger than the
+	// set's read limit (see [ReadLimit]).
+	ErrFileTooLarge = errors.New("file larger than the read limit")
 	// ErrInputRequired: the request must be answered with an
 	// input_required result asking for roots; see [InputRequiredError].
 	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
@@ -1669,16 +1679,18 @@ func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 type RootSetOption func(*rootSetConfig)
 
 type rootSetConfig struct {
-	resolve bool
-	windows *bool
-	bounded bool
-	bounds  []string
+	resolve   bool
+	windows   *bool
+	bounded   bool
+	bounds    []string
+	readLimit int64
+	maxRoots  int
 }
 
-// ResolveSymlinks resolves the symbolic links in each root's path when the
-// set is built, so that WhichResolved finds a path reached through a root
-// that is itself a link. A root that cannot be resolved is left out and
-// reported.
+// ResolveSymlinks compares roots, bounds and paths by where they lead
+// rather than by how they are written (see the revision's
+// ResolveSymlinks); a root that cannot be resolved is left out and
+// reported. The file methods are as safe without it.
 func ResolveSymlinks() RootSetOption {
 	return func(c *rootSetConfig) { c.resolve = true }
 }
@@ -1686,9 +1698,10 @@ func ResolveSymlinks() RootSetOption {
 // Bounds limits the set to the directories the server's operator allows:
 // a path is inside the set only when it is inside one of the client's
 // roots and inside one of dirs. A root that holds one of dirs is narrowed
-// to it, a root inside one is kept whole, and a root that overlaps none is
-// left out and reported. Bounds given more than once add up; with no dirs
-// at all, nothing is allowed. See the revision's Bounds for the details.
+// to it, a root inside one is kept whole (opened beneath it, so that a
+// link cannot lead out), and a root that overlaps none is left out and
+// reported. Bounds given more than once add up; with no dirs at all,
+// nothing is allowed. See the revision's Bounds for the details.
 func Bounds(dirs ...string) RootSetOption {
 	return func(c *rootSetConfig) {
 		c.bounds = append(c.bounds, dirs...)
@@ -1697,9 +1710,24 @@ func Bounds(dirs ...string) RootSetOption {
 }
 
 // WindowsPaths says whether paths are Windows paths (true) or POSIX paths
-// (false). The default is the system the program runs on.
+// (false). The default is the system the program runs on; a set of the
+// other system's paths answers the lexical questions only.
 func WindowsPaths(on bool) RootSetOption {
 	return func(c *rootSetConfig) { c.windows = &on }
+}
+
+// ReadLimit sets the size, in bytes, of the largest file RootSet.ReadFile
+// reads (16 MiB unless set): a larger one is refused with
+// ErrFileTooLarge. Zero or less means the default.
+func ReadLimit(n int64) RootSetOption {
+	return func(c *rootSetConfig) { c.readLimit = n }
+}
+
+// MaxRoots sets how many roots a set keeps (1024 unless set), since each
+// holds a directory open: the roots after the first n valid ones are left
+// out and reported. Zero or less means the default.
+func MaxRoots(n int) RootSetOption {
+	return func(c *rootSetConfig) { c.maxRoots = n }
 }
 
 // A RootSet answers whether a path lies inside one of the client's roots,
@@ -1767,6 +1795,7 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.bounded {
 			o = append(o, r20241105.Bounds(c.bounds...))
 		}
+		o = append(o, r20241105.ReadLimit(c.readLimit), r20241105.MaxRoots(c.maxRoots))
 		set, err := r20241105.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20241105{set}}, err
 	case "2025-03-26":
@@ -1784,6 +1813,7 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.bounded {
 			o = append(o, r20250326.Bounds(c.bounds...))
 		}
+		o = append(o, r20250326.ReadLimit(c.readLimit), r20250326.MaxRoots(c.maxRoots))
 		set, err := r20250326.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20250326{set}}, err
 	case "2025-06-18":
@@ -1801,6 +1831,7 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.bounded {
 			o = append(o, r20250618.Bounds(c.bounds...))
 		}
+		o = append(o, r20250618.ReadLimit(c.readLimit), r20250618.MaxRoots(c.maxRoots))
 		set, err := r20250618.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20250618{set}}, err
 	case "2025-11-25":
@@ -1818,6 +1849,7 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.bounded {
 			o = append(o, r20251125.Bounds(c.bounds...))
 		}
+		o = append(o, r20251125.ReadLimit(c.readLimit), r20251125.MaxRoots(c.maxRoots))
 		set, err := r20251125.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20251125{set}}, err
 	case "2026-07-28":
@@ -1835,6 +1867,7 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		if c.bounded {
 			o = append(o, r20260728.Bounds(c.bounds...))
 		}
+		o = append(o, r20260728.ReadLimit(c.readLimit), r20260728.MaxRoots(c.maxRoots))
 		set, err := r20260728.NewRootSet(in, o...)
 		return &RootSet{version, rootSetr20260728{set}}, err
 	}
@@ -1847,7 +1880,7 @@ func (c rootSetConfig) key() string {
 	if c.windows != nil {
 		windows = fmt.Sprint(*c.windows)
 	}
-	return fmt.Sprintf("resolve=%t windows=%s bounded=%t bounds=%q", c.resolve, windows, c.bounded, c.bounds)
+	return fmt.Sprintf("resolve=%t windows=%s bounded=%t bounds=%q readLimit=%d maxRoots=%d", c.resolve, windows, c.bounded, c.bounds, c.readLimit, c.maxRoots)
 }
 
 // maxCachedRootSets bounds the option lists a Session keeps a RootSet for.
@@ -2061,33 +2094,48 @@ func (s *RootSet) OpenRoot(p string) (*os.Root, string, Root, error) { return s.
 // it they fail with [fs.ErrClosed].
 func (s *RootSet) Close() error { return s.set.Close() }
 
-// outsideError is a revision's ErrOutsideRoots that also matches the
-// gate's.
-type outsideError struct{ err error }
+// pathSentinel is an error of a revision's RootSet that also matches the
+// gate's error of the same meaning.
+type pathSentinel struct{ gate, err error }
 
-func (e *outsideError) Error() string   { return e.err.Error() }
-func (e *outsideError) Unwrap() []error { return []error{ErrOutsideRoots, e.err} }
+func (e *pathSentinel) Error() string   { return e.err.Error() }
+func (e *pathSentinel) Unwrap() []error { return []error{e.gate, e.err} }
 
-// outside makes an error that wraps a revision's ErrOutsideRoots (which
-// reports whether err does) wrap the gate's too, keeping the
-// *fs.PathError around it.
-func outside(err error, is bool) error {
-	if !is {
-		return err
+// pathErrors pairs the errors a revision's RootSet wraps (rev) with the
+// gate's (gate).
+type pathErrors [4]struct{ rev, gate error }
+
+// match makes err, an error of a revision's RootSet, wrap the gate's error
+// of the same meaning too, keeping the *fs.PathError around it.
+func (pe *pathErrors) match(err error) error {
+	if err == nil {
+		return nil
 	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return &fs.PathError{Op: pe.Op, Path: pe.Path, Err: &outsideError{pe.Err}}
+	for _, e := range pe {
+		if !errors.Is(err, e.rev) {
+			continue
+		}
+		var p *fs.PathError
+		if errors.As(err, &p) {
+			return &fs.PathError{Op: p.Op, Path: p.Path, Err: &pathSentinel{e.gate, p.Err}}
+		}
+		return &pathSentinel{e.gate, err}
 	}
-	return &outsideError{err}
+	return err
 }
 
 // rootSetr20241105 is a 2024-11-05 RootSet seen with the gate's Root and errors.
 type rootSetr20241105 struct{ *r20241105.RootSet }
 
-func (s rootSetr20241105) err(err error) error {
-	return outside(err, errors.Is(err, r20241105.ErrOutsideRoots))
+// pathErrorsr20241105 are the errors of a 2024-11-05 RootSet.
+var pathErrorsr20241105 = pathErrors{
+	{r20241105.ErrOutsideRoots, ErrOutsideRoots},
+	{r20241105.ErrOutsideBounds, ErrOutsideBounds},
+	{r20241105.ErrNotRegularFile, ErrNotRegularFile},
+	{r20241105.ErrFileTooLarge, ErrFileTooLarge},
 }
+
+func (s rootSetr20241105) err(err error) error { return pathErrorsr20241105.match(err) }
 
 func (s rootSetr20241105) roots() []Root { return fromr20241105s(s.Roots()) }
 
@@ -2144,9 +2192,15 @@ func (s rootSetr20241105) openRoot(p string) (*os.Root, string, Root, error) {
 // rootSetr20250326 is a 2025-03-26 RootSet seen with the gate's Root and errors.
 type rootSetr20250326 struct{ *r20250326.RootSet }
 
-func (s rootSetr20250326) err(err error) error {
-	return outside(err, errors.Is(err, r20250326.ErrOutsideRoots))
+// pathErrorsr20250326 are the errors of a 2025-03-26 RootSet.
+var pathErrorsr20250326 = pathErrors{
+	{r20250326.ErrOutsideRoots, ErrOutsideRoots},
+	{r20250326.ErrOutsideBounds, ErrOutsideBounds},
+	{r20250326.ErrNotRegularFile, ErrNotRegularFile},
+	{r20250326.ErrFileTooLarge, ErrFileTooLarge},
 }
+
+func (s rootSetr20250326) err(err error) error { return pathErrorsr20250326.match(err) }
 
 func (s rootSetr20250326) roots() []Root { return fromr20250326s(s.Roots()) }
 
@@ -2203,9 +2257,15 @@ func (s rootSetr20250326) openRoot(p string) (*os.Root, string, Root, error) {
 // rootSetr20250618 is a 2025-06-18 RootSet seen with the gate's Root and errors.
 type rootSetr20250618 struct{ *r20250618.RootSet }
 
-func (s rootSetr20250618) err(err error) error {
-	return outside(err, errors.Is(err, r20250618.ErrOutsideRoots))
+// pathErrorsr20250618 are the errors of a 2025-06-18 RootSet.
+var pathErrorsr20250618 = pathErrors{
+	{r20250618.ErrOutsideRoots, ErrOutsideRoots},
+	{r20250618.ErrOutsideBounds, ErrOutsideBounds},
+	{r20250618.ErrNotRegularFile, ErrNotRegularFile},
+	{r20250618.ErrFileTooLarge, ErrFileTooLarge},
 }
+
+func (s rootSetr20250618) err(err error) error { return pathErrorsr20250618.match(err) }
 
 func (s rootSetr20250618) roots() []Root { return fromr20250618s(s.Roots()) }
 
@@ -2262,9 +2322,15 @@ func (s rootSetr20250618) openRoot(p string) (*os.Root, string, Root, error) {
 // rootSetr20251125 is a 2025-11-25 RootSet seen with the gate's Root and errors.
 type rootSetr20251125 struct{ *r20251125.RootSet }
 
-func (s rootSetr20251125) err(err error) error {
-	return outside(err, errors.Is(err, r20251125.ErrOutsideRoots))
+// pathErrorsr20251125 are the errors of a 2025-11-25 RootSet.
+var pathErrorsr20251125 = pathErrors{
+	{r20251125.ErrOutsideRoots, ErrOutsideRoots},
+	{r20251125.ErrOutsideBounds, ErrOutsideBounds},
+	{r20251125.ErrNotRegularFile, ErrNotRegularFile},
+	{r20251125.ErrFileTooLarge, ErrFileTooLarge},
 }
+
+func (s rootSetr20251125) err(err error) error { return pathErrorsr20251125.match(err) }
 
 func (s rootSetr20251125) roots() []Root { return fromr20251125s(s.Roots()) }
 
@@ -2321,9 +2387,15 @@ func (s rootSetr20251125) openRoot(p string) (*os.Root, string, Root, error) {
 // rootSetr20260728 is a 2026-07-28 RootSet seen with the gate's Root and errors.
 type rootSetr20260728 struct{ *r20260728.RootSet }
 
-func (s rootSetr20260728) err(err error) error {
-	return outside(err, errors.Is(err, r20260728.ErrOutsideRoots))
+// pathErrorsr20260728 are the errors of a 2026-07-28 RootSet.
+var pathErrorsr20260728 = pathErrors{
+	{r20260728.ErrOutsideRoots, ErrOutsideRoots},
+	{r20260728.ErrOutsideBounds, ErrOutsideBounds},
+	{r20260728.ErrNotRegularFile, ErrNotRegularFile},
+	{r20260728.ErrFileTooLarge, ErrFileTooLarge},
 }
+
+func (s rootSetr20260728) err(err error) error { return pathErrorsr20260728.match(err) }
 
 func (s rootSetr20260728) roots() []Root { return fromr20260728s(s.Roots()) }
 

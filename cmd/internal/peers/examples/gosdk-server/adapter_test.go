@@ -152,8 +152,8 @@ func TestBounds(t *testing.T) {
 			tr, ctx := setup(t)
 			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(rootsgate.Bounds(tr.Root))), newClient(nil), v.pin, &mcp.Root{URI: "file:///"})
 			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
-			p.mustRefuse(t, ctx, filepath.Join(tr.Other, "new.txt"))
-			p.mustRefuse(t, ctx, filepath.Join(tr.Root, "link"))
+			p.mustRefuseAs(t, ctx, filepath.Join(tr.Other, "new.txt"), "outside the directories the server allows")
+			p.mustRefuseAs(t, ctx, filepath.Join(tr.Root, "link"), "outside the directories the server allows")
 		})
 	}
 }

@@ -132,9 +132,16 @@ func (p *peer) mustRead(t *testing.T, ctx context.Context, path, want string) {
 
 func (p *peer) mustRefuse(t *testing.T, ctx context.Context, path string) {
 	t.Helper()
+	p.mustRefuseAs(t, ctx, path, "outside the client's roots")
+}
+
+// mustRefuseAs checks that reading path is refused with a message that
+// names the limit, why.
+func (p *peer) mustRefuseAs(t *testing.T, ctx context.Context, path, why string) {
+	t.Helper()
 	text, isErr, err := p.read(ctx, path)
-	if err != nil || !isErr || !strings.Contains(text, "outside the client's roots") {
-		t.Errorf("read_file %s = %q (tool error %t, %v), want refused as outside the roots", path, text, isErr, err)
+	if err != nil || !isErr || !strings.Contains(text, why) {
+		t.Errorf("read_file %s = %q (tool error %t, %v), want refused as %s", path, text, isErr, err, why)
 	}
 }
 
