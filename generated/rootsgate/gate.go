@@ -20,6 +20,8 @@ package rootsgate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -947,6 +949,7 @@ type Session struct {
 	mu     sync.Mutex
 	legacy legacySession // nil until Initialize
 	sets   rootSetCache  // the RootSets of legacy's cached roots
+	lists  listSetCache  // the RootSets of requests that stand alone
 }
 
 // legacySession is a session on a revision where roots/list is a request
@@ -1200,19 +1203,27 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // of that caller's set fail with [fs.ErrClosed] and leaves the others
 // usable; the directories are closed once every caller has closed its
 // set and the session has dropped it, for a newer answer or on [Session.Close].
+//
 // A request whose revision carries roots/list in inputRequests stands
-// alone and gets a set of its own.
+// alone, but a client sends the same list again and again: the requests
+// that carry the same roots (every member compared), under the same
+// revision and options, share one set while it is younger than a minute
+// (or MaxAge, when shorter). The session keeps up to 16 such sets, holding
+// up to 4096 roots in all, the least recently used dropped first.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
 	if err != nil {
 		return nil, err
 	}
-	if a.legacy == nil || !a.known {
-		return NewRootSet(a.version, a.roots, opts...)
-	}
 	var c rootSetConfig
 	for _, o := range opts {
 		o(&c)
+	}
+	if a.legacy == nil {
+		return s.listSet(a, c.key(), opts)
+	}
+	if !a.known {
+		return NewRootSet(a.version, a.roots, opts...)
 	}
 	key := c.key()
 	s.mu.Lock()
@@ -1270,8 +1281,153 @@ func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
 func (s *Session) Close() error {
 	s.mu.Lock()
 	stale := s.sets.drop()
+	lists := s.lists.drop()
 	s.mu.Unlock()
-	return releaseAll(stale)
+	return errors.Join(releaseAll(stale), releaseList(lists))
+}
+
+// listSet returns the RootSet of a, the roots that a request standing
+// alone carried, built with the options keyed by options: the one kept
+// for the same list, or a new one, then kept.
+func (s *Session) listSet(a answer, options string, opts []RootSetOption) (*RootSet, error) {
+	key := a.version + "\x00" + options + "\x00" + rootsDigest(a.roots)
+	now := time.Now()
+	ttl := listSetTTL
+	if s.MaxAge > 0 && s.MaxAge < ttl {
+		ttl = s.MaxAge
+	}
+	s.mu.Lock()
+	stale := s.lists.expire(now, ttl)
+	if sh := s.lists.get(key); sh != nil {
+		set := sh.handle()
+		s.mu.Unlock()
+		releaseList(stale)
+		return set, sh.err
+	}
+	s.mu.Unlock()
+	releaseList(stale)
+	set, err := NewRootSet(a.version, a.roots, opts...)
+	if set == nil {
+		return nil, err
+	}
+	sh := &sharedRootSet{version: set.version, set: set.set, err: err}
+	sh.refs.Store(1) // the cache's
+	out := sh.handle()
+	s.mu.Lock()
+	stale = s.lists.put(listSet{key: key, sh: sh, built: now, roots: len(a.roots)})
+	s.mu.Unlock()
+	releaseList(stale)
+	return out, err
+}
+
+// The bounds of a Session's listSetCache.
+const (
+	listSetTTL      = time.Minute
+	maxListSets     = 16
+	maxListSetRoots = 4096
+)
+
+// listSetCache holds the RootSets a Session built for the roots lists of
+// requests that stand alone, the most recently used last.
+type listSetCache struct {
+	sets  []listSet
+	roots int // the roots the sets hold, in all
+}
+
+// listSet is a RootSet of a listSetCache.
+type listSet struct {
+	key   string
+	sh    *sharedRootSet
+	built time.Time
+	roots int
+}
+
+// get returns the set kept under key, now the most recently used, or nil.
+func (c *listSetCache) get(key string) *sharedRootSet {
+	for i, e := range c.sets {
+		if e.key == key {
+			c.sets = append(append(c.sets[:i:i], c.sets[i+1:]...), e)
+			return e.sh
+		}
+	}
+	return nil
+}
+
+// put keeps e, unless a set is kept under its key already, and returns
+// the sets dropped to make room (or e itself), for releaseList.
+func (c *listSetCache) put(e listSet) []listSet {
+	if c.get(e.key) != nil || e.roots > maxListSetRoots {
+		return []listSet{e}
+	}
+	var out []listSet
+	for len(c.sets) > 0 && (len(c.sets) >= maxListSets || c.roots+e.roots > maxListSetRoots) {
+		out = append(out, c.sets[0])
+		c.roots -= c.sets[0].roots
+		c.sets = c.sets[1:]
+	}
+	c.sets = append(c.sets, e)
+	c.roots += e.roots
+	return out
+}
+
+// expire drops the sets built ttl or longer before now.
+func (c *listSetCache) expire(now time.Time, ttl time.Duration) []listSet {
+	var out []listSet
+	kept := c.sets[:0]
+	for _, e := range c.sets {
+		if now.Sub(e.built) >= ttl {
+			out = append(out, e)
+			c.roots -= e.roots
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(c.sets[len(kept):])
+	c.sets = kept
+	return out
+}
+
+// drop empties the cache and returns what it held.
+func (c *listSetCache) drop() []listSet {
+	out := c.sets
+	*c = listSetCache{}
+	return out
+}
+
+// releaseList drops the cache's reference to each set.
+func releaseList(sets []listSet) error {
+	var errs []error
+	for _, e := range sets {
+		errs = append(errs, e.sh.release())
+	}
+	return errors.Join(errs...)
+}
+
+// rootsDigest tells roots lists apart: a digest of every member of every
+// root, each with its length.
+func rootsDigest(roots []Root) string {
+	h := sha256.New()
+	var buf []byte
+	field := func(b []byte) {
+		buf = binary.AppendUvarint(buf[:0], uint64(len(b)))
+		h.Write(buf)
+		h.Write(b)
+	}
+	for _, r := range roots {
+		field([]byte(r.URI))
+		field([]byte(r.Name))
+		meta, err := json.Marshal(r.Meta) // sorted keys; a value that cannot be written counts as null
+		if err != nil {
+			meta = nil
+		}
+		field(meta)
+		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+			field([]byte(k))
+			field(r.Extra[k])
+		}
+		field(nil)
+	}
+	return string(h.Sum(nil))
 }
 
 // answer is what roots found: the roots and their version and, from a
