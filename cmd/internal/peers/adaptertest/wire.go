@@ -113,6 +113,24 @@ func (c *Wire) Asked() int {
 	return c.asked
 }
 
+// Idle returns the number of goroutines once it has held still for a
+// moment (at most peertest.Wait): the count of a process whose servers
+// wait for input, without the goroutines an SDK starts and ends around
+// each message it reads.
+func Idle() int {
+	deadline := time.Now().Add(peertest.Wait)
+	n, same := runtime.NumGoroutine(), 0
+	for same < 5 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		if m := runtime.NumGoroutine(); m == n {
+			same++
+		} else {
+			n, same = m, 0
+		}
+	}
+	return n
+}
+
 // Settle waits, at most peertest.Wait, for the number of goroutines to
 // fall to baseline or below, and returns the last number seen. Goroutines
 // that end a moment after a call returns (a cancellation notice on its

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -119,7 +118,7 @@ func TestMetaCannotLeaveLegacySessionNoRoots(t *testing.T) {
 	if got := call(nil); !strings.Contains(got, rootsgate.ErrNoRootsCapability.Error()) {
 		t.Fatalf("a call without _meta: %q, want %v", got, rootsgate.ErrNoRootsCapability)
 	}
-	baseline := runtime.NumGoroutine()
+	baseline := adaptertest.Idle()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	wrong := map[string]int{}
@@ -158,7 +157,7 @@ func TestMetaCannotLeaveLegacySessionSilentClient(t *testing.T) {
 	if got := wire.Call(1, plain); len(got) != 1 || !strings.Contains(got[0], rootsgate.ErrNoAnswer.Error()) {
 		t.Fatalf("a call without _meta: %q, want %v", got, rootsgate.ErrNoAnswer)
 	}
-	baseline := runtime.NumGoroutine()
+	baseline := adaptertest.Idle()
 	got := wire.Call(calls, `{"name":"read","arguments":{"path":"/f"},"_meta":`+adaptertest.MetaNaming2026+`}`)
 	if len(got) != calls {
 		t.Errorf("%d of %d calls naming 2026-07-28 answered within %v", len(got), calls, peertest.Wait)
