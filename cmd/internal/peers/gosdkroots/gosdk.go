@@ -301,8 +301,10 @@ func (a *Adapter) reportInvalid(kept *session, err error) {
 }
 
 // serve returns the gate session that serves req, what the adapter keeps
-// of the SDK session when it keeps anything, the request's params as JSON,
-// and ctx with what the gate session needs.
+// of the SDK session when it keeps anything, the params to give the gate
+// session (the request's, as JSON, where requests stand alone; none on a
+// legacy session, whose version decides), and ctx with what the gate
+// session needs.
 func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *session, json.RawMessage, context.Context, error) {
 	if req == nil || req.GetParams() == nil {
 		return nil, nil, nil, ctx, errors.New("gosdkroots: no request")
@@ -322,8 +324,8 @@ func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *s
 		return a.perRequest, nil, params, ctx, nil
 	}
 	s, kept, err := a.legacy(ss)
-	// The session's version decides, whatever the request's _meta names:
-	// the gate session reads nothing else of the params.
+	// Not the params: their _meta would name the version, and the gate
+	// session reads nothing else of them.
 	return s, kept, nil, ctx, err
 }
 
