@@ -295,28 +295,79 @@ func TestGateSessionVersions(t *testing.T) {
 	if _, err := rootsgate.AskForRoots("2025-06-18", false, "roots", ""); !errors.Is(err, rootsgate.ErrNoRootsCapability) {
 		t.Errorf("AskForRoots without the capability: %v", err)
 	}
-	// A session initialized for a legacy revision still serves a request
-	// that names a revision whose requests stand alone.
-	revs := rootsgate.Revisions()
-	var legacy, standalone *rootsgate.Revision
-	for i := range revs {
-		if revs[i].DirectRequest {
-			legacy = &revs[i]
-		} else if revs[i].InputRequests {
-			standalone = &revs[i]
+}
+
+// On a session initialized for a revision where roots/list is a request of
+// its own, that revision decides every request: one whose _meta names
+// another version (a field the client writes) is refused with ErrWrongPath,
+// whatever the capabilities it declares there. It is never served on the
+// input_required path, which would leave the session's capability check
+// and Timeout behind, and nothing is sent to the client. A _meta naming the
+// session's own version is served as the session.
+func TestGateSessionInitializedVersionDecides(t *testing.T) {
+	ctx := context.Background()
+	var legacy, standalone []rootsgate.Revision
+	for _, rev := range rootsgate.Revisions() {
+		if rev.DirectRequest {
+			legacy = append(legacy, rev)
+		} else if rev.InputRequests {
+			standalone = append(standalone, rev)
 		}
 	}
-	if legacy == nil || standalone == nil {
+	if len(legacy) == 0 || len(standalone) == 0 {
 		t.Skip("the gate does not serve both kinds of revision")
 	}
-	peer := newGatePeer(gateRootsB...)
-	sess := gateSession(t, *legacy, peer, gateCaps(*legacy))
-	if sess.Version() != legacy.Version {
-		t.Errorf("Version() = %q, want %q", sess.Version(), legacy.Version)
-	}
-	roots, rounds, err := gateAsk(t, ctx, sess, peer, *standalone, gateCaps(*standalone))
-	if err != nil || rounds != 1 || !reflect.DeepEqual(roots, gateRootsB) || peer.asks.Load() != 0 {
-		t.Errorf("%s request on a %s session: %v, %d rounds, %v, %d requests", standalone.Version, legacy.Version, roots, rounds, err, peer.asks.Load())
+	for _, rev := range legacy {
+		t.Run(rev.Version, func(t *testing.T) {
+			for _, caps := range []string{`{}`, gateCaps(rev)} {
+				peer := newGatePeer(gateRootsB...)
+				sess := gateSession(t, rev, peer, caps)
+				var named []rootsgate.Revision
+				named = append(named, standalone...)
+				for _, other := range legacy {
+					if other.Version != rev.Version {
+						named = append(named, other)
+					}
+				}
+				for _, other := range named {
+					for _, responses := range []json.RawMessage{nil, json.RawMessage(`{"roots":{"roots":[{"uri":"file:///elsewhere"}]}}`)} {
+						params := json.RawMessage(`{"name":"read_file","arguments":{},"_meta":{"` + versionKey + `":"` + other.Version + `","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`)
+						if responses != nil {
+							params = append(params, `,"inputResponses":`+string(responses)...)
+						}
+						params = append(params, '}')
+						roots, err := sess.Roots(ctx, params)
+						if !errors.Is(err, rootsgate.ErrWrongPath) || errors.Is(err, rootsgate.ErrInputRequired) || roots != nil {
+							t.Errorf("initialized %s, caps %s, _meta naming %s: Roots = %v, %v; want ErrWrongPath", rev.Version, caps, other.Version, roots, err)
+						}
+						set, err := sess.RootSet(ctx, params)
+						if set != nil {
+							set.Close()
+						}
+						if !errors.Is(err, rootsgate.ErrWrongPath) || set != nil {
+							t.Errorf("initialized %s, caps %s, _meta naming %s: RootSet = %v, %v; want ErrWrongPath", rev.Version, caps, other.Version, set, err)
+						}
+						if state, err := sess.State(ctx, params); !errors.Is(err, rootsgate.ErrWrongPath) || state != nil {
+							t.Errorf("initialized %s, _meta naming %s: State = %q, %v; want ErrWrongPath", rev.Version, other.Version, state, err)
+						}
+					}
+				}
+				if n := peer.asks.Load(); n != 0 {
+					t.Errorf("caps %s: %d roots/list requests for requests naming another version", caps, n)
+				}
+				own := json.RawMessage(`{"_meta":{"` + versionKey + `":"` + rev.Version + `"}}`)
+				roots, err := sess.Roots(ctx, own)
+				if caps == `{}` {
+					if !errors.Is(err, rootsgate.ErrNoRootsCapability) || peer.asks.Load() != 0 {
+						t.Errorf("_meta naming the session's %s, no roots declared: %v, %d requests; want ErrNoRootsCapability and none", rev.Version, err, peer.asks.Load())
+					}
+					continue
+				}
+				if err != nil || !reflect.DeepEqual(roots, gateRootsB) || peer.asks.Load() != 1 {
+					t.Errorf("_meta naming the session's %s: %v, %v after %d requests; want the roots, asked once", rev.Version, roots, err, peer.asks.Load())
+				}
+			}
+		})
 	}
 }
 

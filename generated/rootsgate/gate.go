@@ -4,8 +4,9 @@
 
 // Package rootsgate serves the roots feature across several MCP revisions
 // with one code path: it takes the protocol version negotiated for a
-// connection (or carried by a request) and takes the path that revision
-// uses, through the package rootsgen generated for it:
+// connection (or, on a connection that negotiated none, carried by a
+// request) and takes the path that revision uses, through the package
+// rootsgen generated for it:
 //
 //   - 2024-11-05: github.com/rootsgen/rootsgen/generated/roots20241105; roots/list is a request of its own; list_changed exists
 //   - 2025-03-26: github.com/rootsgen/rootsgen/generated/roots20250326; roots/list is a request of its own; list_changed exists
@@ -294,7 +295,8 @@ var (
 	ErrNoAnswer = errors.New("roots/list: no answer from the client")
 	// ErrWrongPath: the revision does not carry roots the way the call
 	// does, such as a direct roots/list on a revision that embeds it in
-	// inputRequests.
+	// inputRequests, or a request whose _meta names another protocol
+	// version than the one its [Session] was initialized for.
 	ErrWrongPath = errors.New("the protocol version does not carry roots this way")
 	// ErrUnknownVersion: the protocol version is a date but not one this
 	// gate serves, or no version is known for a request.
@@ -899,6 +901,13 @@ const DefaultInputKey = "roots"
 // the retried request that carries them in inputResponses. A client that
 // did not declare roots gets a [*MissingCapabilityError] instead.
 //
+// Requests that stand alone are served only by a session never
+// initialized. Once Initialize has been called, its version decides every
+// request: one whose _meta names another version is refused with an error
+// wrapping ErrWrongPath, never served on another path, so that a client
+// cannot write its way around the capability check or the Timeout of the
+// version it negotiated.
+//
 // Set the fields before the first call and do not change them after; a
 // Session is safe for concurrent use.
 type Session struct {
@@ -972,9 +981,11 @@ type sentKey struct{}
 // Initialize sets the session up for the protocol version the connection
 // negotiated and the client capabilities (JSON, as the client declared
 // them at initialize; empty or null means none). Until it is called, only
-// requests whose _meta names their version are served. A version that
-// has no initialize, where each request declares its capabilities, is an
-// error wrapping ErrWrongPath.
+// requests whose _meta names their version are served; after it, every
+// request is served under version, and one whose _meta names another
+// version is an error wrapping ErrWrongPath. A version that has no
+// initialize, where each request declares its capabilities, is an error
+// wrapping ErrWrongPath.
 func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
 	if _, err := Lookup(version); err != nil {
 		return err
@@ -1167,21 +1178,22 @@ func (s *Session) Version() string {
 //     MaxAge), else the client's answer to a new roots/list. Errors wrap
 //     ErrNoRootsCapability (nothing was sent) or ErrNoAnswer (the client
 //     did not answer within Timeout).
-//   - On a request whose _meta names a revision where roots/list travels
-//     in inputRequests, the roots in the request's inputResponses; if it
-//     has none, an [*InputRequiredError] whose Result to send asks for
-//     them; if the request's _meta declares no roots capability (or no
-//     capabilities at all), a [*MissingCapabilityError], which wraps
-//     ErrNoRootsCapability. With
-//     a Sealer, the roots only once the request's requestState opens for
-//     the StateBinding in ctx, and otherwise an error wrapping one of the
-//     ErrState errors.
+//   - On a session never initialized, for a request whose _meta names a
+//     revision where roots/list travels in inputRequests, the roots in
+//     the request's inputResponses; if it has none, an
+//     [*InputRequiredError] whose Result to send asks for them; if the
+//     request's _meta declares no roots capability (or no capabilities at
+//     all), a [*MissingCapabilityError], which wraps ErrNoRootsCapability.
+//     With a Sealer, the roots only once the request's requestState opens
+//     for the StateBinding in ctx, and otherwise an error wrapping one of
+//     the ErrState errors.
 //
 // A request whose version is not a date wraps ErrMalformedVersion; one
 // this gate does not serve, or with no version on a session that was not
 // initialized, ErrUnknownVersion; a revision that would need what the
-// session lacks, ErrWrongPath. The roots are the caller's to keep; their
-// Meta and Extra maps are shared, so do not modify them.
+// session lacks, or on an initialized session a _meta naming another
+// version than the session's, ErrWrongPath. The roots are the caller's to
+// keep; their Meta and Extra maps are shared, so do not modify them.
 func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, error) {
 	a, err := s.roots(ctx, params)
 	return a.roots, err
@@ -1441,15 +1453,12 @@ type answer struct {
 }
 
 func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
-	version, err := s.versionOf(params)
+	version, l, err := s.versionOf(params)
 	if err != nil {
 		return answer{}, err
 	}
 	a := answer{version: version}
-	s.mu.Lock()
-	l := s.legacy
-	s.mu.Unlock()
-	if l != nil && l.version() == version {
+	if l != nil {
 		// The roots answer the request this call sent, if it sent one (the
 		// Server gives the caller that starts a request its answer). Else,
 		// every request being counted as it is sent, when none was sent
@@ -1468,13 +1477,13 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 	}
 	switch version {
 	case "2024-11-05":
-		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized")
 	case "2025-03-26":
-		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized")
 	case "2025-06-18":
-		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized")
 	case "2025-11-25":
-		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized for this version")
+		return a, wrongPath(version, "roots/list is a request of its own here, and the session was not initialized")
 	case "2026-07-28":
 		a.roots, err = s.askr20260728(ctx, params)
 		return a, err
@@ -1482,35 +1491,57 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 	return a, wrongPath(version, "no way to ask for roots")
 }
 
-// versionOf returns the protocol version a request is served under: the
-// one its _meta names, else the one the session was initialized for.
-func (s *Session) versionOf(params json.RawMessage) (string, error) {
-	if !isNull(params) {
-		var probe struct {
-			Meta map[string]json.RawMessage `json:"_meta"`
-		}
-		if err := json.Unmarshal(params, &probe); err != nil {
-			return "", fmt.Errorf("request params: %w", err)
-		}
-		for _, key := range [...]string{"io.modelcontextprotocol/protocolVersion"} {
-			raw, ok := probe.Meta[key]
-			if !ok {
-				continue
-			}
-			var version string
-			if err := json.Unmarshal(raw, &version); err != nil {
-				return "", fmt.Errorf("%w: _meta[%q] is %s, not a string", ErrMalformedVersion, key, raw)
-			}
-			if _, err := Lookup(version); err != nil {
-				return "", err
-			}
-			return version, nil
-		}
+// versionOf returns the protocol version a request is served under, and
+// the legacy session that serves it, if any. On a session initialized
+// for a version, that version, whatever the request: a request whose
+// _meta names another one is refused, so that a field the client writes
+// never takes a request off its session's path (its capability check and
+// its Timeout). On a session never initialized, the version the request's
+// _meta names.
+func (s *Session) versionOf(params json.RawMessage) (string, legacySession, error) {
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	named, key, err := metaVersion(params)
+	switch {
+	case err != nil:
+		return "", nil, err
+	case l == nil && named == "":
+		return "", nil, fmt.Errorf("%w: the session was not initialized and the request names no protocol version", ErrUnknownVersion)
+	case l == nil:
+		return named, nil, nil
+	case named != "" && named != l.version():
+		return "", nil, wrongPath(l.version(), fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
 	}
-	if v := s.Version(); v != "" {
-		return v, nil
+	return l.version(), l, nil
+}
+
+// metaVersion returns the protocol version a request's _meta names, and
+// under which key; "" when it names none.
+func metaVersion(params json.RawMessage) (version, key string, err error) {
+	if isNull(params) {
+		return "", "", nil
 	}
-	return "", fmt.Errorf("%w: the session was not initialized and the request names no protocol version", ErrUnknownVersion)
+	var probe struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(params, &probe); err != nil {
+		return "", "", fmt.Errorf("request params: %w", err)
+	}
+	for _, k := range [...]string{"io.modelcontextprotocol/protocolVersion"} {
+		raw, ok := probe.Meta[k]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, &version); err != nil {
+			return "", "", fmt.Errorf("%w: _meta[%q] is %s, not a string", ErrMalformedVersion, k, raw)
+		}
+		if _, err := Lookup(version); err != nil {
+			return "", "", err
+		}
+		return version, k, nil
+	}
+	return "", "", nil
 }
 
 // legacyr20241105 is a 2024-11-05 session: the revision's Server, with its cache.
@@ -1768,7 +1799,7 @@ func (s *Session) stater20260728(ctx context.Context, params json.RawMessage) ([
 // or nil when there is none. A request whose revision has no
 // requestState is an error wrapping ErrWrongPath.
 func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, error) {
-	version, err := s.versionOf(params)
+	version, _, err := s.versionOf(params)
 	if err != nil {
 		return nil, err
 	}

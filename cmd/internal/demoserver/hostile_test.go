@@ -160,6 +160,31 @@ func TestHostileNoCapability(t *testing.T) {
 	s.stop(t)
 }
 
+// On a connection initialized for a legacy revision, a tools/call whose
+// _meta names 2026-07-28 (declaring roots, and bringing roots of its own
+// in inputResponses) is refused: the connection's version decides, so
+// nothing is asked, no input_required result is sent, and the roots it
+// brings are not taken.
+func TestHostileMetaOnLegacyConnection(t *testing.T) {
+	for _, caps := range []string{`{}`, `{"roots":{"listChanged":true}}`} {
+		s := start(t, options{Timeout: peertest.Wait})
+		c := newFakeClient(t, s)
+		c.initialize(legacy, caps)
+		c.callTool(`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`)
+		if _, toolErr := c.toolResult(); !strings.Contains(toolErr, "does not carry roots this way") {
+			t.Errorf("caps %s, no inputResponses: tool error %q, want the wrong-path error", caps, toolErr)
+		}
+		c.callTool(`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}},"inputResponses":{"roots":{"roots":[{"uri":"file:///etc"}]}}`)
+		if roots, toolErr := c.toolResult(); roots != nil || !strings.Contains(toolErr, "does not carry roots this way") {
+			t.Errorf("caps %s, with inputResponses: roots %v, tool error %q; want the wrong-path error", caps, roots, toolErr)
+		}
+		s.stop(t)
+		if tr := s.transcript.String(); strings.Contains(tr, `"method":"roots/list"`) || strings.Contains(tr, "input_required") {
+			t.Errorf("caps %s: roots asked for:\n%s", caps, tr)
+		}
+	}
+}
+
 const mixed = `{"roots":[{"uri":"file:///ok","name":"ok"},{"uri":"https://example.com/x"},{"uri":"file:///also"}]}`
 
 // One non-file:// root among good ones: lenient keeps the good ones and

@@ -1,9 +1,11 @@
 // Package adaptertest holds what the tests of the SDK adapters in the test
 // module share: the adapter package committed there is what rootsgen
 // writes now and names the SDK version this module pins; an example's
-// roots wiring stays small; the README's snippet stays the example's; and
-// the hostile Tree the read_file tests of the example and demo servers
-// read through. It imports no SDK, so tests of either SDK can use it.
+// roots wiring stays small; the README's snippet stays the example's; the
+// hostile Tree the read_file tests of the example and demo servers read
+// through; and the Wire, a hand-written client that never answers, with
+// which the adapters' tests check that a request cannot leave its
+// session's path. It imports no SDK, so tests of either SDK can use it.
 package adaptertest
 
 import (

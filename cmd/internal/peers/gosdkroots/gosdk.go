@@ -34,6 +34,17 @@
 // installs). The session's revision is the one the server answered
 // initialize with, which [Adapter.Middleware] records.
 //
+// The session decides which way a request is served, never the request:
+// on a session that began with initialize for such a revision, every
+// request is served as above, whatever its _meta names. (Were the
+// adapter to answer such a request with an input_required result, go-sdk
+// would fulfil it itself with ServerSession.ListRoots, without the
+// capability check or a deadline.) The input_required path below serves
+// only requests on a session that never ran initialize, whose
+// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from
+// the first such request on a stream transport, from each on a stateless
+// StreamableHTTPHandler.
+//
 // Where roots/list travels inside an input_required result (2026-07-28),
 // the first call returns an [*InputRequiredError]; [Handler] and
 // [HandlerFor] answer the request with the input_required result it
@@ -290,8 +301,10 @@ func (a *Adapter) reportInvalid(kept *session, err error) {
 }
 
 // serve returns the gate session that serves req, what the adapter keeps
-// of the SDK session when it keeps anything, the request's params as JSON,
-// and ctx with what the gate session needs.
+// of the SDK session when it keeps anything, the params to give the gate
+// session (the request's, as JSON, where requests stand alone; none on a
+// legacy session, whose version decides), and ctx with what the gate
+// session needs.
 func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *session, json.RawMessage, context.Context, error) {
 	if req == nil || req.GetParams() == nil {
 		return nil, nil, nil, ctx, errors.New("gosdkroots: no request")
@@ -307,14 +320,49 @@ func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *s
 	if a.sealer != nil {
 		ctx = gate.WithStateBinding(ctx, gate.StateBinding{Principal: principal(req), Method: method(req)})
 	}
-	if v, ok := req.GetParams().GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok {
-		if rev, err := gate.Lookup(v); err != nil || rev.InputRequests {
-			// The request stands alone; the gate reports an unknown version.
-			return a.perRequest, nil, params, ctx, nil
-		}
+	if a.standsAlone(ss) {
+		return a.perRequest, nil, params, ctx, nil
 	}
 	s, kept, err := a.legacy(ss)
-	return s, kept, params, ctx, err
+	// Not the params: their _meta would name the version, and the gate
+	// session reads nothing else of them.
+	return s, kept, nil, ctx, err
+}
+
+// standaloneFrom is the first protocol version whose sessions go-sdk
+// v1.8.0 leaves input_required results to the client: on a session
+// whose InitializeParams name an earlier one, it fulfils them itself with
+// ServerSession.ListRoots, with no capability check and no deadline.
+const standaloneFrom = "2026-07-28"
+
+// standsAlone reports whether the requests of ss are served one by one,
+// each naming its revision and declaring the client's capabilities in
+// _meta, on the input_required path. The session decides, not the
+// request: they stand alone on a session with no InitializeParams, or
+// whose InitializeParams go-sdk took from a 2026-07-28 request's _meta,
+// and that did not negotiate at initialize a revision where roots/list is
+// a request of its own. The requests of any other session are served as
+// the version it negotiated, with the gate's capability check and
+// Timeout.
+func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
+	init := ss.InitializeParams()
+	if init == nil {
+		return true
+	}
+	if init.ProtocolVersion < standaloneFrom {
+		return false
+	}
+	var negotiated string
+	a.mu.Lock()
+	if kept := a.sessions[ss]; kept != nil {
+		negotiated = kept.version
+	}
+	a.mu.Unlock()
+	if negotiated == "" {
+		return true // no initialize answered, or no Middleware to see it
+	}
+	rev, err := gate.Lookup(negotiated)
+	return err != nil || !rev.DirectRequest
 }
 
 // legacy returns the gate session of ss, a session that negotiated its

@@ -11,8 +11,14 @@
 // RequestRoots, kept per session until the client sends
 // notifications/roots/list_changed, with one request shared by concurrent
 // callers and a timeout; on a 2026-07-28 request, through mcp-go's
-// input_required flow (server.InputRequestBuilder). Nothing is asked of a
-// client that did not declare the roots capability. Each root is checked
+// input_required flow (server.InputRequestBuilder). The session decides
+// which, not the request: a session that ran initialize is served the
+// first way, with the capabilities the client declared at initialize,
+// whatever a request's _meta names (mcp-go, which judges a request by its
+// _meta, then refuses to send roots/list for a request naming 2026-07-28,
+// so such a request fails with nothing asked); only a request on a
+// session that never ran initialize takes the second. Nothing is asked of
+// a client that did not declare the roots capability. Each root is checked
 // by the rules of the revision: the valid ones are kept, the invalid ones
 // reported. The roots come as a [gate.RootSet], whose file methods
 // stay inside them whatever links or ".." a path holds.
@@ -75,12 +81,20 @@ type Roots struct {
 
 	mu       sync.Mutex
 	sessions map[string]*gate.Session // legacy sessions, by mcp-go session ID
+	inits    map[string]negotiated    // by session ID: what initialize settled
 	leftOut  map[string]string        // by session ID: the roots last reported left out
+}
+
+// negotiated is what a session settled at initialize: the protocol version
+// the server answered and the capabilities the client declared.
+type negotiated struct {
+	version string
+	caps    mcp.ClientCapabilities
 }
 
 // New returns a Roots configured by o.
 func New(o Options) *Roots {
-	r := &Roots{o: o, sessions: map[string]*gate.Session{}, leftOut: map[string]string{}}
+	r := &Roots{o: o, sessions: map[string]*gate.Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}}
 	r.stateless = r.newSession()
 	return r
 }
@@ -99,19 +113,32 @@ func (r *Roots) newSession() *gate.Session {
 
 // ServerOption installs r on an mcp-go server: it handles
 // notifications/roots/list_changed (the server's only handler for that
-// method) and forgets a session's roots when the session ends. Give it to
-// server.NewMCPServer after any server.WithHooks, which would replace the
-// hook it adds.
+// method), records what each session settles at initialize, and forgets a
+// session's roots when the session ends. Give it to server.NewMCPServer
+// after any server.WithHooks, which would replace the hooks it adds.
 func (r *Roots) ServerOption() server.ServerOption {
 	return func(s *server.MCPServer) {
 		s.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, r.listChanged)
 		if s.GetHooks() == nil {
 			server.WithHooks(&server.Hooks{})(s)
 		}
+		s.GetHooks().AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
+			cs := server.ClientSessionFromContext(ctx)
+			if cs == nil || req == nil || res == nil {
+				return
+			}
+			// mcp-go later replaces the session's capabilities with those
+			// of each 2026-07-28 request's _meta: keep the ones of
+			// initialize, which decide what may be asked on this session.
+			r.mu.Lock()
+			r.inits[cs.SessionID()] = negotiated{res.ProtocolVersion, req.Params.Capabilities}
+			r.mu.Unlock()
+		})
 		s.GetHooks().AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 			r.mu.Lock()
 			gs := r.sessions[cs.SessionID()]
 			delete(r.sessions, cs.SessionID())
+			delete(r.inits, cs.SessionID())
 			delete(r.leftOut, cs.SessionID())
 			r.mu.Unlock()
 			if gs != nil {
@@ -151,7 +178,7 @@ func (r *Roots) listChanged(ctx context.Context, n mcp.JSONRPCNotification) {
 // gate.ErrNoRootsCapability; [Result] turns either into what the
 // handler should return.
 func (r *Roots) Roots(ctx context.Context, req mcp.CallToolRequest) ([]gate.Root, error) {
-	s, ctx, params, err := r.prepare(ctx, req)
+	s, ctx, params, _, err := r.prepare(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -162,11 +189,19 @@ func (r *Roots) Roots(ctx context.Context, req mcp.CallToolRequest) ([]gate.Root
 // gate.Bounds. As with gate.NewRootSet, a set can come with an
 // error naming the roots it left out; Close the set when done.
 func (r *Roots) RootSet(ctx context.Context, req mcp.CallToolRequest, opts ...gate.RootSetOption) (*gate.RootSet, error) {
-	s, ctx, params, err := r.prepare(ctx, req)
+	set, _, err := r.rootSet(ctx, req, opts...)
+	return set, err
+}
+
+// rootSet is RootSet, and reports whether req was served on its session's
+// legacy path.
+func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...gate.RootSetOption) (*gate.RootSet, bool, error) {
+	s, ctx, params, legacy, err := r.prepare(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, legacy, err
 	}
-	return s.RootSet(ctx, params, opts...)
+	set, err := s.RootSet(ctx, params, opts...)
+	return set, legacy, err
 }
 
 // ToolHandler is a tool handler that works inside the client's roots.
@@ -179,13 +214,13 @@ type ToolHandler func(ctx context.Context, req mcp.CallToolRequest, roots *gate.
 // set after h returns.
 func (r *Roots) Tool(h ToolHandler, opts ...gate.RootSetOption) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		set, err := r.RootSet(ctx, req, opts...)
+		set, legacy, err := r.rootSet(ctx, req, opts...)
 		if set == nil {
 			return Result(err)
 		}
 		defer set.Close()
 		if err != nil {
-			r.reportLeftOut(ctx, err)
+			r.reportLeftOut(ctx, legacy, err)
 		}
 		return h(ctx, req, set)
 	}
@@ -194,11 +229,11 @@ func (r *Roots) Tool(h ToolHandler, opts ...gate.RootSetOption) server.ToolHandl
 // reportLeftOut passes err, naming the roots a RootSet left out, to
 // OnInvalidRoots; on a legacy session only when it differs from the last
 // one reported there since the client's roots last changed.
-func (r *Roots) reportLeftOut(ctx context.Context, err error) {
+func (r *Roots) reportLeftOut(ctx context.Context, legacy bool, err error) {
 	if r.o.OnInvalidRoots == nil {
 		return
 	}
-	if cs := server.ClientSessionFromContext(ctx); cs != nil && !server.IsModernRequest(ctx) {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && legacy {
 		r.mu.Lock()
 		seen := r.leftOut[cs.SessionID()] == err.Error()
 		r.leftOut[cs.SessionID()] = err.Error()
@@ -255,20 +290,23 @@ func isStateError(err error) bool {
 }
 
 // prepare returns the gate session that serves req, the ctx to call it
-// with and req's params as JSON.
-func (r *Roots) prepare(ctx context.Context, req mcp.CallToolRequest) (*gate.Session, context.Context, json.RawMessage, error) {
+// with, req's params as JSON, and whether req is served on its session's
+// legacy path (where the gate session reads nothing of the params: the
+// session's version decides).
+func (r *Roots) prepare(ctx context.Context, req mcp.CallToolRequest) (*gate.Session, context.Context, json.RawMessage, bool, error) {
 	params, err := paramsJSON(req.Params)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, false, err
 	}
 	if r.o.Sealer != nil {
 		ctx = gate.WithStateBinding(ctx, gate.StateBinding{Principal: r.principal(ctx), Method: string(mcp.MethodToolsCall)})
 	}
-	if server.IsModernRequest(ctx) {
-		return r.stateless, ctx, params, nil
+	n, legacy := r.negotiated(ctx)
+	if !legacy {
+		return r.stateless, ctx, params, false, nil
 	}
-	s, err := r.session(ctx)
-	return s, ctx, params, err
+	s, err := r.session(ctx, n)
+	return s, ctx, nil, true, err
 }
 
 func (r *Roots) principal(ctx context.Context) string {
@@ -281,33 +319,60 @@ func (r *Roots) principal(ctx context.Context) string {
 	return "anonymous"
 }
 
+// negotiated returns what the mcp-go session in ctx settled, and whether
+// the request is served on the legacy path. The session decides, not the
+// request: on a session that ran initialize (where mcp-go negotiates
+// 2025-11-25 at most), every request is served as the version it
+// negotiated, with the capabilities the client declared then, whatever
+// the request's _meta names. Only a request on a session that never ran
+// initialize, whose _meta names 2026-07-28 or later, stands alone.
+func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
+	cs := server.ClientSessionFromContext(ctx)
+	var caps mcp.ClientCapabilities
+	if info, ok := cs.(server.SessionWithClientInfo); ok {
+		caps = info.GetClientCapabilities()
+	}
+	if cs != nil {
+		r.mu.Lock()
+		n, ok := r.inits[cs.SessionID()]
+		r.mu.Unlock()
+		if ok {
+			return n, true
+		}
+		if v, ok := cs.(server.SessionWithProtocolVersion); ok && v.ProtocolVersion() != "" {
+			// Initialized where ServerOption's hook did not see it: mcp-go's
+			// record, whose capabilities may be a later request's _meta's.
+			return negotiated{v.ProtocolVersion(), caps}, true
+		}
+	}
+	if server.IsModernRequest(ctx) {
+		return negotiated{}, false
+	}
+	return negotiated{server.RequestProtocolVersion(ctx), caps}, true
+}
+
 // session returns the gate session of the mcp-go session in ctx, set up
-// for the version and client capabilities it negotiated.
-func (r *Roots) session(ctx context.Context) (*gate.Session, error) {
+// for what it negotiated.
+func (r *Roots) session(ctx context.Context, n negotiated) (*gate.Session, error) {
 	cs := server.ClientSessionFromContext(ctx)
 	if cs == nil {
 		return nil, errors.New("mcpgoroots: no mcp-go client session in the context")
 	}
-	version := server.RequestProtocolVersion(ctx)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.sessions[cs.SessionID()]
-	if old != nil && old.Version() == version {
+	if old != nil && old.Version() == n.version {
 		return old, nil
 	}
 	if old != nil {
 		defer old.Close() // replaced: a new version on the same session
 	}
-	var caps mcp.ClientCapabilities
-	if info, ok := cs.(server.SessionWithClientInfo); ok {
-		caps = info.GetClientCapabilities()
-	}
-	raw, err := json.Marshal(caps)
+	raw, err := json.Marshal(n.caps)
 	if err != nil {
 		return nil, err
 	}
 	s := r.newSession()
-	if err := s.Initialize(version, raw); err != nil {
+	if err := s.Initialize(n.version, raw); err != nil {
 		return nil, err
 	}
 	r.sessions[cs.SessionID()] = s
