@@ -76,6 +76,9 @@ type options struct {
 	MaxBody     int64         // bytes of one POST body; 0 means DefaultMaxBody
 	MaxSessions int           // open 2025-era sessions; 0 means DefaultMaxSessions
 	SessionIdle time.Duration // a session with no request for this long ends; 0 means DefaultSessionIdle
+	// bodyTimeout is how long a request body may take to arrive; 0 means
+	// 30 s. Tests shorten it.
+	bodyTimeout time.Duration
 	// LoopbackOnly refuses a Host header that does not name the loopback
 	// interface (DNS rebinding), for a server that listens there.
 	LoopbackOnly bool
