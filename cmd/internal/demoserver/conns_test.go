@@ -1,11 +1,13 @@
 package demoserver
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
 	"log"
 	"net"
+	"net/http"
 	"runtime"
 	"strings"
 	"sync"
@@ -47,12 +49,12 @@ func (l *countingListener) counts() (open, max int) {
 func (l *countingListener) waitOpen(t *testing.T, n int) {
 	t.Helper()
 	for deadline := time.Now().Add(peertest.Wait); ; time.Sleep(10 * time.Millisecond) {
-		open, _ := l.counts()
+		open, most := l.counts()
 		if open == n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the server holds %d connections open, want %d", open, n)
+			t.Fatalf("the server holds %d connections open (%d at most), want %d", open, most, n)
 		}
 	}
 }
@@ -203,5 +205,97 @@ func TestHTTPBodyDeadlineLifted(t *testing.T) {
 	s.notify(t, sid, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"roots":[{"uri":"file:///a"}]}}`)
 	if m := ev.next(); !strings.Contains(string(m.Result), `"uri":"file:///a"`) {
 		t.Fatalf("tool result %s, want the root", m.Result)
+	}
+}
+
+// With MaxConns 3, eight clients that connect and send nothing hold three
+// of the server's descriptors, not eight; the others wait in the kernel's
+// queue and are served once earlier ones close.
+func TestHTTPMaxConns(t *testing.T) {
+	const limit, clients = 3, 8
+	logs := new(peertest.Buffer)
+	addr, ln := serveTCP(t, options{MaxConns: limit, Log: log.New(logs, "", 0)})
+	conns := make([]net.Conn, clients)
+	for i := range conns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns[i] = c
+	}
+	ln.waitOpen(t, limit)
+	// Now every client asks; each is answered, and the server closes
+	// its connection after the answer.
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = c.SetDeadline(time.Now().Add(peertest.Wait))
+			if _, err := io.WriteString(c, "GET /elsewhere HTTP/1.1\r\nHost: "+addr+"\r\nConnection: close\r\n\r\n"); err != nil {
+				t.Errorf("client %d: %v", i, err)
+				return
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Errorf("client %d: %v", i, err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("client %d: HTTP %d, want 404", i, resp.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	ln.waitOpen(t, 0)
+	if _, most := ln.counts(); most != limit {
+		t.Errorf("at most %d connections were open at once, want %d", most, limit)
+	}
+	if !strings.Contains(logs.String(), "3 connections are open (-max-conns)") {
+		t.Errorf("log %q, want it to say the limit was reached", logs)
+	}
+}
+
+// Closing the limiting listener ends an Accept that waits for a slot.
+func TestConnLimitClose(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := limitConns(raw, 1, log.New(io.Discard, "", 0))
+	go func() {
+		if c, err := net.Dial("tcp", raw.Addr().String()); err == nil {
+			defer c.Close()
+			_, _ = io.Copy(io.Discard, c)
+		}
+	}()
+	first, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if l.open() != 1 {
+		t.Fatalf("open() = %d, want 1", l.open())
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Accept()
+		done <- err
+	}()
+	l.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Errorf("Accept after Close: %v, want net.ErrClosed", err)
+		}
+	case <-time.After(peertest.Wait):
+		t.Fatal("Accept still waits for a slot after Close")
+	}
+	first.Close()
+	first.Close() // a second Close gives nothing back twice
+	if l.open() != 0 {
+		t.Errorf("open() = %d after Close, want 0", l.open())
 	}
 }

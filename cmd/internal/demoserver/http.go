@@ -26,6 +26,7 @@ const (
 	DefaultMaxBody     = 4 << 20
 	DefaultMaxSessions = 100
 	DefaultSessionIdle = 10 * time.Minute
+	DefaultMaxConns    = 256
 )
 
 // Path is where the HTTP transport serves MCP.
@@ -59,12 +60,15 @@ func listenAndServe(addr string, o options) error {
 	return serveHTTP(ln, o)
 }
 
-// serveHTTP serves the HTTP transport on ln until it fails or is closed.
-// A server on a loopback
+// serveHTTP serves the HTTP transport on ln until it fails or is closed,
+// with at most o.MaxConns connections open. A server on a loopback
 // address refuses other Host names, against DNS rebinding.
 func serveHTTP(ln net.Listener, o options) error {
 	if o.Log == nil {
 		o.Log = log.New(io.Discard, "", 0)
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
 	}
 	o.LoopbackOnly = isLoopback(ln.Addr().String())
 	h, err := newHTTPHandler(o)
@@ -79,7 +83,7 @@ func serveHTTP(ln net.Listener, o options) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	o.Log.Printf("serving MCP at http://%s%s", ln.Addr(), Path)
-	return srv.Serve(ln)
+	return srv.Serve(limitConns(ln, o.MaxConns, o.Log))
 }
 
 // httpHandler serves MCP's Streamable HTTP transport at Path: each

@@ -37,6 +37,7 @@ func Main() {
 	flag.Int64Var(&o.MaxBody, "max-body", DefaultMaxBody, "with -http: the largest request body, in bytes")
 	flag.IntVar(&o.MaxSessions, "max-sessions", DefaultMaxSessions, "with -http: how many 2025-era sessions may be open at once")
 	flag.DurationVar(&o.SessionIdle, "session-idle", DefaultSessionIdle, "with -http: end a 2025-era session after this long without a request")
+	flag.IntVar(&o.MaxConns, "max-conns", DefaultMaxConns, "with -http: how many connections may be open at once; more wait until one closes")
 	flag.Parse()
 	o.Log = log.New(os.Stderr, "rootsdemo-server: ", 0)
 	if *transcript != "" {
@@ -76,6 +77,7 @@ type options struct {
 	MaxBody     int64         // bytes of one POST body; 0 means DefaultMaxBody
 	MaxSessions int           // open 2025-era sessions; 0 means DefaultMaxSessions
 	SessionIdle time.Duration // a session with no request for this long ends; 0 means DefaultSessionIdle
+	MaxConns    int           // connections open at once, for rootsdemo-server -http; 0 means DefaultMaxConns
 	// bodyTimeout is how long a request body may take to arrive; 0 means
 	// 30 s. Tests shorten it.
 	bodyTimeout time.Duration
