@@ -62,7 +62,8 @@ var rootsChecks = map[string][]string{
 
 // TestConformance runs the official MCP conformance suite's server
 // scenarios against rootsdemo-server started as `rootsdemo-server -http
-// 127.0.0.1:PORT`, and checks every check the suite reports.
+// 127.0.0.1:PORT -allow DIR`, and checks every check the suite reports.
+// The suite never calls read_file, so an empty DIR serves it.
 func TestConformance(t *testing.T) {
 	node, suite := peertest.Conformance(t)
 	addr, stderr := startHTTPServer(t, peertest.Build(t, "rootsdemo-server"))
@@ -125,13 +126,14 @@ func readChecks(t *testing.T, dir string, log []byte) []conformanceCheck {
 }
 
 // startHTTPServer starts the rootsdemo-server executable exe exactly as
-// `rootsdemo-server -http 127.0.0.1:PORT`, waits until it listens, and
-// returns its address and its stderr; the test's cleanup stops it.
+// `rootsdemo-server -http 127.0.0.1:PORT -allow DIR`, DIR an empty
+// temporary directory, waits until it listens, and returns its address
+// and its stderr; the test's cleanup stops it.
 func startHTTPServer(t *testing.T, exe string) (addr string, stderr *peertest.Buffer) {
 	t.Helper()
 	addr = freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, exe, "-http", addr)
+	cmd := exec.CommandContext(ctx, exe, "-http", addr, "-allow", t.TempDir())
 	stderr = new(peertest.Buffer)
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {

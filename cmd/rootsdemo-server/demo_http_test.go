@@ -9,8 +9,8 @@ import (
 )
 
 // The two demo programs over HTTP, run as the README shows: the server
-// started with -http, the client with -url, on a 2025-era session and on
-// 2026-07-28.
+// started with -http and -allow, the client with -url, on a 2025-era
+// session and on 2026-07-28.
 func TestDemosOverHTTP(t *testing.T) {
 	client := peertest.BuildLong(t, "rootsdemo-client")
 	addr, stderr := startHTTPServer(t, peertest.Build(t, "rootsdemo-server"))

@@ -25,11 +25,15 @@
 // With -http ADDR it serves MCP's Streamable HTTP transport at
 // http://ADDR/mcp instead: 2026-07-28 requests each in a POST of their
 // own, 2025-era clients in sessions (Mcp-Session-Id) whose roots/list
-// reaches them over server-sent events. -max-body, -max-sessions and
-// -session-idle bound what a client can hold; see the README.
+// reaches them over server-sent events. Any local process can then be a
+// client, so -http needs -allow DIR: without it the server exits with
+// status 2, unless -unsafe-allow-all says that read_file may read
+// whatever the client's roots cover. -max-body, -max-sessions,
+// -session-idle and -max-conns bound what clients can hold; see the
+// README.
 //
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict] [-allow DIR]...
-//	rootsdemo-server -http ADDR [-max-body 4194304] [-max-sessions 100] [-session-idle 10m] [flags above]
+//	rootsdemo-server -http ADDR -allow DIR... [-max-body 4194304] [-max-sessions 100] [-session-idle 10m] [-max-conns 256] [flags above]
 package main
 
 import "github.com/rootsgen/rootsgen/cmd/internal/demoserver"

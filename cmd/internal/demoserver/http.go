@@ -26,17 +26,18 @@ const (
 	DefaultMaxBody     = 4 << 20
 	DefaultMaxSessions = 100
 	DefaultSessionIdle = 10 * time.Minute
+	DefaultMaxConns    = 256
 )
 
 // Path is where the HTTP transport serves MCP.
 const Path = "/mcp"
 
-// bodyTimeout bounds the reading of a POST body, and writeTimeout each
-// write to a client, so that a client that stops sending or reading
-// cannot hold a handler.
+// defaultBodyTimeout bounds the reading of a request body, and
+// writeTimeout each write to a client, so that a client that stops
+// sending or reading cannot hold a handler or its connection.
 const (
-	bodyTimeout  = 30 * time.Second
-	writeTimeout = 30 * time.Second
+	defaultBodyTimeout = 30 * time.Second
+	writeTimeout       = 30 * time.Second
 )
 
 // within runs write with a write deadline of writeTimeout on w's
@@ -50,12 +51,24 @@ func within(w http.ResponseWriter, write func() error) error {
 }
 
 // listenAndServe serves the HTTP transport on addr until the listener
-// fails. A server on a loopback address refuses other Host names, against
-// DNS rebinding.
+// fails.
 func listenAndServe(addr string, o options) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
+	}
+	return serveHTTP(ln, o)
+}
+
+// serveHTTP serves the HTTP transport on ln until it fails or is closed,
+// with at most o.MaxConns connections open. A server on a loopback
+// address refuses other Host names, against DNS rebinding.
+func serveHTTP(ln net.Listener, o options) error {
+	if o.Log == nil {
+		o.Log = log.New(io.Discard, "", 0)
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
 	}
 	o.LoopbackOnly = isLoopback(ln.Addr().String())
 	h, err := newHTTPHandler(o)
@@ -70,7 +83,7 @@ func listenAndServe(addr string, o options) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	o.Log.Printf("serving MCP at http://%s%s", ln.Addr(), Path)
-	return srv.Serve(ln)
+	return srv.Serve(limitConns(ln, o.MaxConns, o.Log))
 }
 
 // httpHandler serves MCP's Streamable HTTP transport at Path: each
@@ -102,6 +115,9 @@ func newHTTPHandler(o options) (*httpHandler, error) {
 	if o.SessionIdle <= 0 {
 		o.SessionIdle = DefaultSessionIdle
 	}
+	if o.bodyTimeout <= 0 {
+		o.bodyTimeout = defaultBodyTimeout
+	}
 	h := &httpHandler{o: o, sessions: map[string]*session{}}
 	// Over HTTP without authentication, the principal a 2026-07-28
 	// requestState is sealed for can only be "anyone": the state is
@@ -129,12 +145,27 @@ func (h *httpHandler) Close() {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// A body must arrive within bodyTimeout. The connection reads under
+	// that deadline until post has read the body to its end and lifts it;
+	// a body left unread keeps it, so that what net/http reads of it
+	// after the handler, to reuse the connection, is bounded too.
+	body := r.Body != nil && r.Body != http.NoBody
+	if body {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.o.bodyTimeout))
+	}
 	if r.URL.Path != Path {
 		http.NotFound(w, r)
 		return
 	}
 	if msg := h.refuseOrigin(r); msg != "" {
 		http.Error(w, msg, http.StatusForbidden)
+		return
+	}
+	if body && (r.Method == http.MethodGet || r.Method == http.MethodDelete) {
+		// Refused, not left unread: net/http would read such a body when
+		// a GET stream starts, and the deadline left in force would then
+		// end the stream.
+		cutBody(w, http.StatusBadRequest, r.Method+" takes no request body")
 		return
 	}
 	switch r.Method {
@@ -190,20 +221,24 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	if !accepts(w, r, mcphttp.JSON) {
 		return
 	}
-	// A body must arrive within bodyTimeout; the deadline is lifted once
-	// it has, as it would otherwise also end a long answer's stream.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
+	// ServeHTTP set the body's deadline. Once the body has been read to
+	// its end, the deadline is lifted, as it would otherwise also end a
+	// long answer's stream; a body cut short closes the connection.
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.o.MaxBody))
-	_ = rc.SetReadDeadline(time.Time{})
 	if err != nil {
-		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
-			return
+		var mbe *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &mbe):
+			cutBody(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit))
+		case errors.As(err, &ne) && ne.Timeout():
+			cutBody(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %v", h.o.bodyTimeout))
+		default:
+			cutBody(w, http.StatusBadRequest, "reading the request body: "+err.Error())
 		}
-		http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 		return
 	}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, body); err != nil {
 		writeError(w, http.StatusBadRequest, nil, &ndjson.Error{Code: -32700, Message: "Parse error"})
@@ -234,6 +269,15 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.statelessPost(w, r, &m, &p)
 	}
+}
+
+// cutBody answers a request whose body is not read to its end, and
+// closes the connection after the answer: nothing more is read from it,
+// neither the rest of the body nor another request.
+func cutBody(w http.ResponseWriter, status int, msg string) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, status)
 }
 
 // requestMeta is what the HTTP layer reads of a 2026-07-28 request's params.

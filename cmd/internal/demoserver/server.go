@@ -29,7 +29,7 @@ func Main() {
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Second, "how long to wait for the client's roots/list answer")
 	flag.DurationVar(&o.MaxAge, "max-age", 0, "reuse a roots/list answer this long (0: until list_changed, or never for a client without listChanged)")
 	flag.BoolVar(&o.Strict, "strict", false, "refuse a roots answer with an invalid root instead of keeping the valid ones")
-	flag.Func("allow", "let read_file read only inside `DIR` (repeatable), as well as inside the client's roots", func(dir string) error {
+	flag.Func("allow", "let read_file read only inside `DIR` (repeatable), as well as inside the client's roots; -http needs it", func(dir string) error {
 		o.Allow = append(o.Allow, dir)
 		return nil
 	})
@@ -37,8 +37,17 @@ func Main() {
 	flag.Int64Var(&o.MaxBody, "max-body", DefaultMaxBody, "with -http: the largest request body, in bytes")
 	flag.IntVar(&o.MaxSessions, "max-sessions", DefaultMaxSessions, "with -http: how many 2025-era sessions may be open at once")
 	flag.DurationVar(&o.SessionIdle, "session-idle", DefaultSessionIdle, "with -http: end a 2025-era session after this long without a request")
+	flag.IntVar(&o.MaxConns, "max-conns", DefaultMaxConns, "with -http: how many connections may be open at once; more wait until one closes")
+	allowAll := flag.Bool("unsafe-allow-all", false, "with -http and no -allow: let read_file read any file this user can read inside the roots a client sends (file:/// covers all), for any process that can reach ADDR")
 	flag.Parse()
+	if msg := checkAllow(*addr, o.Allow, *allowAll); msg != "" {
+		fmt.Fprintln(os.Stderr, "rootsdemo-server: "+msg)
+		os.Exit(2)
+	}
 	o.Log = log.New(os.Stderr, "rootsdemo-server: ", 0)
+	if *addr != "" && *allowAll {
+		o.Log.Print("-unsafe-allow-all: read_file reads any file this user can read inside the roots a client sends, file:/// included")
+	}
 	if *transcript != "" {
 		f, err := os.OpenFile(*transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
@@ -56,6 +65,23 @@ func Main() {
 	if err := serve(context.Background(), os.Stdin, os.Stdout, o); err != nil {
 		o.Log.Fatal(err)
 	}
+}
+
+// checkAllow says why the command line must not run, or "" if it may:
+// over HTTP, any local process can be a client and send file:/// as a
+// root, so -http needs -allow, unless -unsafe-allow-all says that is
+// meant.
+func checkAllow(addr string, allow []string, allowAll bool) string {
+	switch {
+	case allowAll && len(allow) > 0:
+		return "-unsafe-allow-all lifts the bounds that -allow sets; pass one or the other"
+	case addr != "" && len(allow) == 0 && !allowAll:
+		return "-http needs -allow DIR: without it, any process that can reach " + addr +
+			" may send file:/// as a root and read_file then reads every file this user can read. " +
+			"Pass -allow DIR (repeatable) to let read_file read only inside DIR, " +
+			"or -unsafe-allow-all to serve with the client's roots as the only bound."
+	}
+	return ""
 }
 
 type options struct {
@@ -76,6 +102,10 @@ type options struct {
 	MaxBody     int64         // bytes of one POST body; 0 means DefaultMaxBody
 	MaxSessions int           // open 2025-era sessions; 0 means DefaultMaxSessions
 	SessionIdle time.Duration // a session with no request for this long ends; 0 means DefaultSessionIdle
+	MaxConns    int           // connections open at once, for rootsdemo-server -http; 0 means DefaultMaxConns
+	// bodyTimeout is how long a request body may take to arrive; 0 means
+	// 30 s. Tests shorten it.
+	bodyTimeout time.Duration
 	// LoopbackOnly refuses a Host header that does not name the loopback
 	// interface (DNS rebinding), for a server that listens there.
 	LoopbackOnly bool
