@@ -329,27 +329,24 @@ func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *s
 	return s, kept, nil, ctx, err
 }
 
-// standaloneFrom is the first protocol version whose sessions go-sdk
-// v1.8.0 leaves input_required results to the client: on a session
-// whose InitializeParams name an earlier one, it fulfils them itself with
-// ServerSession.ListRoots, with no capability check and no deadline.
-const standaloneFrom = "2026-07-28"
-
 // standsAlone reports whether the requests of ss are served one by one,
 // each naming its revision and declaring the client's capabilities in
 // _meta, on the input_required path. The session decides, not the
 // request: they stand alone on a session with no InitializeParams, or
-// whose InitializeParams go-sdk took from a 2026-07-28 request's _meta,
-// and that did not negotiate at initialize a revision where roots/list is
-// a request of its own. The requests of any other session are served as
+// whose InitializeParams go-sdk took from a request's _meta naming a
+// revision where roots/list travels in input_required results, and that
+// did not negotiate at initialize a revision where roots/list is a
+// request of its own. The requests of any other session are served as
 // the version it negotiated, with the gate's capability check and
-// Timeout.
+// Timeout: go-sdk would fulfil an input_required result on such a
+// session itself, with ServerSession.ListRoots, with no capability check
+// and no deadline.
 func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
 	init := ss.InitializeParams()
 	if init == nil {
 		return true
 	}
-	if init.ProtocolVersion < standaloneFrom {
+	if rev, err := gate.Lookup(init.ProtocolVersion); err != nil || rev.DirectRequest {
 		return false
 	}
 	var negotiated string
