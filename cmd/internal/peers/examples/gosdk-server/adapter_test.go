@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -154,6 +155,34 @@ func TestBounds(t *testing.T) {
 			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 			p.mustRefuseAs(t, ctx, filepath.Join(tr.Other, "new.txt"), "outside the directories the server allows")
 			p.mustRefuseAs(t, ctx, filepath.Join(tr.Root, "link"), "outside the directories the server allows")
+		})
+	}
+}
+
+// A client root that is a link inside the server's directory, re-pointed
+// out of it between two tool calls, does not move the set the adapter
+// keeps for the list: the second call still reads the directory the first
+// one opened, and nothing outside.
+func TestBoundsRootRepointedBetweenCalls(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v.name, func(t *testing.T) {
+			tr, ctx := setup(t)
+			proj := filepath.Join(tr.Dir, "proj")
+			if err := os.Symlink(tr.Root, proj); err != nil {
+				t.Fatal(err)
+			}
+			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(rootsgate.Bounds(tr.Dir))), newClient(nil), v.pin, &mcp.Root{URI: "file://" + proj})
+			p.mustRead(t, ctx, filepath.Join(proj, "in.txt"), "inside")
+			if err := os.Remove(proj); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(tr.Outside, proj); err != nil {
+				t.Fatal(err)
+			}
+			p.mustRead(t, ctx, filepath.Join(proj, "in.txt"), "inside")
+			if text, isErr, err := p.read(ctx, filepath.Join(proj, "secret")); err != nil || !isErr || text == "secret" {
+				t.Errorf("read_file proj/secret after the link moved out = %q (tool error %t, %v); want refused", text, isErr, err)
+			}
 		})
 	}
 }
