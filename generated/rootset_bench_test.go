@@ -29,10 +29,11 @@ func benchmarkRootSet(b *testing.B, n int, depths []int) {
 	for i := range rs {
 		rs[i] = roots.Root{URI: fmt.Sprintf("file:///home/user%d/project", i)}
 	}
-	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false))
+	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false), roots.MaxRoots(n))
 	if err != nil {
 		b.Fatal(err)
 	}
+	defer s.Close()
 	for _, depth := range depths {
 		// depth 2 is the root itself; deeper paths add names below it.
 		clean := "/home/user7/project" + strings.Repeat("/src", depth-2)
@@ -126,7 +127,7 @@ func benchSet(b *testing.B, root string, n int) *roots.RootSet {
 	for i := 1; i < n; i++ {
 		rs[i] = roots.Root{URI: fmt.Sprintf("file:///home/user%d/project", i)}
 	}
-	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false))
+	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false), roots.MaxRoots(n))
 	if err != nil {
 		b.Fatal(err)
 	}

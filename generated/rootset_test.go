@@ -621,6 +621,7 @@ func FuzzRootSet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rootURI, p string) {
 		roots := []roots20250618.Root{{URI: rootURI}}
 		s, err := roots20250618.NewRootSet(roots, roots20250618.WindowsPaths(false))
+		defer s.Close()
 		in := s.Contains(p)
 		if r, ok := s.Which(p); ok != in || ok && r.URI != rootURI {
 			t.Fatalf("Which(%q) = %q, %v; Contains = %v", p, r.URI, ok, in)
@@ -645,6 +646,7 @@ func FuzzRootSet(f *testing.F) {
 			}
 		}
 		w, _ := roots20250618.NewRootSet(roots, roots20250618.WindowsPaths(true))
+		defer w.Close()
 		win := w.Contains(p)
 		if win && (strings.IndexByte(p, 0) >= 0 || len(p) < 3 || p[1] != ':' || p[2] != '\\' && p[2] != '/') {
 			t.Fatalf("Windows root %q contains %q", rootURI, p)
