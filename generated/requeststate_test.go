@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	roots "github.com/rootsgen/rootsgen/generated/roots20260728"
 )
@@ -350,6 +351,213 @@ func TestSalientParams(t *testing.T) {
 	for _, bad := range []string{"[]", `"x"`, "1", "{", `{"a":1} {}`, `{"a":1}x`} {
 		if b, err := roots.SalientParams([]byte(bad)); err == nil {
 			t.Errorf("SalientParams(%q) = %s, want an error", bad, b)
+		}
+	}
+}
+
+// SalientParams refuses params that JSON decoders read in more than one
+// way, rather than choose one reading: a member name given twice in one
+// object (at any depth, however it is escaped), text that is not UTF-8,
+// and an escaped surrogate that is not half of a pair. Each refused input
+// differs from an accepted one that a normalising reading would give the
+// same bytes.
+func TestSalientParamsAmbiguous(t *testing.T) {
+	for _, c := range []struct{ bad, why, like string }{
+		{`{"a":1,"a":2}`, "duplicate", `{"a":2}`},
+		{`{"a":2,"a":2}`, "duplicate", `{"a":2}`},
+		{`{"x":{"a":1,"a":2}}`, "duplicate", `{"x":{"a":2}}`},
+		{`{"x":[1,{"b":{"a":1,"a":2}}]}`, "duplicate", `{"x":[1,{"b":{"a":2}}]}`},
+		{`{"a":1,"\u0061":2}`, "duplicate", `{"a":2}`},
+		{`{"name":"read_file","name":"write_file"}`, "duplicate", `{"name":"write_file"}`},
+		{`{"_meta":{},"_meta":{},"a":1}`, "duplicate", `{"a":1}`},
+		{"{\"a\":\"\xff\"}", "UTF-8", `{"a":"\ufffd"}`},
+		{"{\"\xc3\":1}", "UTF-8", `{"\ufffd":1}`},
+		{"{\"a\":\"\xed\xa0\x80\"}", "UTF-8", `{"a":"\ufffd\ufffd\ufffd"}`}, // a surrogate, UTF-8 encoded
+		{"{\"_meta\":{\"k\":\"\xff\"},\"a\":1}", "UTF-8", `{"a":1}`},
+		{`{"a":"\ud800"}`, "surrogate", `{"a":"\ufffd"}`},
+		{`{"a":"\udc00"}`, "surrogate", `{"a":"\ufffd"}`},
+		{`{"a":"\ud800x"}`, "surrogate", `{"a":"\ufffdx"}`},
+		{`{"a":"\ud800\u0041"}`, "surrogate", `{"a":"\ufffdA"}`},
+		{`{"a":"\uD800\uD800\uDC00"}`, "surrogate", `{"a":"\ufffd\ud800\udc00"}`},
+		{`{"a":"\udc00\ud800"}`, "surrogate", `{"a":"\ufffd\ufffd"}`},
+		{`{"\ud800":1}`, "surrogate", `{"\ufffd":1}`},
+	} {
+		got, err := roots.SalientParams([]byte(c.bad))
+		if err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("SalientParams(%q) = %s, %v; want an error about %s", c.bad, got, err, c.why)
+		}
+		if _, err := roots.SalientParams([]byte(c.like)); err != nil {
+			t.Errorf("SalientParams(%q): %v", c.like, err)
+		}
+	}
+	// Pairs, U+FFFD itself and the same name in sibling objects are fine.
+	for in, want := range map[string]string{
+		`{"a":"\ud83d\ude00"}`:                        `{"a":"😀"}`,
+		`{"a":"\uD83D\uDE00","b":"😀"}`:                `{"a":"😀","b":"😀"}`,
+		`{"a":"\ufffd"}`:                              `{"a":"�"}`,
+		`{"x":{"a":1},"y":{"a":1}}`:                   `{"x":{"a":1},"y":{"a":1}}`,
+		`{"x":[{"a":1},{"a":2}]}`:                     `{"x":[{"a":1},{"a":2}]}`,
+		`{"a":{"a":{"a":1}}}`:                         `{"a":{"a":{"a":1}}}`,
+		`{"requestState":"x","a":{"requestState":1}}`: `{"a":{"requestState":1}}`,
+	} {
+		if got, err := roots.SalientParams([]byte(in)); err != nil || string(got) != want {
+			t.Errorf("SalientParams(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+}
+
+// salientByMaps is SalientParams as encoding/json would write it: decoded
+// into maps (numbers as written) and encoded again. On params with no
+// repeated name, no invalid UTF-8 and no lone surrogate, SalientParams
+// gives the same bytes.
+func salientByMaps(params []byte) ([]byte, error) {
+	members := map[string]any{}
+	if t := bytes.TrimLeft(params, " \t\r\n"); len(params) > 0 && !(bytes.HasPrefix(t, []byte("null")) && len(bytes.TrimSpace(t[4:])) == 0) {
+		if !json.Valid(params) {
+			return nil, errors.New("not JSON")
+		}
+		dec := json.NewDecoder(bytes.NewReader(params))
+		dec.UseNumber()
+		if err := dec.Decode(&members); err != nil {
+			return nil, errors.New("not a JSON object")
+		}
+	}
+	delete(members, "_meta")
+	delete(members, "inputResponses")
+	delete(members, "requestState")
+	return json.Marshal(members)
+}
+
+// salientSeeds are params SalientParams accepts, with every kind of
+// escape and value it has to write as encoding/json does.
+var salientSeeds = []string{
+	`{"name":"read_file","arguments":{"path":"/a","n":1.50,"z":[1,{"b":2,"a":1}]},"_meta":{"progressToken":1}}`,
+	`{"s":"<a href=\"x\">&amp;</a>","t":"tab\there\nnl\r\b\f\u0000\u001f\u007f","u":"\u2028\u2029 \/ \\ é 😀"}`,
+	`{"n":[-0,0.0,1e10,1E+10,-1.5e-3,123456789012345678901234567890],"b":[true,false,null],"e":{},"a":[],"x":[[],[{}]]}`,
+	`{"\u00e9":1,"e":2,"é\u0301":3,"Z":4,"_":5,"":6,"\u003c":7,"<>":8}`,
+	" \t\r\n{ \"a\" : [ 1 , 2 ] , \"b\" : { } } \n",
+	`{"inputResponses":{"roots":{"roots":[]}},"requestState":"x","_meta":{}}`,
+	`{"\u005fmeta":1,"inputR\u0065sponses":2,"x":3}`,
+	"null", "", " null ", "{}",
+}
+
+func TestSalientParamsEncoding(t *testing.T) {
+	for _, in := range salientSeeds {
+		want, err := salientByMaps([]byte(in))
+		if err != nil {
+			t.Fatalf("seed %q: %v", in, err)
+		}
+		got, err := roots.SalientParams([]byte(in))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("SalientParams(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{" ", "nul", "null x", "[]", "[", `{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":.5}`, `{"a":1e}`, `{"a":+1}`,
+		`{"a":tru}`, `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"\u12G4"}`, "{\"a\":\"\t\"}", `{"a" 1}`, `{"a":1,}`, `{,}`, `{"a":[1,]}`, `{a:1}`, `{"a":1}}`,
+		strings.Repeat("[", 10001) + strings.Repeat("]", 10001)} {
+		if got, err := roots.SalientParams([]byte(bad)); err == nil {
+			t.Errorf("SalientParams(%.40q) = %s, want an error", bad, got)
+		}
+	}
+	deep := `{"a":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`
+	if _, err := roots.SalientParams([]byte(deep)); err != nil {
+		t.Errorf("10000 levels: %v", err)
+	}
+	if _, err := roots.SalientParams([]byte(`{"a":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`)); err == nil {
+		t.Error("10001 levels: no error")
+	}
+}
+
+// FuzzSalientParams compares SalientParams with encoding/json: what one
+// accepts, the other accepts with the same bytes, except for the
+// ambiguous params only SalientParams refuses; and its output is its own
+// canonical form.
+func FuzzSalientParams(f *testing.F) {
+	for _, s := range salientSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"a":1,"a":2}`))
+	f.Add([]byte(`{"a":"\ud800"}`))
+	f.Add([]byte("{\"a\":\"\xff\"}"))
+	f.Fuzz(func(t *testing.T, params []byte) {
+		got, err := roots.SalientParams(params)
+		want, wantErr := salientByMaps(params)
+		switch {
+		case err == nil && wantErr != nil:
+			t.Fatalf("SalientParams(%q) = %s; encoding/json: %v", params, got, wantErr)
+		case err == nil && !bytes.Equal(got, want):
+			t.Fatalf("SalientParams(%q) = %s; encoding/json gives %s", params, got, want)
+		case err == nil:
+			if again, err := roots.SalientParams(got); err != nil || !bytes.Equal(again, got) {
+				t.Fatalf("SalientParams(%s) = %s, %v; not canonical", got, again, err)
+			}
+		case wantErr == nil:
+			// Refused, though encoding/json reads it: one of the
+			// ambiguities, and what the error says.
+			msg := err.Error()
+			switch {
+			case strings.Contains(msg, "UTF-8"):
+				if utf8.Valid(params) {
+					t.Fatalf("SalientParams(%q): %v, but it is UTF-8", params, err)
+				}
+			case strings.Contains(msg, "surrogate"):
+				if !bytes.Contains(bytes.ToLower(params), []byte(`\ud`)) {
+					t.Fatalf("SalientParams(%q): %v, but it has no escaped surrogate", params, err)
+				}
+			case strings.Contains(msg, "duplicate"):
+				if !hasDuplicateName(params) {
+					t.Fatalf("SalientParams(%q): %v, but encoding/json sees no duplicate", params, err)
+				}
+			default:
+				t.Fatalf("SalientParams(%q): %v; encoding/json reads it", params, err)
+			}
+		}
+	})
+}
+
+// hasDuplicateName reports whether an object in data, valid JSON, has a
+// member name twice, as encoding/json's tokens decode names.
+func hasDuplicateName(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type level struct {
+		object bool
+		names  map[string]bool
+		key    bool // the next string is a name
+	}
+	var stack []*level
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key {
+			if name, ok := tok.(string); ok {
+				if top.names[name] {
+					return true
+				}
+				top.names[name] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object && tok != json.Delim('}') {
+			top.key = true // the value is read; a name comes next
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &level{object: true, names: map[string]bool{}, key: true})
+			if top != nil && top.object {
+				top.key = true
+			}
+		case json.Delim('['):
+			stack = append(stack, &level{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
 		}
 	}
 }

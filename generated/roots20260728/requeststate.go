@@ -11,11 +11,12 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // The errors of opening a sealed requestState, for errors.Is. A state that
@@ -202,25 +203,437 @@ type StateBinding struct {
 // requestState is bound to by default: every member except _meta,
 // inputResponses and requestState, which differ between the first attempt
 // and the retry, as canonical JSON (members sorted by name at every
-// level, no white space between tokens, numbers as written). For
-// tools/call, that is the tool's name and arguments. Absent or null
-// params give {}; params that are not a JSON object are an error.
+// level, no white space between tokens, numbers as written, strings
+// escaped as encoding/json escapes them). For tools/call, that is the
+// tool's name and arguments. Absent or null params give {}.
+//
+// Params that are not a JSON object are an error, and so are params that
+// JSON decoders read in different ways, which SalientParams refuses
+// rather than pick one reading: an object with a member name twice (at
+// any depth, also in the members it drops, and however the names are
+// escaped), text that is not UTF-8, and an escaped surrogate that is not
+// half of a pair (such as "\ud800"). Nesting deeper than 10000 levels is
+// an error too.
 func SalientParams(params []byte) ([]byte, error) {
-	members := map[string]any{}
-	if len(params) > 0 && !isNullValue(params[skipSpace(params, 0):]) {
-		if !json.Valid(params) {
-			return nil, errors.New("SalientParams: params are not JSON")
+	i := skipSpace(params, 0)
+	if len(params) == 0 || isNullValue(params[i:]) {
+		return []byte("{}"), nil
+	}
+	c := salientPool.Get().(*salientCanon)
+	defer c.release()
+	c.in, c.pos = params, i
+	root, err := c.value(0)
+	if err == nil && skipSpace(params, c.pos) != len(params) {
+		err = errSalientSyntax
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.nodes[root].kind != '{' {
+		return nil, errors.New("SalientParams: params are not a JSON object")
+	}
+	c.out = c.write(c.out[:0], root, true)
+	return bytes.Clone(c.out), nil
+}
+
+var (
+	errSalientSyntax    = errors.New("SalientParams: params are not JSON")
+	errSalientDepth     = errors.New("SalientParams: params nest deeper than 10000 levels")
+	errSalientDuplicate = errors.New("SalientParams: an object has a duplicate member name")
+	errSalientUTF8      = errors.New("SalientParams: params are not valid UTF-8")
+	errSalientSurrogate = errors.New("SalientParams: a string has an unpaired surrogate escape")
+)
+
+// maxSalientDepth is how deeply params may nest, as in encoding/json.
+const maxSalientDepth = 10000
+
+// salientCanon reads params into a tree of nodes, then writes the tree
+// as canonical JSON. Its slices are kept between calls.
+type salientCanon struct {
+	in    []byte
+	pos   int
+	text  []byte        // the decoded strings: member names and string values
+	nodes []salientNode // every value read
+	stack []salientKid  // the children of the containers being read
+	kids  []salientKid  // the children of every container read, each container's together
+	out   []byte
+}
+
+// salientNode is one value: for '{' and '[', its children are
+// kids[start:end]; for '"', it is text[start:end]; for 0 (a number,
+// true, false or null), it is in[start:end] as written.
+type salientNode struct {
+	kind       byte
+	start, end int
+}
+
+// salientKid is a child of a container: a value, and for an object the
+// member name, text[name:nameEnd].
+type salientKid struct {
+	name, nameEnd int
+	node          int
+}
+
+var salientPool = sync.Pool{New: func() any { return new(salientCanon) }}
+
+// release clears what c read, so that no params linger, and gives c back
+// to the pool unless it grew large.
+func (c *salientCanon) release() {
+	clear(c.text)
+	clear(c.out)
+	c.in, c.text, c.nodes, c.stack, c.kids, c.out = nil, c.text[:0], c.nodes[:0], c.stack[:0], c.kids[:0], c.out[:0]
+	if cap(c.text)+cap(c.out) <= 1<<20 && cap(c.nodes)+cap(c.stack)+cap(c.kids) <= 1<<16 {
+		salientPool.Put(c)
+	}
+}
+
+// value reads the value at c.pos, which is not white space, at depth
+// containers deep, and returns its node.
+func (c *salientCanon) value(depth int) (int, error) {
+	in := c.in
+	if c.pos >= len(in) {
+		return 0, errSalientSyntax
+	}
+	n := salientNode{start: c.pos}
+	switch b := in[c.pos]; {
+	case b == '{' || b == '[':
+		if depth++; depth > maxSalientDepth {
+			return 0, errSalientDepth
 		}
-		dec := json.NewDecoder(bytes.NewReader(params))
-		dec.UseNumber()
-		if err := dec.Decode(&members); err != nil {
-			return nil, errors.New("SalientParams: params are not a JSON object")
+		base := len(c.stack)
+		var err error
+		if b == '{' {
+			err = c.object(depth)
+		} else {
+			err = c.array(depth)
+		}
+		if err != nil {
+			return 0, err
+		}
+		n.kind, n.start = b, len(c.kids)
+		c.kids = append(c.kids, c.stack[base:]...)
+		n.end = len(c.kids)
+		c.stack = c.stack[:base]
+		if b == '{' {
+			members := c.kids[n.start:n.end]
+			slices.SortFunc(members, c.compareNames)
+			for i := 1; i < len(members); i++ {
+				if c.compareNames(members[i-1], members[i]) == 0 {
+					return 0, errSalientDuplicate
+				}
+			}
+		}
+	case b == '"':
+		start, end, err := c.str()
+		if err != nil {
+			return 0, err
+		}
+		n.kind, n.start, n.end = '"', start, end
+	case b == 't' && bytes.HasPrefix(in[c.pos:], []byte("true")):
+		c.pos += 4
+		n.end = c.pos
+	case b == 'f' && bytes.HasPrefix(in[c.pos:], []byte("false")):
+		c.pos += 5
+		n.end = c.pos
+	case b == 'n' && bytes.HasPrefix(in[c.pos:], []byte("null")):
+		c.pos += 4
+		n.end = c.pos
+	case b == '-' || '0' <= b && b <= '9':
+		if err := c.number(); err != nil {
+			return 0, err
+		}
+		n.end = c.pos
+	default:
+		return 0, errSalientSyntax
+	}
+	c.nodes = append(c.nodes, n)
+	return len(c.nodes) - 1, nil
+}
+
+// compareNames orders the members of an object by their decoded names.
+func (c *salientCanon) compareNames(a, b salientKid) int {
+	return bytes.Compare(c.text[a.name:a.nameEnd], c.text[b.name:b.nameEnd])
+}
+
+// object reads the members of the object at c.pos onto c.stack.
+func (c *salientCanon) object(depth int) error {
+	c.pos = skipSpace(c.in, c.pos+1)
+	if c.pos < len(c.in) && c.in[c.pos] == '}' {
+		c.pos++
+		return nil
+	}
+	for {
+		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
+			return errSalientSyntax
+		}
+		name, nameEnd, err := c.str()
+		if err != nil {
+			return err
+		}
+		c.pos = skipSpace(c.in, c.pos)
+		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
+			return errSalientSyntax
+		}
+		c.pos = skipSpace(c.in, c.pos+1)
+		node, err := c.value(depth)
+		if err != nil {
+			return err
+		}
+		c.stack = append(c.stack, salientKid{name: name, nameEnd: nameEnd, node: node})
+		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
+			c.pos = skipSpace(c.in, c.pos+1)
+			continue
+		}
+		if c.pos < len(c.in) && c.in[c.pos] == '}' {
+			c.pos++
+			return nil
+		}
+		return errSalientSyntax
+	}
+}
+
+// array reads the elements of the array at c.pos onto c.stack.
+func (c *salientCanon) array(depth int) error {
+	c.pos = skipSpace(c.in, c.pos+1)
+	if c.pos < len(c.in) && c.in[c.pos] == ']' {
+		c.pos++
+		return nil
+	}
+	for {
+		node, err := c.value(depth)
+		if err != nil {
+			return err
+		}
+		c.stack = append(c.stack, salientKid{node: node})
+		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
+			c.pos = skipSpace(c.in, c.pos+1)
+			continue
+		}
+		if c.pos < len(c.in) && c.in[c.pos] == ']' {
+			c.pos++
+			return nil
+		}
+		return errSalientSyntax
+	}
+}
+
+// number reads the number at c.pos.
+func (c *salientCanon) number() error {
+	in, i := c.in, c.pos
+	digits := func() bool {
+		start := i
+		for i < len(in) && '0' <= in[i] && in[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if in[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(in) && in[i] == '0':
+		i++
+	case !digits():
+		return errSalientSyntax
+	}
+	if i < len(in) && in[i] == '.' {
+		i++
+		if !digits() {
+			return errSalientSyntax
 		}
 	}
-	delete(members, "_meta")
-	delete(members, "inputResponses")
-	delete(members, "requestState")
-	return json.Marshal(members)
+	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
+		i++
+		if i < len(in) && (in[i] == '+' || in[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return errSalientSyntax
+		}
+	}
+	c.pos = i
+	return nil
+}
+
+// str decodes the string at c.pos onto c.text and returns where it lies
+// there.
+func (c *salientCanon) str() (start, end int, err error) {
+	in, i := c.in, c.pos+1
+	start = len(c.text)
+	for {
+		j := i
+		for j < len(in) && in[j] >= 0x20 && in[j] != '"' && in[j] != '\\' && in[j] < utf8.RuneSelf {
+			j++
+		}
+		c.text = append(c.text, in[i:j]...)
+		if i = j; i >= len(in) {
+			return 0, 0, errSalientSyntax
+		}
+		switch b := in[i]; {
+		case b == '"':
+			c.pos = i + 1
+			return start, len(c.text), nil
+		case b < 0x20:
+			return 0, 0, errSalientSyntax
+		case b >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, 0, errSalientUTF8
+			}
+			c.text = append(c.text, in[i:i+size]...)
+			i += size
+		default: // a backslash
+			if i+1 >= len(in) {
+				return 0, 0, errSalientSyntax
+			}
+			switch e := in[i+1]; e {
+			case '"', '\\', '/':
+				c.text = append(c.text, e)
+			case 'b':
+				c.text = append(c.text, '\b')
+			case 'f':
+				c.text = append(c.text, '\f')
+			case 'n':
+				c.text = append(c.text, '\n')
+			case 'r':
+				c.text = append(c.text, '\r')
+			case 't':
+				c.text = append(c.text, '\t')
+			case 'u':
+				r := hex4(in[i+2:])
+				if r < 0 {
+					return 0, 0, errSalientSyntax
+				}
+				i += 4
+				if 0xDC00 <= r && r < 0xE000 {
+					return 0, 0, errSalientSurrogate
+				}
+				if 0xD800 <= r && r < 0xDC00 {
+					// The low half of the pair must follow.
+					lo := rune(-1)
+					if i+3 < len(in) && in[i+2] == '\\' && in[i+3] == 'u' {
+						lo = hex4(in[i+4:])
+					}
+					if lo < 0xDC00 || lo >= 0xE000 {
+						return 0, 0, errSalientSurrogate
+					}
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					i += 6
+				}
+				c.text = utf8.AppendRune(c.text, r)
+			default:
+				return 0, 0, errSalientSyntax
+			}
+			i += 2
+		}
+	}
+}
+
+// hex4 is the value of the four hex digits b begins with, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, h := range b[:4] {
+		switch {
+		case '0' <= h && h <= '9':
+			h -= '0'
+		case 'a' <= h && h <= 'f':
+			h -= 'a' - 10
+		case 'A' <= h && h <= 'F':
+			h -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(h)
+	}
+	return r
+}
+
+// write appends node n to out as canonical JSON, leaving out the members
+// that differ between the attempts of a request if top.
+func (c *salientCanon) write(out []byte, n int, top bool) []byte {
+	node := c.nodes[n]
+	switch node.kind {
+	case '{':
+		out = append(out, '{')
+		first := true
+		for _, m := range c.kids[node.start:node.end] {
+			name := c.text[m.name:m.nameEnd]
+			if top && (string(name) == "_meta" || string(name) == "inputResponses" || string(name) == "requestState") {
+				continue
+			}
+			if !first {
+				out = append(out, ',')
+			}
+			first = false
+			out = appendJSONString(out, name)
+			out = append(out, ':')
+			out = c.write(out, m.node, false)
+		}
+		return append(out, '}')
+	case '[':
+		out = append(out, '[')
+		for i, e := range c.kids[node.start:node.end] {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = c.write(out, e.node, false)
+		}
+		return append(out, ']')
+	case '"':
+		return appendJSONString(out, c.text[node.start:node.end])
+	}
+	return append(out, c.in[node.start:node.end]...)
+}
+
+// appendJSONString appends s, valid UTF-8, as a JSON string escaped as
+// encoding/json escapes it: the quote, the backslash, the control
+// characters, <, >, &, U+2028 and U+2029.
+func appendJSONString(out, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b >= utf8.RuneSelf {
+			if b == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				out = append(out, s[start:i]...)
+				out = append(out, '\\', 'u', '2', '0', '2', hex[s[i+2]&0xF])
+				i += 3
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			i++
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch b {
+		case '"', '\\':
+			out = append(out, '\\', b)
+		case '\b':
+			out = append(out, '\\', 'b')
+		case '\f':
+			out = append(out, '\\', 'f')
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		default:
+			out = append(out, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+		}
+		i++
+		start = i
+	}
+	out = append(out, s[start:]...)
+	return append(out, '"')
 }
 
 // stateBuffers holds scratch space, so that sealing and opening allocate
