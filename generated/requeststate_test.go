@@ -4,7 +4,11 @@ package generated_test
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,7 +38,8 @@ var (
 
 // stateErrors are the sentinels, each of which a refused state matches
 // alone.
-var stateErrors = []error{roots.ErrStateMissing, roots.ErrStateTampered, roots.ErrStateUnknownKey, roots.ErrStateExpired, roots.ErrStateWrongPrincipal, roots.ErrStateWrongRequest}
+var stateErrors = []error{roots.ErrStateMissing, roots.ErrStateTampered, roots.ErrStateUnknownKey, roots.ErrStateWrongAudience,
+	roots.ErrStateNotYetValid, roots.ErrStateExpired, roots.ErrStateWrongPrincipal, roots.ErrStateWrongRequest}
 
 // onlyIs fails unless err matches want and no other state sentinel.
 func onlyIs(t *testing.T, what string, err, want error) {
@@ -313,6 +318,154 @@ func TestStateKeyRotation(t *testing.T) {
 	forged := append([]byte{raw[0], 2, 'z', 'z'}, raw[2+int(raw[1]):]...)
 	_, err = during.Open(base64.RawURLEncoding.EncodeToString(forged), stateBind)
 	onlyIs(t, "unknown key id", err, roots.ErrStateUnknownKey)
+}
+
+// sealerWith is a sealer with key k1 on clock, with the TTL and audience
+// given.
+func sealerWith(t testing.TB, clock *stateClock, ttl time.Duration, audience string) *roots.StateSealer {
+	t.Helper()
+	s, err := roots.NewStateSealer(roots.StateSealerConfig{Current: roots.StateKey{ID: "k1", Secret: stateSecret1}, TTL: ttl, Audience: audience, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Two services that share a key do not open each other's states: each
+// state is sealed for its sealer's audience, and the empty audience is
+// one audience among others. The audience is checked before the times
+// and the binding.
+func TestStateAudience(t *testing.T) {
+	clock := &stateClock{stateT0}
+	a := sealerWith(t, clock, time.Minute, "files-server")
+	b := sealerWith(t, clock, time.Minute, "mail-server")
+	none := sealerWith(t, clock, time.Minute, "")
+	fromA := mustSeal(t, a, []byte("st"), stateBind)
+	fromNone := mustSeal(t, none, []byte("st"), stateBind)
+	if got, err := a.Open(fromA, stateBind); err != nil || string(got) != "st" {
+		t.Errorf("own audience: %q, %v", got, err)
+	}
+	if got, err := none.Open(fromNone, stateBind); err != nil || string(got) != "st" {
+		t.Errorf("empty audience, own state: %q, %v", got, err)
+	}
+	for _, c := range []struct {
+		what   string
+		s      *roots.StateSealer
+		sealed string
+	}{
+		{"another audience", b, fromA},
+		{"the empty audience opening a named one's", none, fromA},
+		{"a named audience opening the empty one's", a, fromNone},
+	} {
+		_, err := c.s.Open(c.sealed, stateBind)
+		onlyIs(t, c.what, err, roots.ErrStateWrongAudience)
+	}
+	clock.now = stateT0.Add(time.Hour)
+	_, err := b.Open(fromA, roots.StateBinding{Principal: "mallory"})
+	onlyIs(t, "another audience, expired, another principal", err, roots.ErrStateWrongAudience)
+}
+
+// A state carries the time it was issued. An opener refuses one issued
+// further ahead of its clock than MaxStateClockSkew (the sealer's clock
+// runs fast), and one whose expiry lies further from its issue than the
+// opener's TTL (the sealer has a longer TTL), however young it is.
+func TestStateIssuedAt(t *testing.T) {
+	sealClock, openClock := &stateClock{stateT0}, &stateClock{stateT0}
+	opener := sealerWith(t, openClock, time.Minute, "")
+
+	// A clock a day fast, a TTL of a minute: twelve hours later the
+	// state is still from the future.
+	sealClock.now = stateT0.Add(24 * time.Hour)
+	fast := mustSeal(t, sealerWith(t, sealClock, time.Minute, ""), []byte("st"), stateBind)
+	openClock.now = stateT0.Add(12 * time.Hour)
+	_, err := opener.Open(fast, stateBind)
+	onlyIs(t, "issued 12 h ahead", err, roots.ErrStateNotYetValid)
+	_, err = opener.Open(fast, roots.StateBinding{Principal: "mallory"})
+	onlyIs(t, "issued 12 h ahead, another principal", err, roots.ErrStateNotYetValid)
+
+	// Within the skew it opens; a millisecond beyond, it does not.
+	openClock.now = stateT0
+	for _, c := range []struct {
+		ahead time.Duration
+		want  error
+	}{
+		{0, nil},
+		{roots.MaxStateClockSkew - time.Millisecond, nil},
+		{roots.MaxStateClockSkew, nil},
+		{roots.MaxStateClockSkew + time.Millisecond, roots.ErrStateNotYetValid},
+	} {
+		sealClock.now = stateT0.Add(c.ahead)
+		sealed := mustSeal(t, sealerWith(t, sealClock, time.Minute, ""), []byte("st"), stateBind)
+		_, err := opener.Open(sealed, stateBind)
+		if c.want == nil && err != nil {
+			t.Errorf("issued %v ahead: %v", c.ahead, err)
+		} else if c.want != nil {
+			onlyIs(t, fmt.Sprintf("issued %v ahead", c.ahead), err, c.want)
+		}
+	}
+
+	// A sealer with a day's TTL: its state is refused by an opener that
+	// allows a minute, from the moment it is sealed; a sealer with a
+	// shorter TTL than the opener's is held to its own.
+	sealClock.now, openClock.now = stateT0, stateT0
+	long := mustSeal(t, sealerWith(t, sealClock, 24*time.Hour, ""), []byte("st"), stateBind)
+	_, err = opener.Open(long, stateBind)
+	onlyIs(t, "a lifetime of a day, opened at once", err, roots.ErrStateExpired)
+	justOver := mustSeal(t, sealerWith(t, sealClock, time.Minute+time.Millisecond, ""), []byte("st"), stateBind)
+	_, err = opener.Open(justOver, stateBind)
+	onlyIs(t, "a lifetime a millisecond over the TTL", err, roots.ErrStateExpired)
+	short := mustSeal(t, sealerWith(t, sealClock, time.Second, ""), []byte("st"), stateBind)
+	openClock.now = stateT0.Add(time.Second - time.Millisecond)
+	if _, err := opener.Open(short, stateBind); err != nil {
+		t.Errorf("a shorter lifetime, within it: %v", err)
+	}
+	openClock.now = stateT0.Add(time.Second)
+	_, err = opener.Open(short, stateBind)
+	onlyIs(t, "a shorter lifetime, past it", err, roots.ErrStateExpired)
+
+	// A TTL that is not a whole number of milliseconds is rounded up, on
+	// both sides.
+	odd := sealerWith(t, sealClock, time.Minute+time.Microsecond, "")
+	openClock.now = stateT0
+	if _, err := odd.Open(mustSeal(t, odd, nil, stateBind), stateBind); err != nil {
+		t.Errorf("a TTL of 1m0.000001s: %v", err)
+	}
+}
+
+// sealFormat1 seals state as format 1 did, with no issue time and no
+// audience: expiry | principal digest | request digest | state.
+func sealFormat1(t testing.TB, id string, secret []byte, expiry time.Time, state []byte, b roots.StateBinding) string {
+	t.Helper()
+	block, err := aes.NewCipher(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	principal := sha256.Sum256(append([]byte("mcp requestState principal\x00"), b.Principal...))
+	in := binary.AppendUvarint([]byte("mcp requestState request\x00"), uint64(len(b.Method)))
+	request := sha256.Sum256(append(append(in, b.Method...), b.Params...))
+	header := append([]byte{1, byte(len(id))}, id...)
+	nonce := make([]byte, aead.NonceSize())
+	plain := binary.BigEndian.AppendUint64(nil, uint64(expiry.UnixMilli()))
+	plain = append(append(append(plain, principal[:]...), request[:]...), state...)
+	raw := aead.Seal(append(header, nonce...), nonce, plain, header)
+	return base64.RawURLEncoding.EncodeToString(raw)
+}
+
+// A state in the format before issue times and audiences is refused as
+// tampered, though its key and binding are right and it has not expired.
+func TestStateOldFormat(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := sealerWith(t, clock, time.Minute, "")
+	old := sealFormat1(t, "k1", stateSecret1, stateT0.Add(time.Minute), []byte("st"), stateBind)
+	got, err := s.Open(old, stateBind)
+	if err == nil {
+		t.Fatalf("a format 1 state opened to %q", got)
+	}
+	onlyIs(t, "format 1", err, roots.ErrStateTampered)
 }
 
 // SalientParams keeps what a retry repeats and drops what it changes:
@@ -627,8 +780,20 @@ func FuzzStateOpen(f *testing.F) {
 	f.Add(mustSeal(f, s, []byte(state), stateBind), stateBind.Principal)
 	f.Add(mustSeal(f, s, []byte(state), stateBind), "bob")
 	f.Add("", "alice")
-	f.Add("AQJrMQ", "alice")
-	f.Add("AQJrMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "alice")
+	f.Add("AgJrMQ", "alice")
+	f.Add("AgJrMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "alice")
+	// States the key sealed that must not open: another audience's, one
+	// from the future, one with too long a lifetime, one in format 1.
+	// Their state is not the one that may open.
+	for _, c := range []struct {
+		ttl      time.Duration
+		audience string
+		ahead    time.Duration
+	}{{time.Minute, "elsewhere", 0}, {time.Minute, "", time.Hour}, {time.Hour, "", 0}} {
+		other := &stateClock{stateT0.Add(c.ahead)}
+		f.Add(mustSeal(f, sealerWith(f, other, c.ttl, c.audience), []byte("elsewhere"), stateBind), stateBind.Principal)
+	}
+	f.Add(sealFormat1(f, "k1", stateSecret1, stateT0.Add(time.Minute), []byte("elsewhere"), stateBind), stateBind.Principal)
 	f.Fuzz(func(t *testing.T, sealed, principal string) {
 		b := stateBind
 		b.Principal = principal

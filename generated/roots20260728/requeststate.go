@@ -36,8 +36,17 @@ var (
 	// hold: a key removed after a rotation, another deployment's key, or
 	// an altered id.
 	ErrStateUnknownKey = errors.New("requestState: sealed with an unknown key")
+	// ErrStateWrongAudience: the state is authentic, but it was sealed
+	// for another audience: by another service that holds the same key
+	// (see StateSealerConfig.Audience).
+	ErrStateWrongAudience = errors.New("requestState: sealed for another audience")
+	// ErrStateNotYetValid: the state is authentic, but its issue time
+	// lies more than MaxStateClockSkew ahead of the opener's clock: the
+	// clock of the server that sealed it runs fast, or the opener's slow.
+	ErrStateNotYetValid = errors.New("requestState: issued in the future")
 	// ErrStateExpired: the state is authentic, but its time to live has
-	// passed.
+	// passed, or it was sealed with a lifetime longer than the opener's
+	// TTL, which the opener does not accept at any age.
 	ErrStateExpired = errors.New("requestState: expired")
 	// ErrStateWrongPrincipal: the state is authentic, but it was sealed
 	// for another principal.
@@ -53,8 +62,14 @@ var (
 // without a person; a server that asks for nothing else can set seconds.
 const DefaultStateTTL = 5 * time.Minute
 
+// MaxStateClockSkew is how far ahead of the opener's clock the issue time
+// of a state may lie: the clocks of the servers that seal and open may
+// differ by this much. A state issued further in the future is refused
+// with ErrStateNotYetValid.
+const MaxStateClockSkew = time.Minute
+
 // MaxStateSize is the largest state, in bytes, a StateSealer seals. Its
-// sealed form is about 4/3 of its size plus 140 bytes and the key id, and
+// sealed form is 4/3 of its size and of its key id plus about 190 bytes, and
 // travels to the client and back on every retry: keep larger data on the
 // server and seal a reference to it.
 const MaxStateSize = 64 << 10
@@ -66,12 +81,15 @@ const MaxStateSize = 64 << 10
 // The first three parts, the header, are the additional data the tag
 // covers. The plaintext is:
 //
-//	expiry (8, Unix milliseconds, big-endian) | principal digest (32) | request digest (32) | state
+//	issued (8) | expiry (8) | audience digest (32) | principal digest (32) | request digest (32) | state
+//
+// with the times in Unix milliseconds, big-endian. Format 1 had neither
+// the issue time nor the audience; its states are refused as tampered.
 const (
-	stateFormat = 1
+	stateFormat = 2
 	stateNonce  = 12
 	stateTag    = 16
-	stateFixed  = 8 + 2*sha256.Size
+	stateFixed  = 16 + 3*sha256.Size
 	// maxSealed is the length of the longest sealed state Open reads.
 	maxSealed = (2+255+stateNonce+stateFixed+MaxStateSize+stateTag+2)/3*4 + 4
 )
@@ -101,8 +119,18 @@ type StateSealerConfig struct {
 	// then remove it; its states are refused with ErrStateUnknownKey.
 	Older []StateKey
 	// TTL is how long after sealing a state can be opened; zero means
-	// DefaultStateTTL.
+	// DefaultStateTTL. It also bounds the states the sealer opens: one
+	// whose expiry lies more than TTL after its issue time (sealed by a
+	// sealer with a longer TTL) is refused with ErrStateExpired.
 	TTL time.Duration
+	// Audience names the service the sealer's states are for, such as
+	// the server's name. Every state is sealed for it, and Open refuses a
+	// state sealed for another audience with ErrStateWrongAudience, so
+	// that services sharing a key cannot take each other's states. The
+	// empty audience is allowed, and is one audience like any other: a
+	// sealer with audience "a" refuses what a sealer with "" sealed, and
+	// the reverse.
+	Audience string
 	// Now, when set, is the sealer's clock (for tests); nil means
 	// time.Now.
 	Now func() time.Time
@@ -115,10 +143,12 @@ type StateSealerConfig struct {
 // where it matters, to protect its integrity and bind it to the principal,
 // to a short expiry and to the originating request. Seal does all four:
 // it encrypts and authenticates the server's state with AES-GCM under the
-// current key, together with an expiry and digests of a StateBinding (the
-// principal, the method, the salient params). Open refuses a state that
-// was altered, sealed with an unknown key, expired, or sealed for another
-// principal or request, each with its own error.
+// current key, together with its issue time, its expiry, a digest of the
+// sealer's audience and digests of a StateBinding (the principal, the
+// method, the salient params). Open refuses a state that was altered,
+// sealed with an unknown key, sealed for another audience, issued in the
+// future, expired, or sealed for another principal or request, each with
+// its own error.
 //
 // Sealing bounds replay but does not prevent it: the same principal can
 // send a state again, on the same request, until it expires, and a
@@ -131,10 +161,11 @@ type StateSealerConfig struct {
 // rotate, build a new one and swap it in (with sync/atomic.Pointer, for
 // example).
 type StateSealer struct {
-	current *sealKey
-	keys    map[string]*sealKey
-	ttl     time.Duration
-	now     func() time.Time
+	current  *sealKey
+	keys     map[string]*sealKey
+	lifetime int64 // the TTL in milliseconds, rounded up
+	audience [sha256.Size]byte
+	now      func() time.Time
 }
 
 // sealKey is one key, ready to use.
@@ -143,16 +174,22 @@ type sealKey struct {
 	aead   cipher.AEAD
 }
 
-// NewStateSealer returns a sealer with the keys and TTL of c. It refuses
-// a key whose id is empty, longer than 255 bytes or given twice, a secret
-// that is not an AES key, and a negative TTL.
+// NewStateSealer returns a sealer with the keys, TTL and audience of c.
+// It refuses a key whose id is empty, longer than 255 bytes or given
+// twice, a secret that is not an AES key, and a negative TTL.
 func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	if c.TTL < 0 {
 		return nil, fmt.Errorf("StateSealer: negative TTL %v", c.TTL)
 	}
-	s := &StateSealer{keys: make(map[string]*sealKey, 1+len(c.Older)), ttl: c.TTL, now: c.Now}
-	if s.ttl == 0 {
-		s.ttl = DefaultStateTTL
+	ttl := c.TTL
+	if ttl == 0 {
+		ttl = DefaultStateTTL
+	}
+	s := &StateSealer{
+		keys:     make(map[string]*sealKey, 1+len(c.Older)),
+		lifetime: int64((ttl + time.Millisecond - 1) / time.Millisecond),
+		audience: sha256.Sum256([]byte("mcp requestState audience\x00" + c.Audience)),
+		now:      c.Now,
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -737,7 +774,10 @@ func (s *StateSealer) seal(buf, state []byte, b StateBinding) ([]byte, error) {
 	if _, err := rand.Read(raw[len(k.header):off]); err != nil {
 		return nil, fmt.Errorf("requestState: %w", err)
 	}
-	raw = binary.BigEndian.AppendUint64(raw, uint64(s.now().Add(s.ttl).UnixMilli()))
+	issued := s.now().UnixMilli()
+	raw = binary.BigEndian.AppendUint64(raw, uint64(issued))
+	raw = binary.BigEndian.AppendUint64(raw, uint64(issued+s.lifetime))
+	raw = append(raw, s.audience[:]...)
 	raw = append(raw, principal[:]...)
 	raw = append(raw, request[:]...)
 	raw = append(raw, state...)
@@ -749,10 +789,12 @@ func (s *StateSealer) seal(buf, state []byte, b StateBinding) ([]byte, error) {
 // checking in this order: an empty sealed string (ErrStateMissing), one
 // that does not decode or has an unknown format (ErrStateTampered), a key
 // id the sealer does not hold (ErrStateUnknownKey), a state that fails
-// authentication (ErrStateTampered), is past its expiry
-// (ErrStateExpired), was sealed for another principal
-// (ErrStateWrongPrincipal), or for another method or params
-// (ErrStateWrongRequest).
+// authentication (ErrStateTampered), was sealed for another audience
+// (ErrStateWrongAudience), was issued more than MaxStateClockSkew ahead
+// of the sealer's clock (ErrStateNotYetValid), has a lifetime longer
+// than the sealer's TTL or is past its expiry (ErrStateExpired), was
+// sealed for another principal (ErrStateWrongPrincipal), or for another
+// method or params (ErrStateWrongRequest).
 //
 // A state that opens is authentic and fresh, not unused: see StateSealer
 // on replay.
@@ -798,14 +840,24 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 	if err != nil {
 		return dst, ErrStateTampered
 	}
-	if s.now().UnixMilli() >= int64(binary.BigEndian.Uint64(plain)) {
+	if subtle.ConstantTimeCompare(plain[16:16+sha256.Size], s.audience[:]) != 1 {
+		return dst, ErrStateWrongAudience
+	}
+	now := s.now().UnixMilli()
+	issued, expiry := int64(binary.BigEndian.Uint64(plain)), int64(binary.BigEndian.Uint64(plain[8:]))
+	if issued > now+MaxStateClockSkew.Milliseconds() {
+		return dst, ErrStateNotYetValid
+	}
+	// issued is now at most a minute ahead, so issued+lifetime cannot
+	// overflow.
+	if expiry <= issued || expiry > issued+s.lifetime || now >= expiry {
 		return dst, ErrStateExpired
 	}
 	principal, request := b.digests((*buf)[room:cap(*buf)])
-	if subtle.ConstantTimeCompare(plain[8:8+sha256.Size], principal[:]) != 1 {
+	if subtle.ConstantTimeCompare(plain[16+sha256.Size:16+2*sha256.Size], principal[:]) != 1 {
 		return dst, ErrStateWrongPrincipal
 	}
-	if subtle.ConstantTimeCompare(plain[8+sha256.Size:stateFixed], request[:]) != 1 {
+	if subtle.ConstantTimeCompare(plain[16+2*sha256.Size:stateFixed], request[:]) != 1 {
 		return dst, ErrStateWrongRequest
 	}
 	return append(dst, plain[stateFixed:]...), nil
