@@ -848,8 +848,8 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 	if issued > now+MaxStateClockSkew.Milliseconds() {
 		return dst, ErrStateNotYetValid
 	}
-	// issued is now at most a minute ahead, so issued+lifetime cannot
-	// overflow.
+	// Past the check above, issued is at most MaxStateClockSkew ahead of
+	// the clock, so issued+lifetime cannot overflow.
 	if expiry <= issued || expiry > issued+s.lifetime || now >= expiry {
 		return dst, ErrStateExpired
 	}
