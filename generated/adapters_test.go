@@ -375,8 +375,9 @@ var rsAPIs = []rsAPI{
 // revision with a sealed state (requeststate.go), which the gate wraps.
 var revisionStateErrors = map[string]revisionStateSentinels{
 	"2026-07-28": {
-		missing: roots20260728.ErrStateMissing, tampered: roots20260728.ErrStateTampered, wrongPrincipal: roots20260728.ErrStateWrongPrincipal,
-		wrongRequest: roots20260728.ErrStateWrongRequest, expired: roots20260728.ErrStateExpired,
+		missing: roots20260728.ErrStateMissing, tampered: roots20260728.ErrStateTampered,
+		wrongAudience: roots20260728.ErrStateWrongAudience, notYetValid: roots20260728.ErrStateNotYetValid,
+		wrongPrincipal: roots20260728.ErrStateWrongPrincipal, wrongRequest: roots20260728.ErrStateWrongRequest, expired: roots20260728.ErrStateExpired,
 	},
 }
 

@@ -82,7 +82,9 @@ func gateInputRevisions() []rootsgate.Revision {
 
 // revisionStateSentinels are a revision's requestState errors
 // (revisionStateErrors in adapters_test.go).
-type revisionStateSentinels struct{ missing, tampered, wrongPrincipal, wrongRequest, expired error }
+type revisionStateSentinels struct {
+	missing, tampered, wrongAudience, notYetValid, wrongPrincipal, wrongRequest, expired error
+}
 
 // The round trip through the Session: the sealed state opens on the
 // retry of the same call by the same principal, which gets its roots, and
@@ -179,6 +181,27 @@ func TestGateSessionSealedState(t *testing.T) {
 			removed := gateSealed(t, clock, rootsgate.StateKey{ID: "k2", Secret: stateSecret2})
 			if _, err := removed.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateUnknownKey) {
 				t.Errorf("rotated, old key removed: %v, want ErrStateUnknownKey", err)
+			}
+
+			// Another service with the same key: its sealer has another
+			// audience, and refuses the state.
+			sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: key, TTL: time.Minute, Audience: "other-server", Now: clock.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			elsewhere := &rootsgate.Session{Sealer: sealer}
+			if _, err := elsewhere.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateWrongAudience) || !errors.Is(err, revErr.wrongAudience) {
+				t.Errorf("another audience: %v, want ErrStateWrongAudience", err)
+			}
+			if _, err := elsewhere.State(ctx, retry); !errors.Is(err, rootsgate.ErrStateWrongAudience) {
+				t.Errorf("another audience: State error %v, want ErrStateWrongAudience", err)
+			}
+
+			// An opener whose clock is an hour behind the sealer's, far
+			// beyond the skew allowed.
+			clock.now = stateT0.Add(-time.Hour)
+			if _, err := sess.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateNotYetValid) || !errors.Is(err, revErr.notYetValid) {
+				t.Errorf("issued in the future: %v, want ErrStateNotYetValid", err)
 			}
 		})
 	}

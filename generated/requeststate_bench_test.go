@@ -49,3 +49,26 @@ func BenchmarkStateSealOpen(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSalientParams canonicalises the params of a retried tools/call
+// (with _meta, inputResponses and requestState to drop); "maps" is the
+// same through encoding/json's maps, for comparison.
+func BenchmarkSalientParams(b *testing.B) {
+	params := []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}},` +
+		`"name":"read_file","arguments":{"path":"/srv/data/report.txt","encoding":"utf-8","range":{"start":0,"end":4096},"tags":["a","b","c"]},` +
+		`"inputResponses":{"roots":{"roots":[{"uri":"file:///srv/data","name":"data"}]}},"requestState":"AQJrMQ-0123456789abcdef"}`)
+	for _, c := range []struct {
+		name string
+		f    func([]byte) ([]byte, error)
+	}{{"SalientParams", roots.SalientParams}, {"maps", salientByMaps}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(params)))
+			for b.Loop() {
+				if _, err := c.f(params); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

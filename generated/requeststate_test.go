@@ -4,13 +4,18 @@ package generated_test
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	roots "github.com/rootsgen/rootsgen/generated/roots20260728"
 )
@@ -33,7 +38,8 @@ var (
 
 // stateErrors are the sentinels, each of which a refused state matches
 // alone.
-var stateErrors = []error{roots.ErrStateMissing, roots.ErrStateTampered, roots.ErrStateUnknownKey, roots.ErrStateExpired, roots.ErrStateWrongPrincipal, roots.ErrStateWrongRequest}
+var stateErrors = []error{roots.ErrStateMissing, roots.ErrStateTampered, roots.ErrStateUnknownKey, roots.ErrStateWrongAudience,
+	roots.ErrStateNotYetValid, roots.ErrStateExpired, roots.ErrStateWrongPrincipal, roots.ErrStateWrongRequest}
 
 // onlyIs fails unless err matches want and no other state sentinel.
 func onlyIs(t *testing.T, what string, err, want error) {
@@ -314,6 +320,154 @@ func TestStateKeyRotation(t *testing.T) {
 	onlyIs(t, "unknown key id", err, roots.ErrStateUnknownKey)
 }
 
+// sealerWith is a sealer with key k1 on clock, with the TTL and audience
+// given.
+func sealerWith(t testing.TB, clock *stateClock, ttl time.Duration, audience string) *roots.StateSealer {
+	t.Helper()
+	s, err := roots.NewStateSealer(roots.StateSealerConfig{Current: roots.StateKey{ID: "k1", Secret: stateSecret1}, TTL: ttl, Audience: audience, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Two services that share a key do not open each other's states: each
+// state is sealed for its sealer's audience, and the empty audience is
+// one audience among others. The audience is checked before the times
+// and the binding.
+func TestStateAudience(t *testing.T) {
+	clock := &stateClock{stateT0}
+	a := sealerWith(t, clock, time.Minute, "files-server")
+	b := sealerWith(t, clock, time.Minute, "mail-server")
+	none := sealerWith(t, clock, time.Minute, "")
+	fromA := mustSeal(t, a, []byte("st"), stateBind)
+	fromNone := mustSeal(t, none, []byte("st"), stateBind)
+	if got, err := a.Open(fromA, stateBind); err != nil || string(got) != "st" {
+		t.Errorf("own audience: %q, %v", got, err)
+	}
+	if got, err := none.Open(fromNone, stateBind); err != nil || string(got) != "st" {
+		t.Errorf("empty audience, own state: %q, %v", got, err)
+	}
+	for _, c := range []struct {
+		what   string
+		s      *roots.StateSealer
+		sealed string
+	}{
+		{"another audience", b, fromA},
+		{"the empty audience opening a named one's", none, fromA},
+		{"a named audience opening the empty one's", a, fromNone},
+	} {
+		_, err := c.s.Open(c.sealed, stateBind)
+		onlyIs(t, c.what, err, roots.ErrStateWrongAudience)
+	}
+	clock.now = stateT0.Add(time.Hour)
+	_, err := b.Open(fromA, roots.StateBinding{Principal: "mallory"})
+	onlyIs(t, "another audience, expired, another principal", err, roots.ErrStateWrongAudience)
+}
+
+// A state carries the time it was issued. An opener refuses one issued
+// further ahead of its clock than MaxStateClockSkew (the sealer's clock
+// runs fast), and one whose expiry lies further from its issue than the
+// opener's TTL (the sealer has a longer TTL), however young it is.
+func TestStateIssuedAt(t *testing.T) {
+	sealClock, openClock := &stateClock{stateT0}, &stateClock{stateT0}
+	opener := sealerWith(t, openClock, time.Minute, "")
+
+	// A clock a day fast, a TTL of a minute: twelve hours later the
+	// state is still from the future.
+	sealClock.now = stateT0.Add(24 * time.Hour)
+	fast := mustSeal(t, sealerWith(t, sealClock, time.Minute, ""), []byte("st"), stateBind)
+	openClock.now = stateT0.Add(12 * time.Hour)
+	_, err := opener.Open(fast, stateBind)
+	onlyIs(t, "issued 12 h ahead", err, roots.ErrStateNotYetValid)
+	_, err = opener.Open(fast, roots.StateBinding{Principal: "mallory"})
+	onlyIs(t, "issued 12 h ahead, another principal", err, roots.ErrStateNotYetValid)
+
+	// Within the skew it opens; a millisecond beyond, it does not.
+	openClock.now = stateT0
+	for _, c := range []struct {
+		ahead time.Duration
+		want  error
+	}{
+		{0, nil},
+		{roots.MaxStateClockSkew - time.Millisecond, nil},
+		{roots.MaxStateClockSkew, nil},
+		{roots.MaxStateClockSkew + time.Millisecond, roots.ErrStateNotYetValid},
+	} {
+		sealClock.now = stateT0.Add(c.ahead)
+		sealed := mustSeal(t, sealerWith(t, sealClock, time.Minute, ""), []byte("st"), stateBind)
+		_, err := opener.Open(sealed, stateBind)
+		if c.want == nil && err != nil {
+			t.Errorf("issued %v ahead: %v", c.ahead, err)
+		} else if c.want != nil {
+			onlyIs(t, fmt.Sprintf("issued %v ahead", c.ahead), err, c.want)
+		}
+	}
+
+	// A sealer with a day's TTL: its state is refused by an opener that
+	// allows a minute, from the moment it is sealed; a sealer with a
+	// shorter TTL than the opener's is held to its own.
+	sealClock.now, openClock.now = stateT0, stateT0
+	long := mustSeal(t, sealerWith(t, sealClock, 24*time.Hour, ""), []byte("st"), stateBind)
+	_, err = opener.Open(long, stateBind)
+	onlyIs(t, "a lifetime of a day, opened at once", err, roots.ErrStateExpired)
+	justOver := mustSeal(t, sealerWith(t, sealClock, time.Minute+time.Millisecond, ""), []byte("st"), stateBind)
+	_, err = opener.Open(justOver, stateBind)
+	onlyIs(t, "a lifetime a millisecond over the TTL", err, roots.ErrStateExpired)
+	short := mustSeal(t, sealerWith(t, sealClock, time.Second, ""), []byte("st"), stateBind)
+	openClock.now = stateT0.Add(time.Second - time.Millisecond)
+	if _, err := opener.Open(short, stateBind); err != nil {
+		t.Errorf("a shorter lifetime, within it: %v", err)
+	}
+	openClock.now = stateT0.Add(time.Second)
+	_, err = opener.Open(short, stateBind)
+	onlyIs(t, "a shorter lifetime, past it", err, roots.ErrStateExpired)
+
+	// A TTL that is not a whole number of milliseconds is rounded up, on
+	// both sides.
+	odd := sealerWith(t, sealClock, time.Minute+time.Microsecond, "")
+	openClock.now = stateT0
+	if _, err := odd.Open(mustSeal(t, odd, nil, stateBind), stateBind); err != nil {
+		t.Errorf("a TTL of 1m0.000001s: %v", err)
+	}
+}
+
+// sealFormat1 seals state as format 1 did, with no issue time and no
+// audience: expiry | principal digest | request digest | state.
+func sealFormat1(t testing.TB, id string, secret []byte, expiry time.Time, state []byte, b roots.StateBinding) string {
+	t.Helper()
+	block, err := aes.NewCipher(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	principal := sha256.Sum256(append([]byte("mcp requestState principal\x00"), b.Principal...))
+	in := binary.AppendUvarint([]byte("mcp requestState request\x00"), uint64(len(b.Method)))
+	request := sha256.Sum256(append(append(in, b.Method...), b.Params...))
+	header := append([]byte{1, byte(len(id))}, id...)
+	nonce := make([]byte, aead.NonceSize())
+	plain := binary.BigEndian.AppendUint64(nil, uint64(expiry.UnixMilli()))
+	plain = append(append(append(plain, principal[:]...), request[:]...), state...)
+	raw := aead.Seal(append(header, nonce...), nonce, plain, header)
+	return base64.RawURLEncoding.EncodeToString(raw)
+}
+
+// A state in the format before issue times and audiences is refused as
+// tampered, though its key and binding are right and it has not expired.
+func TestStateOldFormat(t *testing.T) {
+	clock := &stateClock{stateT0}
+	s := sealerWith(t, clock, time.Minute, "")
+	old := sealFormat1(t, "k1", stateSecret1, stateT0.Add(time.Minute), []byte("st"), stateBind)
+	got, err := s.Open(old, stateBind)
+	if err == nil {
+		t.Fatalf("a format 1 state opened to %q", got)
+	}
+	onlyIs(t, "format 1", err, roots.ErrStateTampered)
+}
+
 // SalientParams keeps what a retry repeats and drops what it changes:
 // the retry of a tools/call, with _meta, inputResponses and requestState,
 // another member order and other white space, gives the same bytes;
@@ -350,6 +504,213 @@ func TestSalientParams(t *testing.T) {
 	for _, bad := range []string{"[]", `"x"`, "1", "{", `{"a":1} {}`, `{"a":1}x`} {
 		if b, err := roots.SalientParams([]byte(bad)); err == nil {
 			t.Errorf("SalientParams(%q) = %s, want an error", bad, b)
+		}
+	}
+}
+
+// SalientParams refuses params that JSON decoders read in more than one
+// way, rather than choose one reading: a member name given twice in one
+// object (at any depth, however it is escaped), text that is not UTF-8,
+// and an escaped surrogate that is not half of a pair. Each refused input
+// differs from an accepted one that a normalising reading would give the
+// same bytes.
+func TestSalientParamsAmbiguous(t *testing.T) {
+	for _, c := range []struct{ bad, why, like string }{
+		{`{"a":1,"a":2}`, "duplicate", `{"a":2}`},
+		{`{"a":2,"a":2}`, "duplicate", `{"a":2}`},
+		{`{"x":{"a":1,"a":2}}`, "duplicate", `{"x":{"a":2}}`},
+		{`{"x":[1,{"b":{"a":1,"a":2}}]}`, "duplicate", `{"x":[1,{"b":{"a":2}}]}`},
+		{`{"a":1,"\u0061":2}`, "duplicate", `{"a":2}`},
+		{`{"name":"read_file","name":"write_file"}`, "duplicate", `{"name":"write_file"}`},
+		{`{"_meta":{},"_meta":{},"a":1}`, "duplicate", `{"a":1}`},
+		{"{\"a\":\"\xff\"}", "UTF-8", `{"a":"\ufffd"}`},
+		{"{\"\xc3\":1}", "UTF-8", `{"\ufffd":1}`},
+		{"{\"a\":\"\xed\xa0\x80\"}", "UTF-8", `{"a":"\ufffd\ufffd\ufffd"}`}, // a surrogate, UTF-8 encoded
+		{"{\"_meta\":{\"k\":\"\xff\"},\"a\":1}", "UTF-8", `{"a":1}`},
+		{`{"a":"\ud800"}`, "surrogate", `{"a":"\ufffd"}`},
+		{`{"a":"\udc00"}`, "surrogate", `{"a":"\ufffd"}`},
+		{`{"a":"\ud800x"}`, "surrogate", `{"a":"\ufffdx"}`},
+		{`{"a":"\ud800\u0041"}`, "surrogate", `{"a":"\ufffdA"}`},
+		{`{"a":"\uD800\uD800\uDC00"}`, "surrogate", `{"a":"\ufffd\ud800\udc00"}`},
+		{`{"a":"\udc00\ud800"}`, "surrogate", `{"a":"\ufffd\ufffd"}`},
+		{`{"\ud800":1}`, "surrogate", `{"\ufffd":1}`},
+	} {
+		got, err := roots.SalientParams([]byte(c.bad))
+		if err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("SalientParams(%q) = %s, %v; want an error about %s", c.bad, got, err, c.why)
+		}
+		if _, err := roots.SalientParams([]byte(c.like)); err != nil {
+			t.Errorf("SalientParams(%q): %v", c.like, err)
+		}
+	}
+	// Pairs, U+FFFD itself and the same name in sibling objects are fine.
+	for in, want := range map[string]string{
+		`{"a":"\ud83d\ude00"}`:                        `{"a":"😀"}`,
+		`{"a":"\uD83D\uDE00","b":"😀"}`:                `{"a":"😀","b":"😀"}`,
+		`{"a":"\ufffd"}`:                              `{"a":"�"}`,
+		`{"x":{"a":1},"y":{"a":1}}`:                   `{"x":{"a":1},"y":{"a":1}}`,
+		`{"x":[{"a":1},{"a":2}]}`:                     `{"x":[{"a":1},{"a":2}]}`,
+		`{"a":{"a":{"a":1}}}`:                         `{"a":{"a":{"a":1}}}`,
+		`{"requestState":"x","a":{"requestState":1}}`: `{"a":{"requestState":1}}`,
+	} {
+		if got, err := roots.SalientParams([]byte(in)); err != nil || string(got) != want {
+			t.Errorf("SalientParams(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+}
+
+// salientByMaps is SalientParams as encoding/json would write it: decoded
+// into maps (numbers as written) and encoded again. On params with no
+// repeated name, no invalid UTF-8 and no lone surrogate, SalientParams
+// gives the same bytes.
+func salientByMaps(params []byte) ([]byte, error) {
+	members := map[string]any{}
+	if t := bytes.TrimLeft(params, " \t\r\n"); len(params) > 0 && !(bytes.HasPrefix(t, []byte("null")) && len(bytes.TrimSpace(t[4:])) == 0) {
+		if !json.Valid(params) {
+			return nil, errors.New("not JSON")
+		}
+		dec := json.NewDecoder(bytes.NewReader(params))
+		dec.UseNumber()
+		if err := dec.Decode(&members); err != nil {
+			return nil, errors.New("not a JSON object")
+		}
+	}
+	delete(members, "_meta")
+	delete(members, "inputResponses")
+	delete(members, "requestState")
+	return json.Marshal(members)
+}
+
+// salientSeeds are params SalientParams accepts, with every kind of
+// escape and value it has to write as encoding/json does.
+var salientSeeds = []string{
+	`{"name":"read_file","arguments":{"path":"/a","n":1.50,"z":[1,{"b":2,"a":1}]},"_meta":{"progressToken":1}}`,
+	`{"s":"<a href=\"x\">&amp;</a>","t":"tab\there\nnl\r\b\f\u0000\u001f\u007f","u":"\u2028\u2029 \/ \\ é 😀"}`,
+	`{"n":[-0,0.0,1e10,1E+10,-1.5e-3,123456789012345678901234567890],"b":[true,false,null],"e":{},"a":[],"x":[[],[{}]]}`,
+	`{"\u00e9":1,"e":2,"é\u0301":3,"Z":4,"_":5,"":6,"\u003c":7,"<>":8}`,
+	" \t\r\n{ \"a\" : [ 1 , 2 ] , \"b\" : { } } \n",
+	`{"inputResponses":{"roots":{"roots":[]}},"requestState":"x","_meta":{}}`,
+	`{"\u005fmeta":1,"inputR\u0065sponses":2,"x":3}`,
+	"null", "", " null ", "{}",
+}
+
+func TestSalientParamsEncoding(t *testing.T) {
+	for _, in := range salientSeeds {
+		want, err := salientByMaps([]byte(in))
+		if err != nil {
+			t.Fatalf("seed %q: %v", in, err)
+		}
+		got, err := roots.SalientParams([]byte(in))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("SalientParams(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{" ", "nul", "null x", "[]", "[", `{"a":01}`, `{"a":1.}`, `{"a":-}`, `{"a":.5}`, `{"a":1e}`, `{"a":+1}`,
+		`{"a":tru}`, `{"a":"\x"}`, `{"a":"\u12"}`, `{"a":"\u12G4"}`, "{\"a\":\"\t\"}", `{"a" 1}`, `{"a":1,}`, `{,}`, `{"a":[1,]}`, `{a:1}`, `{"a":1}}`,
+		strings.Repeat("[", 10001) + strings.Repeat("]", 10001)} {
+		if got, err := roots.SalientParams([]byte(bad)); err == nil {
+			t.Errorf("SalientParams(%.40q) = %s, want an error", bad, got)
+		}
+	}
+	deep := `{"a":` + strings.Repeat("[", 9999) + strings.Repeat("]", 9999) + `}`
+	if _, err := roots.SalientParams([]byte(deep)); err != nil {
+		t.Errorf("10000 levels: %v", err)
+	}
+	if _, err := roots.SalientParams([]byte(`{"a":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`)); err == nil {
+		t.Error("10001 levels: no error")
+	}
+}
+
+// FuzzSalientParams compares SalientParams with encoding/json: what one
+// accepts, the other accepts with the same bytes, except for the
+// ambiguous params only SalientParams refuses; and its output is its own
+// canonical form.
+func FuzzSalientParams(f *testing.F) {
+	for _, s := range salientSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"a":1,"a":2}`))
+	f.Add([]byte(`{"a":"\ud800"}`))
+	f.Add([]byte("{\"a\":\"\xff\"}"))
+	f.Fuzz(func(t *testing.T, params []byte) {
+		got, err := roots.SalientParams(params)
+		want, wantErr := salientByMaps(params)
+		switch {
+		case err == nil && wantErr != nil:
+			t.Fatalf("SalientParams(%q) = %s; encoding/json: %v", params, got, wantErr)
+		case err == nil && !bytes.Equal(got, want):
+			t.Fatalf("SalientParams(%q) = %s; encoding/json gives %s", params, got, want)
+		case err == nil:
+			if again, err := roots.SalientParams(got); err != nil || !bytes.Equal(again, got) {
+				t.Fatalf("SalientParams(%s) = %s, %v; not canonical", got, again, err)
+			}
+		case wantErr == nil:
+			// Refused, though encoding/json reads it: one of the
+			// ambiguities, and what the error says.
+			msg := err.Error()
+			switch {
+			case strings.Contains(msg, "UTF-8"):
+				if utf8.Valid(params) {
+					t.Fatalf("SalientParams(%q): %v, but it is UTF-8", params, err)
+				}
+			case strings.Contains(msg, "surrogate"):
+				if !bytes.Contains(bytes.ToLower(params), []byte(`\ud`)) {
+					t.Fatalf("SalientParams(%q): %v, but it has no escaped surrogate", params, err)
+				}
+			case strings.Contains(msg, "duplicate"):
+				if !hasDuplicateName(params) {
+					t.Fatalf("SalientParams(%q): %v, but encoding/json sees no duplicate", params, err)
+				}
+			default:
+				t.Fatalf("SalientParams(%q): %v; encoding/json reads it", params, err)
+			}
+		}
+	})
+}
+
+// hasDuplicateName reports whether an object in data, valid JSON, has a
+// member name twice, as encoding/json's tokens decode names.
+func hasDuplicateName(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type level struct {
+		object bool
+		names  map[string]bool
+		key    bool // the next string is a name
+	}
+	var stack []*level
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.key {
+			if name, ok := tok.(string); ok {
+				if top.names[name] {
+					return true
+				}
+				top.names[name] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object && tok != json.Delim('}') {
+			top.key = true // the value is read; a name comes next
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &level{object: true, names: map[string]bool{}, key: true})
+			if top != nil && top.object {
+				top.key = true
+			}
+		case json.Delim('['):
+			stack = append(stack, &level{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
 		}
 	}
 }
@@ -419,8 +780,20 @@ func FuzzStateOpen(f *testing.F) {
 	f.Add(mustSeal(f, s, []byte(state), stateBind), stateBind.Principal)
 	f.Add(mustSeal(f, s, []byte(state), stateBind), "bob")
 	f.Add("", "alice")
-	f.Add("AQJrMQ", "alice")
-	f.Add("AQJrMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "alice")
+	f.Add("AgJrMQ", "alice")
+	f.Add("AgJrMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "alice")
+	// States the key sealed that must not open: another audience's, one
+	// from the future, one with too long a lifetime, one in format 1.
+	// Their state is not the one that may open.
+	for _, c := range []struct {
+		ttl      time.Duration
+		audience string
+		ahead    time.Duration
+	}{{time.Minute, "elsewhere", 0}, {time.Minute, "", time.Hour}, {time.Hour, "", 0}} {
+		other := &stateClock{stateT0.Add(c.ahead)}
+		f.Add(mustSeal(f, sealerWith(f, other, c.ttl, c.audience), []byte("elsewhere"), stateBind), stateBind.Principal)
+	}
+	f.Add(sealFormat1(f, "k1", stateSecret1, stateT0.Add(time.Minute), []byte("elsewhere"), stateBind), stateBind.Principal)
 	f.Fuzz(func(t *testing.T, sealed, principal string) {
 		b := stateBind
 		b.Principal = principal

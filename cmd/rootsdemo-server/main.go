@@ -15,11 +15,12 @@
 // On 2026-07-28 the requestState of each input_required result is sealed
 // (rootsgate.StateSealer: AES-GCM under a random key made when the
 // connection starts, so no state outlives the process) and bound to
-// tools/call, the tool's name and arguments, a two-minute expiry, and a
-// principal. Stdio has no authentication, so the principal is the
-// connection: a random id made at its start. A retry whose requestState
-// was altered, has expired, or belongs to another call or connection is
-// answered with error -32602. Sealing bounds replay to the expiry; it does
+// tools/call, the tool's name and arguments, a two-minute expiry, a
+// principal and the audience "rootsdemo-server". Stdio has no
+// authentication, so the principal is the connection: a random id made at
+// its start. A retry whose requestState was altered, has expired, or
+// belongs to another call, connection or service is answered with error
+// -32602. Sealing bounds replay to the expiry; it does
 // not make a state single-use, which would need a record of used states.
 //
 // With -http ADDR it serves MCP's Streamable HTTP transport at

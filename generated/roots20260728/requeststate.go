@@ -11,11 +11,12 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // The errors of opening a sealed requestState, for errors.Is. A state that
@@ -35,8 +36,17 @@ var (
 	// hold: a key removed after a rotation, another deployment's key, or
 	// an altered id.
 	ErrStateUnknownKey = errors.New("requestState: sealed with an unknown key")
+	// ErrStateWrongAudience: the state is authentic, but it was sealed
+	// for another audience: by another service that holds the same key
+	// (see StateSealerConfig.Audience).
+	ErrStateWrongAudience = errors.New("requestState: sealed for another audience")
+	// ErrStateNotYetValid: the state is authentic, but its issue time
+	// lies more than MaxStateClockSkew ahead of the opener's clock: the
+	// clock of the server that sealed it runs fast, or the opener's slow.
+	ErrStateNotYetValid = errors.New("requestState: issued in the future")
 	// ErrStateExpired: the state is authentic, but its time to live has
-	// passed.
+	// passed, or it was sealed with a lifetime longer than the opener's
+	// TTL, which the opener does not accept at any age.
 	ErrStateExpired = errors.New("requestState: expired")
 	// ErrStateWrongPrincipal: the state is authentic, but it was sealed
 	// for another principal.
@@ -52,8 +62,14 @@ var (
 // without a person; a server that asks for nothing else can set seconds.
 const DefaultStateTTL = 5 * time.Minute
 
+// MaxStateClockSkew is how far ahead of the opener's clock the issue time
+// of a state may lie: the clocks of the servers that seal and open may
+// differ by this much. A state issued further in the future is refused
+// with ErrStateNotYetValid.
+const MaxStateClockSkew = time.Minute
+
 // MaxStateSize is the largest state, in bytes, a StateSealer seals. Its
-// sealed form is about 4/3 of its size plus 140 bytes and the key id, and
+// sealed form is 4/3 of its size and of its key id plus about 190 bytes, and
 // travels to the client and back on every retry: keep larger data on the
 // server and seal a reference to it.
 const MaxStateSize = 64 << 10
@@ -65,12 +81,15 @@ const MaxStateSize = 64 << 10
 // The first three parts, the header, are the additional data the tag
 // covers. The plaintext is:
 //
-//	expiry (8, Unix milliseconds, big-endian) | principal digest (32) | request digest (32) | state
+//	issued (8) | expiry (8) | audience digest (32) | principal digest (32) | request digest (32) | state
+//
+// with the times in Unix milliseconds, big-endian. Format 1 had neither
+// the issue time nor the audience; its states are refused as tampered.
 const (
-	stateFormat = 1
+	stateFormat = 2
 	stateNonce  = 12
 	stateTag    = 16
-	stateFixed  = 8 + 2*sha256.Size
+	stateFixed  = 16 + 3*sha256.Size
 	// maxSealed is the length of the longest sealed state Open reads.
 	maxSealed = (2+255+stateNonce+stateFixed+MaxStateSize+stateTag+2)/3*4 + 4
 )
@@ -100,8 +119,18 @@ type StateSealerConfig struct {
 	// then remove it; its states are refused with ErrStateUnknownKey.
 	Older []StateKey
 	// TTL is how long after sealing a state can be opened; zero means
-	// DefaultStateTTL.
+	// DefaultStateTTL. It also bounds the states the sealer opens: one
+	// whose expiry lies more than TTL after its issue time (sealed by a
+	// sealer with a longer TTL) is refused with ErrStateExpired.
 	TTL time.Duration
+	// Audience names the service the sealer's states are for, such as
+	// the server's name. Every state is sealed for it, and Open refuses a
+	// state sealed for another audience with ErrStateWrongAudience, so
+	// that services sharing a key cannot take each other's states. The
+	// empty audience is allowed, and is one audience like any other: a
+	// sealer with audience "a" refuses what a sealer with "" sealed, and
+	// the reverse.
+	Audience string
 	// Now, when set, is the sealer's clock (for tests); nil means
 	// time.Now.
 	Now func() time.Time
@@ -114,10 +143,12 @@ type StateSealerConfig struct {
 // where it matters, to protect its integrity and bind it to the principal,
 // to a short expiry and to the originating request. Seal does all four:
 // it encrypts and authenticates the server's state with AES-GCM under the
-// current key, together with an expiry and digests of a StateBinding (the
-// principal, the method, the salient params). Open refuses a state that
-// was altered, sealed with an unknown key, expired, or sealed for another
-// principal or request, each with its own error.
+// current key, together with its issue time, its expiry, a digest of the
+// sealer's audience and digests of a StateBinding (the principal, the
+// method, the salient params). Open refuses a state that was altered,
+// sealed with an unknown key, sealed for another audience, issued in the
+// future, expired, or sealed for another principal or request, each with
+// its own error.
 //
 // Sealing bounds replay but does not prevent it: the same principal can
 // send a state again, on the same request, until it expires, and a
@@ -130,10 +161,11 @@ type StateSealerConfig struct {
 // rotate, build a new one and swap it in (with sync/atomic.Pointer, for
 // example).
 type StateSealer struct {
-	current *sealKey
-	keys    map[string]*sealKey
-	ttl     time.Duration
-	now     func() time.Time
+	current  *sealKey
+	keys     map[string]*sealKey
+	lifetime int64 // the TTL in milliseconds, rounded up
+	audience [sha256.Size]byte
+	now      func() time.Time
 }
 
 // sealKey is one key, ready to use.
@@ -142,16 +174,22 @@ type sealKey struct {
 	aead   cipher.AEAD
 }
 
-// NewStateSealer returns a sealer with the keys and TTL of c. It refuses
-// a key whose id is empty, longer than 255 bytes or given twice, a secret
-// that is not an AES key, and a negative TTL.
+// NewStateSealer returns a sealer with the keys, TTL and audience of c.
+// It refuses a key whose id is empty, longer than 255 bytes or given
+// twice, a secret that is not an AES key, and a negative TTL.
 func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	if c.TTL < 0 {
 		return nil, fmt.Errorf("StateSealer: negative TTL %v", c.TTL)
 	}
-	s := &StateSealer{keys: make(map[string]*sealKey, 1+len(c.Older)), ttl: c.TTL, now: c.Now}
-	if s.ttl == 0 {
-		s.ttl = DefaultStateTTL
+	ttl := c.TTL
+	if ttl == 0 {
+		ttl = DefaultStateTTL
+	}
+	s := &StateSealer{
+		keys:     make(map[string]*sealKey, 1+len(c.Older)),
+		lifetime: int64((ttl + time.Millisecond - 1) / time.Millisecond),
+		audience: sha256.Sum256([]byte("mcp requestState audience\x00" + c.Audience)),
+		now:      c.Now,
 	}
 	if s.now == nil {
 		s.now = time.Now
@@ -202,25 +240,437 @@ type StateBinding struct {
 // requestState is bound to by default: every member except _meta,
 // inputResponses and requestState, which differ between the first attempt
 // and the retry, as canonical JSON (members sorted by name at every
-// level, no white space between tokens, numbers as written). For
-// tools/call, that is the tool's name and arguments. Absent or null
-// params give {}; params that are not a JSON object are an error.
+// level, no white space between tokens, numbers as written, strings
+// escaped as encoding/json escapes them). For tools/call, that is the
+// tool's name and arguments. Absent or null params give {}.
+//
+// Params that are not a JSON object are an error, and so are params that
+// JSON decoders read in different ways, which SalientParams refuses
+// rather than pick one reading: an object with a member name twice (at
+// any depth, also in the members it drops, and however the names are
+// escaped), text that is not UTF-8, and an escaped surrogate that is not
+// half of a pair (such as "\ud800"). Nesting deeper than 10000 levels is
+// an error too.
 func SalientParams(params []byte) ([]byte, error) {
-	members := map[string]any{}
-	if len(params) > 0 && !isNullValue(params[skipSpace(params, 0):]) {
-		if !json.Valid(params) {
-			return nil, errors.New("SalientParams: params are not JSON")
+	i := skipSpace(params, 0)
+	if len(params) == 0 || isNullValue(params[i:]) {
+		return []byte("{}"), nil
+	}
+	c := salientPool.Get().(*salientCanon)
+	defer c.release()
+	c.in, c.pos = params, i
+	root, err := c.value(0)
+	if err == nil && skipSpace(params, c.pos) != len(params) {
+		err = errSalientSyntax
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.nodes[root].kind != '{' {
+		return nil, errors.New("SalientParams: params are not a JSON object")
+	}
+	c.out = c.write(c.out[:0], root, true)
+	return bytes.Clone(c.out), nil
+}
+
+var (
+	errSalientSyntax    = errors.New("SalientParams: params are not JSON")
+	errSalientDepth     = errors.New("SalientParams: params nest deeper than 10000 levels")
+	errSalientDuplicate = errors.New("SalientParams: an object has a duplicate member name")
+	errSalientUTF8      = errors.New("SalientParams: params are not valid UTF-8")
+	errSalientSurrogate = errors.New("SalientParams: a string has an unpaired surrogate escape")
+)
+
+// maxSalientDepth is how deeply params may nest, as in encoding/json.
+const maxSalientDepth = 10000
+
+// salientCanon reads params into a tree of nodes, then writes the tree
+// as canonical JSON. Its slices are kept between calls.
+type salientCanon struct {
+	in    []byte
+	pos   int
+	text  []byte        // the decoded strings: member names and string values
+	nodes []salientNode // every value read
+	stack []salientKid  // the children of the containers being read
+	kids  []salientKid  // the children of every container read, each container's together
+	out   []byte
+}
+
+// salientNode is one value: for '{' and '[', its children are
+// kids[start:end]; for '"', it is text[start:end]; for 0 (a number,
+// true, false or null), it is in[start:end] as written.
+type salientNode struct {
+	kind       byte
+	start, end int
+}
+
+// salientKid is a child of a container: a value, and for an object the
+// member name, text[name:nameEnd].
+type salientKid struct {
+	name, nameEnd int
+	node          int
+}
+
+var salientPool = sync.Pool{New: func() any { return new(salientCanon) }}
+
+// release clears what c read, so that no params linger, and gives c back
+// to the pool unless it grew large.
+func (c *salientCanon) release() {
+	clear(c.text)
+	clear(c.out)
+	c.in, c.text, c.nodes, c.stack, c.kids, c.out = nil, c.text[:0], c.nodes[:0], c.stack[:0], c.kids[:0], c.out[:0]
+	if cap(c.text)+cap(c.out) <= 1<<20 && cap(c.nodes)+cap(c.stack)+cap(c.kids) <= 1<<16 {
+		salientPool.Put(c)
+	}
+}
+
+// value reads the value at c.pos, which is not white space, at depth
+// containers deep, and returns its node.
+func (c *salientCanon) value(depth int) (int, error) {
+	in := c.in
+	if c.pos >= len(in) {
+		return 0, errSalientSyntax
+	}
+	n := salientNode{start: c.pos}
+	switch b := in[c.pos]; {
+	case b == '{' || b == '[':
+		if depth++; depth > maxSalientDepth {
+			return 0, errSalientDepth
 		}
-		dec := json.NewDecoder(bytes.NewReader(params))
-		dec.UseNumber()
-		if err := dec.Decode(&members); err != nil {
-			return nil, errors.New("SalientParams: params are not a JSON object")
+		base := len(c.stack)
+		var err error
+		if b == '{' {
+			err = c.object(depth)
+		} else {
+			err = c.array(depth)
+		}
+		if err != nil {
+			return 0, err
+		}
+		n.kind, n.start = b, len(c.kids)
+		c.kids = append(c.kids, c.stack[base:]...)
+		n.end = len(c.kids)
+		c.stack = c.stack[:base]
+		if b == '{' {
+			members := c.kids[n.start:n.end]
+			slices.SortFunc(members, c.compareNames)
+			for i := 1; i < len(members); i++ {
+				if c.compareNames(members[i-1], members[i]) == 0 {
+					return 0, errSalientDuplicate
+				}
+			}
+		}
+	case b == '"':
+		start, end, err := c.str()
+		if err != nil {
+			return 0, err
+		}
+		n.kind, n.start, n.end = '"', start, end
+	case b == 't' && bytes.HasPrefix(in[c.pos:], []byte("true")):
+		c.pos += 4
+		n.end = c.pos
+	case b == 'f' && bytes.HasPrefix(in[c.pos:], []byte("false")):
+		c.pos += 5
+		n.end = c.pos
+	case b == 'n' && bytes.HasPrefix(in[c.pos:], []byte("null")):
+		c.pos += 4
+		n.end = c.pos
+	case b == '-' || '0' <= b && b <= '9':
+		if err := c.number(); err != nil {
+			return 0, err
+		}
+		n.end = c.pos
+	default:
+		return 0, errSalientSyntax
+	}
+	c.nodes = append(c.nodes, n)
+	return len(c.nodes) - 1, nil
+}
+
+// compareNames orders the members of an object by their decoded names.
+func (c *salientCanon) compareNames(a, b salientKid) int {
+	return bytes.Compare(c.text[a.name:a.nameEnd], c.text[b.name:b.nameEnd])
+}
+
+// object reads the members of the object at c.pos onto c.stack.
+func (c *salientCanon) object(depth int) error {
+	c.pos = skipSpace(c.in, c.pos+1)
+	if c.pos < len(c.in) && c.in[c.pos] == '}' {
+		c.pos++
+		return nil
+	}
+	for {
+		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
+			return errSalientSyntax
+		}
+		name, nameEnd, err := c.str()
+		if err != nil {
+			return err
+		}
+		c.pos = skipSpace(c.in, c.pos)
+		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
+			return errSalientSyntax
+		}
+		c.pos = skipSpace(c.in, c.pos+1)
+		node, err := c.value(depth)
+		if err != nil {
+			return err
+		}
+		c.stack = append(c.stack, salientKid{name: name, nameEnd: nameEnd, node: node})
+		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
+			c.pos = skipSpace(c.in, c.pos+1)
+			continue
+		}
+		if c.pos < len(c.in) && c.in[c.pos] == '}' {
+			c.pos++
+			return nil
+		}
+		return errSalientSyntax
+	}
+}
+
+// array reads the elements of the array at c.pos onto c.stack.
+func (c *salientCanon) array(depth int) error {
+	c.pos = skipSpace(c.in, c.pos+1)
+	if c.pos < len(c.in) && c.in[c.pos] == ']' {
+		c.pos++
+		return nil
+	}
+	for {
+		node, err := c.value(depth)
+		if err != nil {
+			return err
+		}
+		c.stack = append(c.stack, salientKid{node: node})
+		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
+			c.pos = skipSpace(c.in, c.pos+1)
+			continue
+		}
+		if c.pos < len(c.in) && c.in[c.pos] == ']' {
+			c.pos++
+			return nil
+		}
+		return errSalientSyntax
+	}
+}
+
+// number reads the number at c.pos.
+func (c *salientCanon) number() error {
+	in, i := c.in, c.pos
+	digits := func() bool {
+		start := i
+		for i < len(in) && '0' <= in[i] && in[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if in[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(in) && in[i] == '0':
+		i++
+	case !digits():
+		return errSalientSyntax
+	}
+	if i < len(in) && in[i] == '.' {
+		i++
+		if !digits() {
+			return errSalientSyntax
 		}
 	}
-	delete(members, "_meta")
-	delete(members, "inputResponses")
-	delete(members, "requestState")
-	return json.Marshal(members)
+	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
+		i++
+		if i < len(in) && (in[i] == '+' || in[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return errSalientSyntax
+		}
+	}
+	c.pos = i
+	return nil
+}
+
+// str decodes the string at c.pos onto c.text and returns where it lies
+// there.
+func (c *salientCanon) str() (start, end int, err error) {
+	in, i := c.in, c.pos+1
+	start = len(c.text)
+	for {
+		j := i
+		for j < len(in) && in[j] >= 0x20 && in[j] != '"' && in[j] != '\\' && in[j] < utf8.RuneSelf {
+			j++
+		}
+		c.text = append(c.text, in[i:j]...)
+		if i = j; i >= len(in) {
+			return 0, 0, errSalientSyntax
+		}
+		switch b := in[i]; {
+		case b == '"':
+			c.pos = i + 1
+			return start, len(c.text), nil
+		case b < 0x20:
+			return 0, 0, errSalientSyntax
+		case b >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(in[i:])
+			if r == utf8.RuneError && size == 1 {
+				return 0, 0, errSalientUTF8
+			}
+			c.text = append(c.text, in[i:i+size]...)
+			i += size
+		default: // a backslash
+			if i+1 >= len(in) {
+				return 0, 0, errSalientSyntax
+			}
+			switch e := in[i+1]; e {
+			case '"', '\\', '/':
+				c.text = append(c.text, e)
+			case 'b':
+				c.text = append(c.text, '\b')
+			case 'f':
+				c.text = append(c.text, '\f')
+			case 'n':
+				c.text = append(c.text, '\n')
+			case 'r':
+				c.text = append(c.text, '\r')
+			case 't':
+				c.text = append(c.text, '\t')
+			case 'u':
+				r := hex4(in[i+2:])
+				if r < 0 {
+					return 0, 0, errSalientSyntax
+				}
+				i += 4
+				if 0xDC00 <= r && r < 0xE000 {
+					return 0, 0, errSalientSurrogate
+				}
+				if 0xD800 <= r && r < 0xDC00 {
+					// The low half of the pair must follow.
+					lo := rune(-1)
+					if i+3 < len(in) && in[i+2] == '\\' && in[i+3] == 'u' {
+						lo = hex4(in[i+4:])
+					}
+					if lo < 0xDC00 || lo >= 0xE000 {
+						return 0, 0, errSalientSurrogate
+					}
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					i += 6
+				}
+				c.text = utf8.AppendRune(c.text, r)
+			default:
+				return 0, 0, errSalientSyntax
+			}
+			i += 2
+		}
+	}
+}
+
+// hex4 is the value of the four hex digits b begins with, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, h := range b[:4] {
+		switch {
+		case '0' <= h && h <= '9':
+			h -= '0'
+		case 'a' <= h && h <= 'f':
+			h -= 'a' - 10
+		case 'A' <= h && h <= 'F':
+			h -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(h)
+	}
+	return r
+}
+
+// write appends node n to out as canonical JSON, leaving out the members
+// that differ between the attempts of a request if top.
+func (c *salientCanon) write(out []byte, n int, top bool) []byte {
+	node := c.nodes[n]
+	switch node.kind {
+	case '{':
+		out = append(out, '{')
+		first := true
+		for _, m := range c.kids[node.start:node.end] {
+			name := c.text[m.name:m.nameEnd]
+			if top && (string(name) == "_meta" || string(name) == "inputResponses" || string(name) == "requestState") {
+				continue
+			}
+			if !first {
+				out = append(out, ',')
+			}
+			first = false
+			out = appendJSONString(out, name)
+			out = append(out, ':')
+			out = c.write(out, m.node, false)
+		}
+		return append(out, '}')
+	case '[':
+		out = append(out, '[')
+		for i, e := range c.kids[node.start:node.end] {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = c.write(out, e.node, false)
+		}
+		return append(out, ']')
+	case '"':
+		return appendJSONString(out, c.text[node.start:node.end])
+	}
+	return append(out, c.in[node.start:node.end]...)
+}
+
+// appendJSONString appends s, valid UTF-8, as a JSON string escaped as
+// encoding/json escapes it: the quote, the backslash, the control
+// characters, <, >, &, U+2028 and U+2029.
+func appendJSONString(out, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b >= utf8.RuneSelf {
+			if b == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				out = append(out, s[start:i]...)
+				out = append(out, '\\', 'u', '2', '0', '2', hex[s[i+2]&0xF])
+				i += 3
+				start = i
+				continue
+			}
+			i++
+			continue
+		}
+		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			i++
+			continue
+		}
+		out = append(out, s[start:i]...)
+		switch b {
+		case '"', '\\':
+			out = append(out, '\\', b)
+		case '\b':
+			out = append(out, '\\', 'b')
+		case '\f':
+			out = append(out, '\\', 'f')
+		case '\n':
+			out = append(out, '\\', 'n')
+		case '\r':
+			out = append(out, '\\', 'r')
+		case '\t':
+			out = append(out, '\\', 't')
+		default:
+			out = append(out, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+		}
+		i++
+		start = i
+	}
+	out = append(out, s[start:]...)
+	return append(out, '"')
 }
 
 // stateBuffers holds scratch space, so that sealing and opening allocate
@@ -324,7 +774,10 @@ func (s *StateSealer) seal(buf, state []byte, b StateBinding) ([]byte, error) {
 	if _, err := rand.Read(raw[len(k.header):off]); err != nil {
 		return nil, fmt.Errorf("requestState: %w", err)
 	}
-	raw = binary.BigEndian.AppendUint64(raw, uint64(s.now().Add(s.ttl).UnixMilli()))
+	issued := s.now().UnixMilli()
+	raw = binary.BigEndian.AppendUint64(raw, uint64(issued))
+	raw = binary.BigEndian.AppendUint64(raw, uint64(issued+s.lifetime))
+	raw = append(raw, s.audience[:]...)
 	raw = append(raw, principal[:]...)
 	raw = append(raw, request[:]...)
 	raw = append(raw, state...)
@@ -336,10 +789,12 @@ func (s *StateSealer) seal(buf, state []byte, b StateBinding) ([]byte, error) {
 // checking in this order: an empty sealed string (ErrStateMissing), one
 // that does not decode or has an unknown format (ErrStateTampered), a key
 // id the sealer does not hold (ErrStateUnknownKey), a state that fails
-// authentication (ErrStateTampered), is past its expiry
-// (ErrStateExpired), was sealed for another principal
-// (ErrStateWrongPrincipal), or for another method or params
-// (ErrStateWrongRequest).
+// authentication (ErrStateTampered), was sealed for another audience
+// (ErrStateWrongAudience), was issued more than MaxStateClockSkew ahead
+// of the sealer's clock (ErrStateNotYetValid), has a lifetime longer
+// than the sealer's TTL or is past its expiry (ErrStateExpired), was
+// sealed for another principal (ErrStateWrongPrincipal), or for another
+// method or params (ErrStateWrongRequest).
 //
 // A state that opens is authentic and fresh, not unused: see StateSealer
 // on replay.
@@ -385,14 +840,24 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 	if err != nil {
 		return dst, ErrStateTampered
 	}
-	if s.now().UnixMilli() >= int64(binary.BigEndian.Uint64(plain)) {
+	if subtle.ConstantTimeCompare(plain[16:16+sha256.Size], s.audience[:]) != 1 {
+		return dst, ErrStateWrongAudience
+	}
+	now := s.now().UnixMilli()
+	issued, expiry := int64(binary.BigEndian.Uint64(plain)), int64(binary.BigEndian.Uint64(plain[8:]))
+	if issued > now+MaxStateClockSkew.Milliseconds() {
+		return dst, ErrStateNotYetValid
+	}
+	// Past the check above, issued is at most MaxStateClockSkew ahead of
+	// the clock, so issued+lifetime cannot overflow.
+	if expiry <= issued || expiry > issued+s.lifetime || now >= expiry {
 		return dst, ErrStateExpired
 	}
 	principal, request := b.digests((*buf)[room:cap(*buf)])
-	if subtle.ConstantTimeCompare(plain[8:8+sha256.Size], principal[:]) != 1 {
+	if subtle.ConstantTimeCompare(plain[16+sha256.Size:16+2*sha256.Size], principal[:]) != 1 {
 		return dst, ErrStateWrongPrincipal
 	}
-	if subtle.ConstantTimeCompare(plain[8+sha256.Size:stateFixed], request[:]) != 1 {
+	if subtle.ConstantTimeCompare(plain[16+2*sha256.Size:stateFixed], request[:]) != 1 {
 		return dst, ErrStateWrongRequest
 	}
 	return append(dst, plain[stateFixed:]...), nil

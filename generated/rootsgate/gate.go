@@ -334,7 +334,14 @@ var (
 	// ErrStateUnknownKey: the requestState was sealed with a key the
 	// sealer does not hold (any longer).
 	ErrStateUnknownKey = errors.New("requestState: sealed with an unknown key")
-	// ErrStateExpired: the requestState is authentic but past its expiry.
+	// ErrStateWrongAudience: the requestState was sealed for another
+	// audience (see StateSealerConfig.Audience).
+	ErrStateWrongAudience = errors.New("requestState: sealed for another audience")
+	// ErrStateNotYetValid: the requestState was issued further ahead of
+	// the sealer's clock than the revision's MaxStateClockSkew.
+	ErrStateNotYetValid = errors.New("requestState: issued in the future")
+	// ErrStateExpired: the requestState is authentic but past its expiry,
+	// or was sealed with a lifetime longer than the sealer's TTL.
 	ErrStateExpired = errors.New("requestState: expired")
 	// ErrStateWrongPrincipal: the requestState was sealed for another
 	// principal.
@@ -791,8 +798,15 @@ type StateSealerConfig struct {
 	// rotation; remove one TTL after it stopped being Current.
 	Older []StateKey
 	// TTL is how long after sealing a state can be opened; zero means
-	// the revision's DefaultStateTTL.
+	// the revision's DefaultStateTTL. A state sealed with a longer
+	// lifetime is refused with ErrStateExpired.
 	TTL time.Duration
+	// Audience names the service the states are for, such as the
+	// server's name: a state sealed for another audience, by a service
+	// that shares the key, is refused with ErrStateWrongAudience. The
+	// empty audience is allowed and is an audience of its own, which
+	// refuses the states of every other and is refused by them.
+	Audience string
 	// Now, when set, is the sealer's clock (for tests); nil means
 	// time.Now.
 	Now func() time.Time
@@ -801,8 +815,9 @@ type StateSealerConfig struct {
 // A StateSealer seals the requestState of the input_required results a
 // [Session] sends and opens the one the retried request brings back, with
 // the StateSealer of each revision's package that has requestState
-// (AES-GCM under the current key, bound to the principal, the request's
-// method and salient params, and an expiry). Give it to Session.Sealer.
+// (AES-GCM under the current key, bound to the audience, the principal,
+// the request's method and salient params, an issue time and an expiry).
+// Give it to Session.Sealer.
 //
 // Sealing bounds replay to the TTL; it does not make a state single-use:
 // the same principal may send the same state on the same request again
@@ -812,10 +827,10 @@ type StateSealer struct {
 	sr20260728 *r20260728.StateSealer
 }
 
-// NewStateSealer returns a sealer with the keys and TTL of c, for every
-// revision the gate serves that has requestState. It refuses what the
-// revisions' NewStateSealer refuses: an empty, over-long or repeated key
-// id, a secret that is not an AES key, a negative TTL.
+// NewStateSealer returns a sealer with the keys, TTL and audience of c,
+// for every revision the gate serves that has requestState. It refuses
+// what the revisions' NewStateSealer refuses: an empty, over-long or
+// repeated key id, a secret that is not an AES key, a negative TTL.
 func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	s := &StateSealer{}
 	{
@@ -824,7 +839,7 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 			older[i] = r20260728.StateKey(k)
 		}
 		var err error
-		s.sr20260728, err = r20260728.NewStateSealer(r20260728.StateSealerConfig{Current: r20260728.StateKey(c.Current), Older: older, TTL: c.TTL, Now: c.Now})
+		s.sr20260728, err = r20260728.NewStateSealer(r20260728.StateSealerConfig{Current: r20260728.StateKey(c.Current), Older: older, TTL: c.TTL, Audience: c.Audience, Now: c.Now})
 		if err != nil {
 			return nil, err
 		}
@@ -948,11 +963,12 @@ type Session struct {
 	// StateBinding in the call's ctx, and a retried request's roots are
 	// read only once its requestState opens for that request's binding:
 	// otherwise Roots fails with an error wrapping ErrStateMissing,
-	// ErrStateTampered, ErrStateUnknownKey, ErrStateExpired,
-	// ErrStateWrongPrincipal or ErrStateWrongRequest. Without a
-	// StateBinding in the ctx, Roots fails with ErrStateUnbound. State
-	// returns the opened state. Sealing bounds replay to the sealer's
-	// TTL but does not make a state single-use (see [StateSealer]).
+	// ErrStateTampered, ErrStateUnknownKey, ErrStateWrongAudience,
+	// ErrStateNotYetValid, ErrStateExpired, ErrStateWrongPrincipal or
+	// ErrStateWrongRequest. Without a StateBinding in the ctx, Roots
+	// fails with ErrStateUnbound. State returns the opened state.
+	// Sealing bounds replay to the sealer's TTL but does not make a
+	// state single-use (see [StateSealer]).
 	Sealer *StateSealer
 
 	mu     sync.Mutex
@@ -1752,6 +1768,8 @@ func stateErrorr20260728(version string, err error) error {
 		{r20260728.ErrStateMissing, ErrStateMissing},
 		{r20260728.ErrStateTampered, ErrStateTampered},
 		{r20260728.ErrStateUnknownKey, ErrStateUnknownKey},
+		{r20260728.ErrStateWrongAudience, ErrStateWrongAudience},
+		{r20260728.ErrStateNotYetValid, ErrStateNotYetValid},
 		{r20260728.ErrStateExpired, ErrStateExpired},
 		{r20260728.ErrStateWrongPrincipal, ErrStateWrongPrincipal},
 		{r20260728.ErrStateWrongRequest, ErrStateWrongRequest},

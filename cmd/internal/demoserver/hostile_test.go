@@ -7,7 +7,9 @@
 package demoserver
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -21,6 +23,7 @@ import (
 
 	"github.com/rootsgen/rootsgen/cmd/internal/ndjson"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
+	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // fakeClient drives our server with frames written by hand.
@@ -351,11 +354,34 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
+// sealElsewhere returns the requestState that another service, sealing
+// with key for its own audience, puts in its input_required result for a
+// list_roots call with extra params members.
+func sealElsewhere(t *testing.T, key []byte, now func() time.Time, extra string) string {
+	t.Helper()
+	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k1", Secret: key}, Audience: "another-server", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := rootsgate.Session{Sealer: sealer}
+	ctx := rootsgate.WithStateBinding(context.Background(), rootsgate.StateBinding{Principal: "anyone", Method: "tools/call"})
+	_, err = other.Roots(ctx, json.RawMessage(`{"name":"list_roots"`+extra+`}`))
+	var ask *rootsgate.InputRequiredError
+	var res struct {
+		RequestState string `json:"requestState"`
+	}
+	if !errors.As(err, &ask) || json.Unmarshal(ask.Result, &res) != nil || res.RequestState == "" {
+		t.Fatalf("the other service's first attempt: %v", err)
+	}
+	return res.RequestState
+}
+
 // On 2026-07-28 the requestState of the input_required result is sealed:
 // the retry brings it back unchanged and gets the roots; a retry with no
 // requestState, an altered one, one from another call, another
-// connection or another key, or one past its two minutes, is refused with
-// -32602 and a message naming the check that failed.
+// connection, another key or another service with the same key, or one
+// past its two minutes, is refused with -32602 and a message naming the
+// check that failed.
 func TestHostileRequestState(t *testing.T) {
 	const meta = `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`
 	const answer = `,"inputResponses":{"roots":{"roots":[{"uri":"file:///ok"}]}}`
@@ -415,6 +441,10 @@ func TestHostileRequestState(t *testing.T) {
 		t.Errorf("another key: error %d %q", e.Code, e.Message)
 	}
 	foreign.stop(t)
+	// The same key in another service: a state it sealed, for any
+	// principal, is for another audience.
+	retry("", sealElsewhere(t, key, clock.Now, meta))
+	refused("another service", "requestState: sealed for another audience")
 
 	clock.advance(stateTTL - time.Millisecond)
 	retry("", state)

@@ -126,6 +126,11 @@ func (e *statusError) Unwrap() error { return e.rpc }
 // answers roots/list without asking a person.
 const stateTTL = 2 * time.Minute
 
+// serverName is the name the server gives in serverInfo, and the
+// audience of its sealed requestState: another service that holds the
+// same key does not open its states, nor it theirs.
+const serverName = "rootsdemo-server"
+
 // root is a root as the list_roots tool reports it.
 type root struct {
 	URI  string `json:"uri"`
@@ -172,9 +177,10 @@ func newServer(o options, principal string, call func(ctx context.Context, metho
 		}
 	}
 	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{
-		Current: rootsgate.StateKey{ID: "k1", Secret: key},
-		TTL:     stateTTL,
-		Now:     o.StateNow,
+		Current:  rootsgate.StateKey{ID: "k1", Secret: key},
+		TTL:      stateTTL,
+		Audience: serverName,
+		Now:      o.StateNow,
 	})
 	if err != nil {
 		return nil, err
@@ -295,7 +301,7 @@ func (s *server) initialize(params json.RawMessage) (any, error) {
 	return map[string]any{
 		"protocolVersion": version,
 		"capabilities":    map[string]any{"tools": struct{}{}},
-		"serverInfo":      map[string]string{"name": "rootsdemo-server", "version": "0.1.0"},
+		"serverInfo":      map[string]string{"name": serverName, "version": "0.1.0"},
 	}, nil
 }
 
@@ -325,7 +331,7 @@ func (s *server) handleStateless(ctx context.Context, method string, params json
 			"capabilities":      map[string]any{"tools": struct{}{}},
 			"ttlMs":             0,
 			"cacheScope":        "public",
-			"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": "rootsdemo-server", "version": "0.1.0"}},
+			"_meta":             map[string]any{"io.modelcontextprotocol/serverInfo": map[string]string{"name": serverName, "version": "0.1.0"}},
 		}, nil
 	case "tools/list":
 		// 2026-07-28 requires the cache hints on tools/list, as on
@@ -402,8 +408,8 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 
 // isStateError reports whether err refuses a retry's requestState.
 func isStateError(err error) bool {
-	for _, e := range []error{rootsgate.ErrStateMissing, rootsgate.ErrStateTampered, rootsgate.ErrStateUnknownKey,
-		rootsgate.ErrStateExpired, rootsgate.ErrStateWrongPrincipal, rootsgate.ErrStateWrongRequest} {
+	for _, e := range []error{rootsgate.ErrStateMissing, rootsgate.ErrStateTampered, rootsgate.ErrStateUnknownKey, rootsgate.ErrStateWrongAudience,
+		rootsgate.ErrStateNotYetValid, rootsgate.ErrStateExpired, rootsgate.ErrStateWrongPrincipal, rootsgate.ErrStateWrongRequest} {
 		if errors.Is(err, e) {
 			return true
 		}

@@ -113,7 +113,10 @@ func RootSetOptions(opts ...gate.RootSetOption) Option {
 // Sealer seals the requestState of the input_required results, so that
 // the roots of a retried request are taken only from a state this server
 // sealed for the same request and principal (the UserID of the request's
-// bearer token, else "anonymous"). See the gate's StateSealer.
+// bearer token, else "anonymous"). The audience is the sealer's: set
+// gate.StateSealerConfig.Audience to the server's name, so that another
+// service holding the same key cannot take its states. See the gate's
+// StateSealer.
 func Sealer(s *gate.StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
 
 // An Adapter serves the roots of the clients of one or more go-sdk

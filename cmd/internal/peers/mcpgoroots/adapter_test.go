@@ -2,6 +2,7 @@ package mcpgoroots_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -180,12 +181,14 @@ func TestTimeout(t *testing.T) {
 }
 
 // With a Sealer, the 2026-07-28 round trip works with mcp-go's client, and
-// a retry whose requestState was not sealed by the server is refused.
+// a retry whose requestState was not sealed by the server, or was sealed
+// by another service with the same key, is refused with a JSON-RPC error.
 func TestSealer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
 	d := dir(t)
-	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k1", Secret: make([]byte, 32)}})
+	key := rootsgate.StateKey{ID: "k1", Secret: make([]byte, 32)}
+	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: key, Audience: "files-server"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +217,30 @@ func TestSealer(t *testing.T) {
 	}
 	if res, err := mcpgoroots.Result(err); res != nil || err == nil {
 		t.Errorf("Result of a refused state = %v, %v; want the error, a JSON-RPC error", res, err)
+	}
+
+	// A state that another service, sealing for its own audience with
+	// the same key, put in its input_required result.
+	other, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: key, Audience: "mail-server"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := rootsgate.WithStateBinding(ctx, rootsgate.StateBinding{Principal: "anyone", Method: "tools/call"})
+	_, err = (&rootsgate.Session{Sealer: other}).Roots(bound, []byte(`{"name":"read","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}`))
+	var ask *rootsgate.InputRequiredError
+	var asked struct {
+		RequestState string `json:"requestState"`
+	}
+	if !errors.As(err, &ask) || json.Unmarshal(ask.Result, &asked) != nil {
+		t.Fatalf("the other service's first attempt: %v", err)
+	}
+	req.Params.RequestState = asked.RequestState
+	_, err = r.Roots(mctx, req)
+	if !errors.Is(err, rootsgate.ErrStateWrongAudience) {
+		t.Errorf("another service's requestState: %v, want ErrStateWrongAudience", err)
+	}
+	if res, err := mcpgoroots.Result(err); res != nil || err == nil {
+		t.Errorf("Result of another audience's state = %v, %v; want the error, a JSON-RPC error", res, err)
 	}
 }
 

@@ -65,7 +65,10 @@ type Options struct {
 	InputKey string
 	// Sealer, when set, seals the requestState of each 2026-07-28
 	// input_required result, bound to the principal and the tool call,
-	// and refuses a retry whose state does not open.
+	// and refuses a retry whose state does not open. The audience is the
+	// sealer's: set gate.StateSealerConfig.Audience to the server's name,
+	// so that another service holding the same key cannot take its
+	// states.
 	Sealer *gate.StateSealer
 	// Principal names who makes the request being served, for the Sealer;
 	// nil means the mcp-go session's ID, or "anonymous" without a session.
@@ -280,8 +283,8 @@ func Result(err error) (*mcp.CallToolResult, error) {
 
 // isStateError reports whether err refuses a retry's requestState.
 func isStateError(err error) bool {
-	for _, e := range [...]error{gate.ErrStateMissing, gate.ErrStateTampered, gate.ErrStateUnknownKey,
-		gate.ErrStateExpired, gate.ErrStateWrongPrincipal, gate.ErrStateWrongRequest, gate.ErrStateUnbound} {
+	for _, e := range [...]error{gate.ErrStateMissing, gate.ErrStateTampered, gate.ErrStateUnknownKey, gate.ErrStateWrongAudience,
+		gate.ErrStateNotYetValid, gate.ErrStateExpired, gate.ErrStateWrongPrincipal, gate.ErrStateWrongRequest, gate.ErrStateUnbound} {
 		if errors.Is(err, e) {
 			return true
 		}
