@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	roots "github.com/rootsgen/rootsgen/generated/roots20260728"
+	roots "github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
