@@ -918,10 +918,12 @@ func TestGateRootSetBounds(t *testing.T) {
 }
 
 // A request whose _meta leaves out the client capabilities, or gives
-// them as null, comes from a client that declared none: Roots and RootSet
-// refuse it with the -32021 error, not a decode error. Capabilities of
-// the wrong type are still a decode error, and a request without _meta
-// names no version at all.
+// them as null or as anything but an object, is malformed: Roots,
+// RootSet and State refuse it with a MalformedRequestError (-32602, HTTP
+// 400) that does not match ErrNoRootsCapability, as does a request whose
+// capabilities or other members have the wrong type. Capabilities that
+// are an object without roots are still the -32021 error, and a request
+// without _meta names no version at all.
 func TestGateSessionCapabilitiesOmitted(t *testing.T) {
 	ctx := context.Background()
 	served := 0
@@ -934,36 +936,46 @@ func TestGateSessionCapabilitiesOmitted(t *testing.T) {
 			peer := newGatePeer(gateRootsA...)
 			sess := gateSession(t, rev, peer, `{}`)
 			version := `"` + versionKey + `":"` + rev.Version + `"`
-			for _, params := range []string{
-				`{"_meta":{` + version + `}}`,
-				`{"name":"read_file","_meta":{` + version + `,"other":1}}`,
-				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":null}}`,
-				`{"_meta":{` + version + `},"inputResponses":{"roots":{"roots":[]}}}`,
+			const capsKey = `"io.modelcontextprotocol/clientCapabilities"`
+			for _, tc := range []struct{ params, reason string }{
+				{`{"_meta":{` + version + `}}`, "clientCapabilities"},
+				{`{"name":"read_file","_meta":{` + version + `,"other":1}}`, "clientCapabilities"},
+				{`{"_meta":{` + version + `},"inputResponses":{"roots":{"roots":[]}}}`, "clientCapabilities"},
+				{`{"_meta":{` + version + `,` + capsKey + `:null}}`, "clientCapabilities"},
+				{`{"_meta":{` + version + `,` + capsKey + `:"roots"}}`, "clientCapabilities"},
+				{`{"_meta":{` + version + `,` + capsKey + `:[]}}`, "clientCapabilities"},
+				{`{"_meta":{` + version + `,` + capsKey + `:true},"inputResponses":{"roots":{"roots":[]}}}`, "clientCapabilities"},
+				{`{"_meta":{` + version + `,` + capsKey + `:{"roots":5}}}`, "roots"},
+				{`{"_meta":{` + version + `,` + capsKey + `:{}},"inputResponses":7}`, "inputResponses"},
 			} {
-				roots, err := sess.Roots(ctx, json.RawMessage(params))
-				set, setErr := sess.RootSet(ctx, json.RawMessage(params))
-				for _, e := range []error{err, setErr} {
-					var missing *rootsgate.MissingCapabilityError
-					if !errors.As(e, &missing) {
-						t.Fatalf("%s: %v is not a *MissingCapabilityError", params, e)
+				roots, err := sess.Roots(ctx, json.RawMessage(tc.params))
+				set, setErr := sess.RootSet(ctx, json.RawMessage(tc.params))
+				_, stateErr := sess.State(ctx, json.RawMessage(tc.params))
+				for _, e := range []error{err, setErr, stateErr} {
+					var bad *rootsgate.MalformedRequestError
+					if !errors.As(e, &bad) {
+						t.Fatalf("%s: %v is not a *MalformedRequestError", tc.params, e)
 					}
-					if missing.Object.Code != -32021 || missing.HTTPStatus() != 400 || !errors.Is(e, rootsgate.ErrNoRootsCapability) {
-						t.Errorf("%s: code %d, HTTP %d, %v; want -32021, 400, ErrNoRootsCapability", params, missing.Object.Code, missing.HTTPStatus(), e)
+					if !errors.Is(e, rootsgate.ErrMalformedRequest) || errors.Is(e, rootsgate.ErrNoRootsCapability) || bad.HTTPStatus() != 400 || bad.Version != rev.Version {
+						t.Errorf("%s: %v, HTTP %d; want ErrMalformedRequest, not ErrNoRootsCapability, 400", tc.params, e, bad.HTTPStatus())
+					}
+					obj, merr := json.Marshal(bad.Object)
+					if merr != nil || !strings.HasPrefix(string(obj), `{"code":-32602,"message":"Invalid params","data":{"reason":"request params: `) || !strings.Contains(string(obj), tc.reason) {
+						t.Errorf("%s: error object %s (%v); want -32602 Invalid params whose data.reason names %s", tc.params, obj, merr, tc.reason)
 					}
 				}
 				if roots != nil || set != nil {
-					t.Errorf("%s: roots %v, set %v; want none", params, roots, set)
+					t.Errorf("%s: roots %v, set %v; want none", tc.params, roots, set)
 				}
 			}
-			for _, params := range []string{
-				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":"roots"}}`,
-				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":{"roots":5}}}`,
-				`{"_meta":{` + version + `,"io.modelcontextprotocol/clientCapabilities":[]}}`,
-				`{"_meta":{` + version + `},"inputResponses":7}`,
-			} {
+			// Capabilities that are an object, without roots: -32021.
+			for _, caps := range []string{`{}`, `{"sampling":{}}`} {
+				params := `{"_meta":{` + version + `,` + capsKey + `:` + caps + `},"inputResponses":{"roots":{"roots":[]}}}`
 				_, err := sess.Roots(ctx, json.RawMessage(params))
-				if err == nil || errors.Is(err, rootsgate.ErrNoRootsCapability) || !strings.Contains(err.Error(), "request params") {
-					t.Errorf("%s: Roots = %v; want a decode error of the request params", params, err)
+				var missing *rootsgate.MissingCapabilityError
+				if !errors.As(err, &missing) || missing.Object.Code != -32021 || missing.HTTPStatus() != 400 ||
+					!errors.Is(err, rootsgate.ErrNoRootsCapability) || errors.Is(err, rootsgate.ErrMalformedRequest) {
+					t.Errorf("capabilities %s: Roots = %v; want a -32021 *MissingCapabilityError, not a malformed request", caps, err)
 				}
 			}
 			_, err := sess.Roots(ctx, json.RawMessage(`{"name":"read_file"}`))

@@ -291,6 +291,10 @@ var (
 	// ErrNoRootsCapability: the client did not declare the roots
 	// capability, so nothing was asked.
 	ErrNoRootsCapability = errors.New("the client did not declare the roots capability")
+	// ErrMalformedRequest: the request's params are not what its revision
+	// requires, such as a _meta without the client capabilities where each
+	// request must declare them; see [MalformedRequestError].
+	ErrMalformedRequest = errors.New("malformed request")
 	// ErrNoAnswer: the client did not answer roots/list in time.
 	ErrNoAnswer = errors.New("roots/list: no answer from the client")
 	// ErrWrongPath: the revision does not carry roots the way the call
@@ -750,30 +754,6 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	return nil, wrongPath(version, "no way to read roots")
 }
 
-// fillMetaMember returns params with key of its _meta set to {} when
-// params is an object whose _meta is an object without key, or with key
-// null; otherwise it reports false.
-func fillMetaMember(params json.RawMessage, key string) (json.RawMessage, bool) {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(params, &members) != nil || members == nil {
-		return nil, false
-	}
-	var meta map[string]json.RawMessage
-	if json.Unmarshal(members["_meta"], &meta) != nil || meta == nil || !isNull(meta[key]) {
-		return nil, false
-	}
-	meta[key] = json.RawMessage("{}")
-	raw, err := json.Marshal(meta)
-	if err != nil {
-		return nil, false
-	}
-	members["_meta"] = raw
-	if raw, err = json.Marshal(members); err != nil {
-		return nil, false
-	}
-	return raw, true
-}
-
 // isNull reports whether raw is empty, only white space, or null.
 func isNull(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
@@ -914,7 +894,9 @@ const DefaultInputKey = "roots"
 // returns an [*InputRequiredError] for a request that does not carry the
 // answer yet (send its Result as the request's result), and the roots for
 // the retried request that carries them in inputResponses. A client that
-// did not declare roots gets a [*MissingCapabilityError] instead.
+// did not declare roots gets a [*MissingCapabilityError] instead, and a
+// request whose _meta leaves out the client capabilities (or whose params
+// the revision refuses otherwise) a [*MalformedRequestError].
 //
 // Requests that stand alone are served only by a session never
 // initialized. Once Initialize has been called, its version decides every
@@ -1198,8 +1180,12 @@ func (s *Session) Version() string {
 //     revision where roots/list travels in inputRequests, the roots in
 //     the request's inputResponses; if it has none, an
 //     [*InputRequiredError] whose Result to send asks for them; if the
-//     request's _meta declares no roots capability (or no capabilities at
-//     all), a [*MissingCapabilityError], which wraps ErrNoRootsCapability.
+//     request's capabilities do not declare roots, a
+//     [*MissingCapabilityError], which wraps ErrNoRootsCapability; if its
+//     _meta declares no capabilities at all (or gives them as null or as
+//     anything but an object), or its params are otherwise not what the
+//     revision requires, a [*MalformedRequestError], which wraps
+//     ErrMalformedRequest and not ErrNoRootsCapability.
 //     With a Sealer, the roots only once the request's requestState opens
 //     for the StateBinding in ctx, and otherwise an error wrapping one of
 //     the ErrState errors.
@@ -1676,19 +1662,14 @@ func (l legacyr20251125) handleNotification(ctx context.Context, method string, 
 
 func (l legacyr20251125) invalidate() { l.s.Invalidate() }
 
-// decoder20260728 decodes the params of a 2026-07-28 request. A _meta whose
-// client capabilities are missing or null is read as declaring none, so
-// that the client is refused for want of roots, not for its JSON.
+// decoder20260728 decodes the params of a 2026-07-28 request. Params the
+// revision refuses are a malformed request: among them a _meta whose
+// client capabilities are missing, null or not an object, since every
+// request must declare them, in _meta["io.modelcontextprotocol/clientCapabilities"].
 func decoder20260728(params json.RawMessage) (*r20260728.InputResponseRequestParams, error) {
 	var p r20260728.InputResponseRequestParams
-	err := p.UnmarshalJSON(params)
-	if err != nil {
-		if filled, ok := fillMetaMember(params, "io.modelcontextprotocol/clientCapabilities"); ok {
-			err = p.UnmarshalJSON(filled)
-		}
-	}
-	if err != nil {
-		return nil, err
+	if err := p.UnmarshalJSON(params); err != nil {
+		return nil, malformed("2026-07-28", r20260728.CodeInvalidParams, fmt.Errorf("request params: %w", err))
 	}
 	return &p, nil
 }
@@ -1699,7 +1680,7 @@ func (s *Session) askr20260728(ctx context.Context, params json.RawMessage) ([]R
 	const version = "2026-07-28"
 	p, err := decoder20260728(params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: request params: %w", version, err)
+		return nil, err
 	}
 	if missing := r20260728.RequireRoots(nil, &p.Meta); missing != nil {
 		data, err := json.Marshal(missing.Error.Data)
@@ -1786,7 +1767,7 @@ func (s *Session) stater20260728(ctx context.Context, params json.RawMessage) ([
 	const version = "2026-07-28"
 	p, err := decoder20260728(params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: request params: %w", version, err)
+		return nil, err
 	}
 	if s.Sealer == nil {
 		if p.RequestState == "" {
@@ -1814,8 +1795,9 @@ func (s *Session) stater20260728(ctx context.Context, params json.RawMessage) ([
 // checked as Roots checks it, for the StateBinding in ctx, and a state
 // that does not open is an error wrapping one of the ErrState errors;
 // without one, it is the requestState as the client sent it, unchecked,
-// or nil when there is none. A request whose revision has no
-// requestState is an error wrapping ErrWrongPath.
+// or nil when there is none. A request whose params the revision refuses
+// is a [*MalformedRequestError], as with Roots. A request whose revision
+// has no requestState is an error wrapping ErrWrongPath.
 func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, error) {
 	version, _, err := s.versionOf(params)
 	if err != nil {
@@ -1879,6 +1861,52 @@ func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
 // the Streamable HTTP transport of the revisions with error -32021 requires
 // 400 Bad Request for it.
 func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
+
+// MalformedRequestError is the error of [Session.Roots], [Session.RootSet]
+// and [Session.State] for a request, on a revision where each request
+// stands alone, whose params are not what the revision requires: most
+// often a _meta that leaves out the client capabilities, which every such
+// request must declare. Capabilities that are null or not a JSON object
+// count as left out, and so does anything else the revision's decoder
+// refuses (a member of the wrong type). Such a request is malformed,
+// whatever it declares: the server answers it with error -32602 (Invalid
+// params), not with -32021, which is for a client whose well-formed
+// capabilities lack roots ([MissingCapabilityError]). Nothing was asked.
+// Answer the request with Object as the JSON-RPC response's error member,
+// and over HTTP with status HTTPStatus(). It wraps ErrMalformedRequest and
+// Err, and not ErrNoRootsCapability.
+type MalformedRequestError struct {
+	// Version is the protocol version of the request.
+	Version string
+	// Object is the error member to send: code -32602, message "Invalid
+	// params", and data.reason saying what is wrong.
+	Object *RPCError
+	// Err says what is wrong with the params.
+	Err error
+}
+
+// malformed is the MalformedRequestError of a version request whose
+// params are wrong as err says; code is the revision's Invalid params.
+func malformed(version string, code int64, err error) *MalformedRequestError {
+	return &MalformedRequestError{Version: version, Err: err, Object: &RPCError{
+		Code:    code,
+		Message: "Invalid params",
+		Data:    map[string]string{"reason": err.Error()},
+	}}
+}
+
+// Error returns the version and what is wrong.
+func (e *MalformedRequestError) Error() string {
+	return fmt.Sprintf("%s: %v: %v", e.Version, ErrMalformedRequest, e.Err)
+}
+
+// Unwrap returns ErrMalformedRequest and Err.
+func (e *MalformedRequestError) Unwrap() []error { return []error{ErrMalformedRequest, e.Err} }
+
+// HTTPStatus is the status of an HTTP response that carries the error:
+// the revisions whose requests stand alone require 400 Bad Request for a
+// malformed request.
+func (e *MalformedRequestError) HTTPStatus() int { return 400 }
 
 // A RootSetOption changes how [NewRootSet] reads roots and paths.
 type RootSetOption func(*rootSetConfig)

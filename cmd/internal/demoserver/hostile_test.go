@@ -163,6 +163,37 @@ func TestHostileNoCapability(t *testing.T) {
 	s.stop(t)
 }
 
+// A 2026-07-28 call whose _meta leaves out the client capabilities, or
+// gives them as null, as anything but an object, or with roots of the
+// wrong type, is malformed: error -32602 whose data.reason says why, not
+// the -32021 of a client whose capabilities lack roots, and nothing is
+// asked.
+func TestHostileMalformedMeta(t *testing.T) {
+	const version = `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+	const caps = `"io.modelcontextprotocol/clientCapabilities"`
+	s := start(t, options{Timeout: peertest.Wait})
+	c := newFakeClient(t, s)
+	for _, meta := range []string{
+		`{` + version + `}`,
+		`{` + version + `,"io.modelcontextprotocol/clientInfo":{"name":"x","version":"0"}}`,
+		`{` + version + `,` + caps + `:null}`,
+		`{` + version + `,` + caps + `:"roots"}`,
+		`{` + version + `,` + caps + `:["roots"]}`,
+		`{` + version + `,` + caps + `:{"roots":5}}`,
+	} {
+		c.callTool(`,"_meta":` + meta + `,"inputResponses":{"roots":{"roots":[{"uri":"file:///etc"}]}}`)
+		e := c.rpcError()
+		var data struct{ Reason string }
+		if e.Code != -32602 || e.Message != "Invalid params" || json.Unmarshal(e.Data, &data) != nil || !strings.Contains(data.Reason, "clientCapabilities") {
+			t.Errorf("_meta %s: error %d %q %s, want -32602 Invalid params with data.reason naming clientCapabilities", meta, e.Code, e.Message, e.Data)
+		}
+	}
+	s.stop(t)
+	if tr := s.transcript.String(); strings.Contains(tr, "input_required") || strings.Contains(tr, `"code":-32021`) || strings.Contains(tr, `"text"`) {
+		t.Errorf("a malformed call was served:\n%s", tr)
+	}
+}
+
 // On a connection initialized for a legacy revision, a tools/call whose
 // _meta names 2026-07-28 (declaring roots, and bringing roots of its own
 // in inputResponses) is refused: the connection's version decides, so

@@ -338,8 +338,14 @@ func (h *httpHandler) statelessPost(w http.ResponseWriter, r *http.Request, m *n
 		h.answer(w, m.ID, nil, &ndjson.Error{Code: -32022, Message: "Unsupported protocol version", Data: data})
 		return
 	}
-	if p.Meta.Capabilities == nil {
-		h.answer(w, m.ID, nil, &ndjson.Error{Code: -32602, Message: "Invalid params: _meta lacks io.modelcontextprotocol/clientCapabilities"})
+	// Capabilities are required of every request, and are an object: null
+	// or any other value is malformed too, as the gate has it for tools/call.
+	if caps := bytes.TrimSpace(p.Meta.Capabilities); len(caps) == 0 || caps[0] != '{' {
+		msg := "Invalid params: _meta lacks io.modelcontextprotocol/clientCapabilities"
+		if len(caps) > 0 {
+			msg = "Invalid params: _meta's io.modelcontextprotocol/clientCapabilities is not an object"
+		}
+		h.answer(w, m.ID, nil, &ndjson.Error{Code: -32602, Message: msg})
 		return
 	}
 	if got := r.Header.Get(mcphttp.HeaderMethod); got != m.Method {

@@ -160,6 +160,42 @@ func TestHTTPStateless(t *testing.T) {
 	}
 }
 
+// A 2026-07-28 request whose _meta leaves out the client capabilities,
+// or gives them as null, as anything but an object, or with roots of the
+// wrong type, is malformed: HTTP 400 with error -32602, whether the
+// transport refuses it (every method) or the gate (tools/call), and not
+// the -32021 of a client whose capabilities lack roots.
+func TestHTTPMalformedMeta(t *testing.T) {
+	s := startHTTP(t, options{})
+	const version = `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`
+	const caps = `,"io.modelcontextprotocol/clientCapabilities":`
+	for i, meta := range []string{
+		`{` + version + `}`,
+		`{` + version + caps + `null}`,
+		`{` + version + caps + `"roots"}`,
+		`{` + version + caps + `[]}`,
+		`{` + version + caps + `{"roots":5}}`,
+	} {
+		for _, method := range []string{"tools/call", "tools/list"} {
+			body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"` + method + `","params":{"name":"list_roots","arguments":{},"_meta":` + meta + `}}`
+			headers := []string{mcphttp.HeaderVersion, "2026-07-28", mcphttp.HeaderMethod, method}
+			if method == "tools/call" {
+				headers = append(headers, mcphttp.HeaderName, "list_roots")
+			}
+			resp := s.post(t, context.Background(), body, headers...)
+			if strings.Contains(meta, `"roots":5`) && method == "tools/list" {
+				// Capabilities are an object: tools/list reads no more of them.
+				jsonAnswer(t, resp, http.StatusOK)
+				continue
+			}
+			m := jsonAnswer(t, resp, http.StatusBadRequest)
+			if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message+string(m.Error.Data), "clientCapabilities") {
+				t.Errorf("%s with _meta %s: %+v, want -32602 naming clientCapabilities", method, meta, m.Error)
+			}
+		}
+	}
+}
+
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

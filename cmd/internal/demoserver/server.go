@@ -387,12 +387,16 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 	}
 	var ask *rootsgate.InputRequiredError
 	var missing *rootsgate.MissingCapabilityError
+	var malformed *rootsgate.MalformedRequestError
 	switch {
 	case errors.As(err, &ask):
 		return ask.Result, nil // the client answers it and calls again
 	case errors.As(err, &missing):
-		data, err := json.Marshal(missing.Object.Data)
-		return nil, errors.Join(err, &statusError{&ndjson.Error{Code: missing.Object.Code, Message: missing.Object.Message, Data: data}, missing.HTTPStatus()})
+		return nil, gateError(missing.Object, missing.HTTPStatus())
+	case errors.As(err, &malformed):
+		// Such as a _meta without the client capabilities: -32602, not
+		// the -32021 of a client whose capabilities lack roots.
+		return nil, gateError(malformed.Object, malformed.HTTPStatus())
 	case isStateError(err):
 		// The retry's requestState is not one this connection sealed for
 		// this call, or it expired: refuse the request, not just the tool.
@@ -404,6 +408,13 @@ func (s *server) call(ctx context.Context, params json.RawMessage, stateless boo
 		return listResult(roots, stateless), nil
 	}
 	return readFile(set, p.Arguments.Path, stateless), nil
+}
+
+// gateError is the answer to a request the gate refused with the error
+// object obj, which HTTP answers with status.
+func gateError(obj *rootsgate.RPCError, status int) error {
+	data, err := json.Marshal(obj.Data)
+	return errors.Join(err, &statusError{&ndjson.Error{Code: obj.Code, Message: obj.Message, Data: data}, status})
 }
 
 // isStateError reports whether err refuses a retry's requestState.

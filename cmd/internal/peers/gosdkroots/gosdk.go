@@ -50,7 +50,11 @@
 // [HandlerFor] answer the request with the input_required result it
 // holds, the client retries with its roots, and the same call then
 // returns them. A request that does not declare the roots capability is
-// answered with error -32021, and nothing is asked.
+// answered with error -32021, and nothing is asked. A request whose _meta
+// leaves out the client capabilities is malformed (-32602): go-sdk
+// v1.8.0 refuses it so before any handler runs, as it does
+// capabilities that are null or do not decode; [ToolResult] answers
+// -32602 for whatever else the gate finds malformed.
 //
 // Every root is checked by the rules of the revision it came in: by
 // default the invalid ones are left out (and passed to the OnInvalidRoots
@@ -250,9 +254,11 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 // the rules of the revision they came in, those of its RootSet included:
 // the roots of RootSet. Its errors wrap the gate's: ErrNoRootsCapability
 // when the client did not declare roots (nothing was sent; on 2026-07-28 a
-// *gate.MissingCapabilityError), ErrNoAnswer when it did not answer in time,
-// and ErrInputRequired (an [*InputRequiredError]) when the request must
-// first be answered with an input_required result.
+// *gate.MissingCapabilityError), ErrMalformedRequest when a 2026-07-28
+// request's params are not what the revision requires (a
+// *gate.MalformedRequestError), ErrNoAnswer when it did not answer in
+// time, and ErrInputRequired (an [*InputRequiredError]) when the request
+// must first be answered with an input_required result.
 func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]gate.Root, error) {
 	set, err := a.RootSet(ctx, req)
 	if err != nil {
@@ -483,20 +489,28 @@ func (e *InputRequiredError) CallToolResult() *mcp.CallToolResult {
 
 // ToolResult turns an error of Roots or RootSet into what a tool handler
 // returns: an input_required result for an [*InputRequiredError], a
-// JSON-RPC error -32021 for a request without the roots capability, and
-// otherwise err itself.
+// JSON-RPC error -32021 for a request without the roots capability
+// (*gate.MissingCapabilityError), a JSON-RPC error -32602 for a malformed
+// request (*gate.MalformedRequestError), and otherwise err itself. go-sdk
+// sends a *jsonrpc.Error that a tool handler returns as the response's
+// error member, as it is.
 func ToolResult(err error) (*mcp.CallToolResult, error) {
 	if ir := (*InputRequiredError)(nil); errors.As(err, &ir) {
 		return ir.CallToolResult(), nil
 	}
+	var obj *gate.RPCError
 	if mc := (*gate.MissingCapabilityError)(nil); errors.As(err, &mc) {
-		data, merr := json.Marshal(mc.Object.Data)
-		if merr != nil {
-			return nil, err
-		}
-		return nil, &jsonrpc.Error{Code: mc.Object.Code, Message: mc.Object.Message, Data: data}
+		obj = mc.Object
+	} else if mr := (*gate.MalformedRequestError)(nil); errors.As(err, &mr) {
+		obj = mr.Object
+	} else {
+		return nil, err
 	}
-	return nil, err
+	data, merr := json.Marshal(obj.Data)
+	if merr != nil {
+		return nil, err
+	}
+	return nil, &jsonrpc.Error{Code: obj.Code, Message: obj.Message, Data: data}
 }
 
 // Handler wraps a tool handler so that the errors of Roots and RootSet it

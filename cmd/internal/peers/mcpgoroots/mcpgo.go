@@ -177,9 +177,10 @@ func (r *Roots) listChanged(ctx context.Context, n mcp.JSONRPCNotification) {
 // Roots returns the roots of the client that made req, valid root by
 // root. Its errors are those of gate.Session.Roots: on a 2026-07-28
 // request that does not carry the roots yet, a *gate.InputRequiredError,
-// and for a client without the roots capability an error wrapping
-// gate.ErrNoRootsCapability; [Result] turns either into what the
-// handler should return.
+// for a client without the roots capability an error wrapping
+// gate.ErrNoRootsCapability, and for a 2026-07-28 request whose params the
+// revision refuses a *gate.MalformedRequestError; [Result] turns each
+// into what the handler should return.
 func (r *Roots) Roots(ctx context.Context, req mcp.CallToolRequest) ([]gate.Root, error) {
 	s, ctx, params, _, err := r.prepare(ctx, req)
 	if err != nil {
@@ -255,15 +256,19 @@ func (r *Roots) reportLeftOut(ctx context.Context, legacy bool, err error) {
 //     for the roots, built with server.InputRequestBuilder; the client
 //     retries the call with them;
 //   - a client that did not declare roots on 2026-07-28 (a
-//     *gate.MissingCapabilityError), or a retry whose sealed
-//     requestState does not open: err itself, a JSON-RPC error. mcp-go
-//     v1.2.1 sends every handler error as -32603, not as the -32021 the
-//     revision specifies;
+//     *gate.MissingCapabilityError), a malformed 2026-07-28 request (a
+//     *gate.MalformedRequestError), or a retry whose sealed requestState
+//     does not open: err itself, a JSON-RPC error. mcp-go v1.2.1
+//     sends every handler error as -32603, not as the -32021 or -32602 the
+//     revision specifies (it refuses a request whose _meta lacks the
+//     client capabilities, or has them null or not decoding, with -32602
+//     itself, before any handler runs);
 //   - anything else, such as a legacy client without roots or one that did
 //     not answer in time: a tool error saying so.
 func Result(err error) (*mcp.CallToolResult, error) {
 	var ask *gate.InputRequiredError
 	var missing *gate.MissingCapabilityError
+	var malformed *gate.MalformedRequestError
 	switch {
 	case err == nil:
 		return nil, errors.New("mcpgoroots: Result called without an error")
@@ -275,7 +280,7 @@ func Result(err error) (*mcp.CallToolResult, error) {
 			return nil, err
 		}
 		return server.NewInputRequestBuilder(res.RequestState).Roots(ask.Key).ToolResult(), nil
-	case errors.As(err, &missing), isStateError(err):
+	case errors.As(err, &missing), errors.As(err, &malformed), isStateError(err):
 		return nil, err
 	}
 	return mcp.NewToolResultError(err.Error()), nil
