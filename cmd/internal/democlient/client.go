@@ -30,23 +30,14 @@ var latestLegacy = demorev.LatestLegacy
 
 // Main is rootsdemo-client's main: it reads the command line and runs.
 func Main() {
-	o := options{Protocol: latestLegacy}
-	flag.StringVar(&o.Protocol, "protocol", o.Protocol, "protocol `REV`ision to speak")
-	flag.Func("root", "share `URI[=NAME]` (repeatable)", func(s string) error {
-		r, err := parseRoot(s)
-		o.Roots = append(o.Roots, r)
-		return err
-	})
-	flag.BoolVar(&o.NoListChanged, "no-list-changed", false, "declare roots without listChanged")
-	transcript := flag.String("transcript", "", "append every frame to `FILE`")
-	url := flag.String("url", "", "talk Streamable HTTP to the MCP endpoint at `URL` instead of starting a server")
-	flag.Parse()
 	logger := log.New(os.Stderr, "rootsdemo-client: ", 0)
-	if (flag.NArg() == 0) == (*url == "") {
-		logger.Fatal("usage: rootsdemo-client [flags] -- SERVER_CMD [ARGS...]\n       rootsdemo-client [flags] -url URL")
+	a, err := parseArgs(flag.CommandLine, os.Args[1:])
+	if err != nil {
+		logger.Fatal(err)
 	}
-	if *transcript != "" {
-		f, err := os.OpenFile(*transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	o := a.options
+	if a.transcript != "" {
+		f, err := os.OpenFile(a.transcript, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
 			logger.Fatal(err)
 		}
@@ -54,8 +45,8 @@ func Main() {
 		o.Transcript = f
 	}
 	ctx := context.Background()
-	if *url != "" {
-		c, err := connectHTTP(ctx, *url, o)
+	if a.url != "" {
+		c, err := connectHTTP(ctx, a.url, o)
 		if err == nil {
 			err = errors.Join(c.run(ctx, os.Stdin, os.Stdout), c.close())
 		}
@@ -64,7 +55,7 @@ func Main() {
 		}
 		return
 	}
-	cmd := exec.Command(flag.Arg(0), flag.Args()[1:]...)
+	cmd := exec.Command(a.server[0], a.server[1:]...)
 	cmd.Stderr = os.Stderr
 	toServer, err1 := cmd.StdinPipe()
 	fromServer, err2 := cmd.StdoutPipe()
@@ -82,6 +73,40 @@ func Main() {
 	if err != nil {
 		logger.Fatal(err)
 	}
+}
+
+// args is what the command line asks for.
+type args struct {
+	options
+	transcript string   // -transcript FILE
+	url        string   // -url URL
+	server     []string // the server's command line, after --
+}
+
+// usage names the two forms of the command line.
+const usage = "usage: rootsdemo-client [flags] -- SERVER_CMD [ARGS...]\n       rootsdemo-client [flags] -url URL"
+
+// parseArgs reads the command line (without the program's name) with fs.
+// Tests call it to start the client with exactly the defaults main has.
+func parseArgs(fs *flag.FlagSet, argv []string) (args, error) {
+	a := args{options: options{Protocol: latestLegacy}}
+	fs.StringVar(&a.Protocol, "protocol", a.Protocol, "protocol `REV`ision to speak")
+	fs.Func("root", "share `URI[=NAME]` (repeatable)", func(s string) error {
+		r, err := parseRoot(s)
+		a.Roots = append(a.Roots, r)
+		return err
+	})
+	fs.BoolVar(&a.NoListChanged, "no-list-changed", false, "declare roots without listChanged")
+	fs.StringVar(&a.transcript, "transcript", "", "append every frame to `FILE`")
+	fs.StringVar(&a.url, "url", "", "talk Streamable HTTP to the MCP endpoint at `URL` instead of starting a server")
+	if err := fs.Parse(argv); err != nil {
+		return args{}, err
+	}
+	if (fs.NArg() == 0) == (a.url == "") {
+		return args{}, errors.New(usage)
+	}
+	a.server = fs.Args()
+	return a, nil
 }
 
 type options struct {
