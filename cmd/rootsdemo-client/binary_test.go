@@ -9,7 +9,9 @@ import (
 )
 
 // The two demo programs, built and run as the README shows, over real
-// stdio pipes between processes.
+// stdio pipes between processes: pinned to a revision, and without
+// -protocol, where the client offers its newest revision and the demo
+// server, which speaks every revision, takes it.
 func TestBinaries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the demo programs")
@@ -19,11 +21,15 @@ func TestBinaries(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	for _, version := range []string{"2024-11-05", "2025-11-25", "2026-07-28"} {
-		t.Run(version, func(t *testing.T) {
+	for _, version := range []string{"2024-11-05", "2025-11-25", "2026-07-28", ""} {
+		name, args := version, []string{"-protocol", version}
+		if version == "" {
+			name, args = "negotiated", nil
+		}
+		t.Run(name, func(t *testing.T) {
 			transcript := filepath.Join(t.TempDir(), "t.txt")
-			cmd := exec.Command(filepath.Join(dir, "rootsdemo-client"), "-protocol", version, "-root", "file:///tmp=tmp", "-transcript", transcript,
-				"--", filepath.Join(dir, "rootsdemo-server"), "-timeout", "5s")
+			args := append(args, "-root", "file:///tmp=tmp", "-transcript", transcript, "--", filepath.Join(dir, "rootsdemo-server"), "-timeout", "5s")
+			cmd := exec.Command(filepath.Join(dir, "rootsdemo-client"), args...)
 			cmd.Stdin = strings.NewReader("call list_roots\nroots file:///srv file:///home=home\ncall list_roots\nbogus\nquit\n")
 			out, err := cmd.Output()
 			if err != nil {
@@ -43,6 +49,10 @@ func TestBinaries(t *testing.T) {
 			data, err := os.ReadFile(transcript)
 			if err != nil || !strings.HasPrefix(string(data), "-> ") {
 				t.Errorf("transcript: %v\n%s", err, data)
+			}
+			if first, _, _ := strings.Cut(string(data), "\n"); version == "" &&
+				(!strings.Contains(first, `"method":"server/discover"`) || !strings.Contains(first, `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`)) {
+				t.Errorf("without -protocol the first frame is %s, want server/discover on 2026-07-28", first)
 			}
 		})
 	}

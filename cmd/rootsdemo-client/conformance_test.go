@@ -36,16 +36,7 @@ var conformanceCases = []struct {
 	commands       []string // rootsdemo-client's stdin, one line each
 	want           map[string]string
 }{
-	{"request-metadata", "2026-07-28", []string{"tools", "call echo {}"}, map[string]string{
-		"sep-2575-http-client-sends-version-header":       "SUCCESS",
-		"sep-2575-client-populates-meta":                  "SUCCESS",
-		"sep-2575-client-sends-client-info":               "SUCCESS",
-		"sep-2575-http-version-header-matches-meta":       "SUCCESS",
-		"sep-2575-client-declares-roots-capability":       "SUCCESS",
-		"sep-2575-client-declares-sampling-capability":    "SKIPPED",
-		"sep-2575-client-declares-elicitation-capability": "SKIPPED",
-		"sep-2575-client-retry-supported-version":         "SUCCESS",
-	}},
+	{"request-metadata", "2026-07-28", []string{"tools", "call echo {}"}, requestMetadataChecks},
 	{"tools_call", "2026-07-28", []string{"tools", `call add_numbers {"a":1,"b":2}`}, map[string]string{
 		"tool-add-numbers":  "SUCCESS",
 		"wire-schema-valid": "SUCCESS",
@@ -71,6 +62,19 @@ var conformanceCases = []struct {
 		"mcp-client-initialization": "SUCCESS",
 		"server-info":               "INFO",
 	}},
+}
+
+// requestMetadataChecks are the checks of the request-metadata scenario
+// and the status each must have.
+var requestMetadataChecks = map[string]string{
+	"sep-2575-http-client-sends-version-header":       "SUCCESS",
+	"sep-2575-client-populates-meta":                  "SUCCESS",
+	"sep-2575-client-sends-client-info":               "SUCCESS",
+	"sep-2575-http-version-header-matches-meta":       "SUCCESS",
+	"sep-2575-client-declares-roots-capability":       "SUCCESS",
+	"sep-2575-client-declares-sampling-capability":    "SKIPPED",
+	"sep-2575-client-declares-elicitation-capability": "SKIPPED",
+	"sep-2575-client-retry-supported-version":         "SUCCESS",
 }
 
 // TestConformance runs rootsdemo-client -url under the official MCP
@@ -113,6 +117,55 @@ func TestConformance(t *testing.T) {
 				t.Logf("suite output:\n%s\ntranscript:\n%s", output, frames)
 			}
 		})
+	}
+}
+
+// TestConformanceUnflagged runs the request-metadata scenario with nothing
+// on the client's command line but -url, the way the suite's documentation
+// runs a client under test:
+//
+//	conformance client --command "rootsdemo-client -url" --scenario request-metadata
+//
+// The suite's server refuses the first request with -32022 listing
+// 2026-07-28: the client must offer its newest revision on its own, retry,
+// and carry clientInfo in every _meta.
+//
+// After its handshake the client waits for commands on stdin, which the
+// suite neither writes nor closes: the suite ends it at its timeout (30 s)
+// and says "CLIENT TIMED OUT" beside the checks. That is the one complaint
+// of the suite this test accepts; the client must not have exited, nor
+// written anything to stderr.
+func TestConformanceUnflagged(t *testing.T) {
+	node, suite := peertest.Conformance(t)
+	client := peertest.Build(t, "rootsdemo-client")
+	if strings.ContainsAny(client, " '\"") {
+		t.Skipf("the suite splits its command at spaces; the client's path %q cannot be quoted", client)
+	}
+	out := t.TempDir()
+	cmd := exec.Command(node, suite, "client", "--command", client+" -url", "--scenario", "request-metadata", "-o", out)
+	output, err := cmd.CombinedOutput()
+	if err != nil && (!strings.Contains(string(output), "CLIENT TIMED OUT") || strings.Contains(string(output), "Client exited with code")) {
+		t.Errorf("conformance client: %v\n%s", err, output)
+	}
+	got := readChecks(t, out)
+	for id, want := range requestMetadataChecks {
+		if got[id] != want {
+			t.Errorf("check %s is %q, want %q", id, got[id], want)
+		}
+	}
+	for id, status := range got {
+		if _, ok := requestMetadataChecks[id]; !ok {
+			t.Errorf("unexpected check %s (%s)", id, status)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*", "stderr.txt"))
+	for _, f := range files {
+		if data, _ := os.ReadFile(f); len(data) > 0 {
+			t.Errorf("the client wrote to stderr:\n%s", data)
+		}
+	}
+	if t.Failed() {
+		t.Logf("suite output:\n%s", output)
 	}
 }
 

@@ -14,6 +14,11 @@
 //	quit                   stop the server (over HTTP: end the session) and exit
 //
 // Each command prints one JSON line: {"ok":true}, {"result":...} or {"error":...}.
+//
+// Without -protocol the client negotiates: it offers its newest revision
+// and, when the server answers -32022 (unsupported protocol version), moves
+// once to the newest revision both support; a server of the 2025 era is
+// met with initialize. -protocol pins the revision instead.
 package main
 
 import "github.com/rootsgen/rootsgen/cmd/internal/democlient"

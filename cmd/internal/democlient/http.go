@@ -9,7 +9,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,13 +28,14 @@ import (
 // conns keep the session id the server gave at initialize, send the
 // negotiated version from then on, listen on the GET stream for requests
 // the server sends outside any call, and end the session with DELETE.
+// The client sets the era with setEra before it sends anything, and again
+// if the server turns out to speak another one.
 type httpConn struct {
 	url        string
 	client     *http.Client
 	transport  *http.Transport
 	handle     func(ctx context.Context, method string, params json.RawMessage) (any, error)
 	transcript io.Writer
-	stateless  bool
 	// maxMessage bounds one incoming message: a JSON body, or the data of
 	// one event; a longer one fails the call instead of being buffered.
 	maxMessage int
@@ -45,10 +45,11 @@ type httpConn struct {
 
 	rec ndjson.Recorder // serializes transcript lines
 
-	mu      sync.Mutex
-	nextID  int64
-	version string // the MCP-Protocol-Version header, "" before initialize
-	session string // Mcp-Session-Id, legacy sessions only
+	mu        sync.Mutex
+	nextID    int64
+	stateless bool   // 2026-07-28: no session, Mcp-Method and Mcp-Name headers
+	version   string // the MCP-Protocol-Version header, "" before initialize
+	session   string // Mcp-Session-Id, legacy sessions only
 
 	streams sync.WaitGroup // the GET stream's reader
 	stop    context.CancelFunc
@@ -59,28 +60,38 @@ type httpConn struct {
 // MCP-Protocol-Version after initialize (2025-03-26 has no such header).
 const firstVersionHeader = "2025-06-18"
 
-func newHTTPConn(url string, o options, stateless bool, handle func(context.Context, string, json.RawMessage) (any, error)) *httpConn {
+func newHTTPConn(url string, o options, handle func(context.Context, string, json.RawMessage) (any, error)) *httpConn {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	bg, stop := context.WithCancel(context.Background())
-	c := &httpConn{
+	return &httpConn{
 		url: url, client: &http.Client{Transport: tr}, transport: tr, handle: handle,
-		transcript: o.Transcript, stateless: stateless, maxMessage: ndjson.DefaultMaxLine,
+		transcript: o.Transcript, maxMessage: ndjson.DefaultMaxLine,
 		retryDefault: time.Second, bg: bg, stop: stop,
 	}
+}
+
+// setEra says how the next requests go: stateless on version (2026-07-28
+// and later), or, with stateless false, a legacy session that has yet to
+// begin with initialize (no version header until negotiated).
+func (c *httpConn) setEra(stateless bool, version string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stateless = stateless
+	c.version = ""
 	if stateless {
-		c.version = o.Protocol
+		c.version = version
 	}
-	return c
+}
+
+func (c *httpConn) isStateless() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stateless
 }
 
 // Call sends a request and returns its result, or the *ndjson.Error the
 // server answered with (also when it came with an HTTP error status, as
 // -32021 and -32022 do on 2026-07-28).
-//
-// On 2026-07-28 a server may refuse a request's version with -32022 while
-// listing that very version as supported (a load balancer in front of
-// servers of mixed versions can do this); the request is then sent once
-// more, with a new id. A list without it is the server's answer.
 //
 // A call whose event stream ends before its answer is resumed on a legacy
 // session (see resume); on 2026-07-28, which dropped resumption, it is
@@ -90,10 +101,10 @@ func (c *httpConn) Call(ctx context.Context, method string, params any) (json.Ra
 	if err != nil {
 		return nil, err
 	}
-	versionRetried, streamRetried := false, false
+	streamRetried := false
 	for {
 		m, err := c.post(ctx, &ndjson.Message{JSONRPC: "2.0", ID: c.newID(), Method: method, Params: raw})
-		if errors.Is(err, errNoAnswer) && c.stateless && !streamRetried {
+		if errors.Is(err, errNoAnswer) && c.isStateless() && !streamRetried {
 			// 2026-07-28 has no resumption: a request whose stream
 			// broke is sent again, as a new request.
 			streamRetried = true
@@ -103,10 +114,6 @@ func (c *httpConn) Call(ctx context.Context, method string, params any) (json.Ra
 			return nil, err
 		}
 		if m.Error != nil {
-			if !versionRetried && c.stateless && m.Error.Code == codeUnsupportedVersion && lists(m.Error.Data, c.version) {
-				versionRetried = true
-				continue
-			}
 			return nil, m.Error
 		}
 		if m.Result == nil {
@@ -114,18 +121,6 @@ func (c *httpConn) Call(ctx context.Context, method string, params any) (json.Ra
 		}
 		return m.Result, nil
 	}
-}
-
-// codeUnsupportedVersion is UnsupportedProtocolVersionError (2026-07-28).
-const codeUnsupportedVersion = -32022
-
-// lists reports whether the data of a -32022 error lists version as
-// supported.
-func lists(data json.RawMessage, version string) bool {
-	var d struct {
-		Supported []string `json:"supported"`
-	}
-	return json.Unmarshal(data, &d) == nil && slices.Contains(d.Supported, version)
 }
 
 // Notify POSTs a notification; the server accepts it with 202.
@@ -313,7 +308,8 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 	}
 	req.Header.Set("Content-Type", mcphttp.JSON)
 	req.Header.Set("Accept", mcphttp.JSON+", "+mcphttp.EventStream)
-	if c.stateless && m.Method != "" {
+	stateless := c.isStateless()
+	if stateless && m.Method != "" {
 		req.Header.Set(mcphttp.HeaderMethod, m.Method)
 		if name := targetName(m.Method, m.Params); name != "" {
 			req.Header.Set(mcphttp.HeaderName, name)
@@ -339,7 +335,7 @@ func (c *httpConn) post(ctx context.Context, m *ndjson.Message) (*ndjson.Message
 		return nil, nil
 	case isCall && mt == mcphttp.EventStream && resp.StatusCode == http.StatusOK:
 		s := c.readStream(ctx, resp.Body, m.ID)
-		if s.answer == nil && s.err == nil && !c.stateless && s.lastID != "" {
+		if s.answer == nil && s.err == nil && !stateless && s.lastID != "" {
 			resp.Body.Close()
 			s = c.resume(ctx, m.ID, s)
 		}
@@ -440,8 +436,17 @@ func statusError(resp *http.Response) error {
 	if resp.StatusCode == http.StatusNotFound && resp.Request != nil && resp.Request.Header.Get(mcphttp.HeaderSession) != "" {
 		msg += " (the server no longer knows this session)"
 	}
-	return errors.New(msg)
+	return &httpStatusError{status: resp.StatusCode, msg: msg}
 }
+
+// httpStatusError is an HTTP answer that carried no JSON-RPC answer: what
+// a 2025-era server sends for a 2026-07-28 request it cannot place.
+type httpStatusError struct {
+	status int
+	msg    string
+}
+
+func (e *httpStatusError) Error() string { return e.msg }
 
 // readJSON reads one JSON-RPC message from a body of at most maxMessage
 // bytes.

@@ -465,7 +465,8 @@ func TestHTTPGetNeverAnswered(t *testing.T) {
 // and other event types: only "message" events (or untyped ones) are
 // messages, and their data lines are joined with newlines.
 func TestHTTPEventParsing(t *testing.T) {
-	c := newHTTPConn("http://unused", options{}, true, nil)
+	c := newHTTPConn("http://unused", options{}, nil)
+	c.setEra(true, "2026-07-28")
 	defer c.Close()
 	stream := ": keep-alive\r\n" +
 		"event: ping\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"wrong\":true}}\r\n\r\n" +
