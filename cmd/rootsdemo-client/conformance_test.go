@@ -130,11 +130,9 @@ func TestConformance(t *testing.T) {
 // 2026-07-28: the client must offer its newest revision on its own, retry,
 // and carry clientInfo in every _meta.
 //
-// After its handshake the client waits for commands on stdin, which the
-// suite neither writes nor closes: the suite ends it at its timeout (30 s)
-// and says "CLIENT TIMED OUT" beside the checks. That is the one complaint
-// of the suite this test accepts; the client must not have exited, nor
-// written anything to stderr.
+// The suite names its scenario in MCP_CONFORMANCE_SCENARIO; for this one
+// the client runs the handshake and quits, so the suite's verdict is a
+// plain pass, with nothing on the client's stderr.
 func TestConformanceUnflagged(t *testing.T) {
 	node, suite := peertest.Conformance(t)
 	client := peertest.Build(t, "rootsdemo-client")
@@ -144,7 +142,7 @@ func TestConformanceUnflagged(t *testing.T) {
 	out := t.TempDir()
 	cmd := exec.Command(node, suite, "client", "--command", client+" -url", "--scenario", "request-metadata", "-o", out)
 	output, err := cmd.CombinedOutput()
-	if err != nil && (!strings.Contains(string(output), "CLIENT TIMED OUT") || strings.Contains(string(output), "Client exited with code")) {
+	if err != nil || strings.Contains(string(output), "TIMED OUT") || strings.Contains(string(output), "Client exited with code") {
 		t.Errorf("conformance client: %v\n%s", err, output)
 	}
 	got := readChecks(t, out)

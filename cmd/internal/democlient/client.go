@@ -46,10 +46,11 @@ func Main() {
 		o.Transcript = f
 	}
 	ctx := context.Background()
+	in := commands(os.Getenv("MCP_CONFORMANCE_SCENARIO"), os.Stdin)
 	if a.url != "" {
 		c, err := connectHTTP(ctx, a.url, o)
 		if err == nil {
-			err = errors.Join(c.run(ctx, os.Stdin, os.Stdout), c.close())
+			err = errors.Join(c.run(ctx, in, os.Stdout), c.close())
 		}
 		if err != nil {
 			logger.Fatal(err)
@@ -65,7 +66,7 @@ func Main() {
 	}
 	c, err := connect(ctx, fromServer, toServer, o)
 	if err == nil {
-		err = c.run(ctx, os.Stdin, os.Stdout)
+		err = c.run(ctx, in, os.Stdout)
 	}
 	toServer.Close()
 	if werr := stop(cmd, stopGrace); err == nil && werr != nil {
@@ -584,6 +585,24 @@ func errorOutput(err error) any {
 		e = &ndjson.Error{Code: -32603, Message: err.Error()}
 	}
 	return map[string]any{"error": e}
+}
+
+// scenarioCommands are the commands of the conformance suite's client
+// scenarios that need nothing beyond what connecting does: run under the
+// suite (which names its scenario in MCP_CONFORMANCE_SCENARIO and never
+// closes the client's stdin), the client connects, runs them and quits.
+// Other scenarios read their commands from stdin.
+var scenarioCommands = map[string]string{
+	"request-metadata": "quit\n", // the handshake is the scenario
+}
+
+// commands is where the client reads its commands: the script of the
+// conformance scenario named, when it has one, else stdin.
+func commands(scenario string, stdin io.Reader) io.Reader {
+	if script, ok := scenarioCommands[scenario]; ok {
+		return strings.NewReader(script)
+	}
+	return stdin
 }
 
 // run reads commands from in until quit or its end, printing one line each.
