@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -72,10 +71,7 @@ func untyped(v any) jen.Code {
 }
 
 func typeDoc(t *Type) []string {
-	doc := namedDoc(t.Name, t.Doc)
-	if len(doc) == 0 {
-		doc = []string{fmt.Sprintf("%s is the schema's %s.", t.Name, t.Path)}
-	}
+	doc := namedDoc(t.Name, fmt.Sprintf("%s is the schema's %s.", t.Name, t.Path), t.Doc)
 	if t.Partial {
 		switch t.Kind {
 		case KindRawUnion:
@@ -215,60 +211,6 @@ func wrap(line string, width int) []string {
 		cur += " " + w
 	}
 	return append(out, cur)
-}
-
-// namedDoc makes a doc comment start with the name it documents, as Go
-// doc comments do, by turning the opening of a schema description into a
-// sentence about name: "A directory ..." becomes "Root is a directory
-// ...", "Represents ..." becomes "Root represents ...", and a bare noun
-// phrase "Reply to ..." becomes "ListRootsResult is the reply to ...".
-func namedDoc(name string, doc []string) []string {
-	if len(doc) == 0 {
-		return doc
-	}
-	first := strings.TrimSpace(doc[0])
-	word, rest, _ := strings.Cut(first, " ")
-	if word == "" || word == name || strings.HasPrefix(first, name+" ") || strings.HasPrefix(word, name+":") {
-		return doc
-	}
-	lower := lowerWord(word)
-	var lead string
-	switch {
-	case lower == "a" || lower == "an" || lower == "the":
-		lead = name + " is " + lower
-	case slices.Contains(docVerbs, lower):
-		lead = name + " " + lower
-	case strings.HasSuffix(lower, "ed") || slices.Contains([]string{"sent", "set", "kept", "given"}, lower):
-		lead = name + " is " + lower
-	default:
-		next, _, _ := strings.Cut(rest, " ")
-		verb := "is"
-		if plural(lower) || plural(strings.TrimRight(next, ".,;:")) {
-			verb = "are"
-		}
-		lead = name + " " + verb + " the " + lower
-	}
-	if rest != "" {
-		lead += " " + rest
-	}
-	return append([]string{lead}, doc[1:]...)
-}
-
-// docVerbs are the verbs a schema description may open with.
-var docVerbs = []string{"represents", "describes", "contains", "holds", "defines", "identifies", "specifies", "carries", "lists"}
-
-// lowerWord lowercases the first letter of a word that is not an acronym
-// ("JSON-RPC" and "_meta" stay as they are).
-func lowerWord(w string) string {
-	if len(w) > 1 && unicode.IsUpper(rune(w[1])) || w == "" || !unicode.IsUpper(rune(w[0])) {
-		return w
-	}
-	return strings.ToLower(w[:1]) + w[1:]
-}
-
-// plural guesses whether an English noun is plural.
-func plural(w string) bool {
-	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us")
 }
 
 func structFields(m *Model, t *Type, g *jen.Group) {

@@ -420,6 +420,15 @@ func goTypeString(f *Field) string {
 	return s
 }
 
+// pagingMember is a cursor field in the summary: its name, and its type
+// when that is not a plain string.
+func pagingMember(name, typ string) string {
+	if typ == "string" {
+		return name
+	}
+	return name + " " + typ
+}
+
 // Parts lists the parts of the roots feature the package has, by name, in
 // a fixed order: the plan's summary.
 func (p *Plan) Parts() []string {
@@ -433,7 +442,8 @@ func (p *Plan) Parts() []string {
 	add(p.Direct, "direct")
 	add(p.Envelope, "envelope")
 	if p.Paging != nil {
-		add(true, "paging("+p.Paging.Cursor+","+p.Paging.NextCursor+")")
+		pg := p.Paging
+		add(true, "paging("+pagingMember(pg.Cursor, pg.CursorType)+","+pagingMember(pg.NextCursor, pg.NextCursorType)+")")
 	}
 	add(p.ListChanged, "listChanged(params="+p.NotificationParamsType+")")
 	add(p.HandleNotification, "handleNotification")

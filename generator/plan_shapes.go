@@ -9,14 +9,27 @@ import (
 
 // Paging is how roots/list pages its answer, when the schema gives it a
 // cursor (as other MCP list requests have): the Go names of the cursor in
-// its params and of the next page's cursor in ListRootsResult.
+// its params and of the next page's cursor in ListRootsResult, and their
+// Go types: string, or the name of a string type when the schema writes
+// the cursor as a reference to a definition such as Cursor.
 type Paging struct {
-	Cursor, NextCursor string
+	Cursor, NextCursor         string
+	CursorType, NextCursorType string
+}
+
+// Conv is the Go expression expr, of type from, as a value of type to:
+// expr itself when the types are the same, else a conversion. Cursor types
+// are all strings underneath, so any one converts to any other.
+func (*Paging) Conv(to, from, expr string) string {
+	if to == from {
+		return expr
+	}
+	return to + "(" + expr + ")"
 }
 
 // paging finds the cursor members of roots/list: "cursor" in its params
-// and "nextCursor" in ListRootsResult, both strings. One without the
-// other cannot be followed, and is reported.
+// and "nextCursor" in ListRootsResult, both strings (see stringType). One
+// without the other cannot be followed, and is reported.
 func (pl *planner) paging() *Paging {
 	params, result := pl.def("ListRootsRequest.params"), pl.def("ListRootsResult")
 	if pl.p.ParamsType != "" {
@@ -37,14 +50,32 @@ func (pl *planner) paging() *Paging {
 		pl.warn("ListRootsResult", "nextCursor", "missing while roots/list params have a cursor; %s", part)
 	case cursor == nil:
 		pl.warn("ListRootsRequest", "params.cursor", "missing while ListRootsResult has nextCursor; %s", part)
-	case goTypeString(cursor) != "string":
+	case !stringType(cursor):
 		pl.warn("ListRootsRequest", "params.cursor", "it is %s, not a string; %s", goTypeString(cursor), part)
-	case goTypeString(next) != "string":
+	case !stringType(next):
 		pl.warn("ListRootsResult", "nextCursor", "it is %s, not a string; %s", goTypeString(next), part)
 	default:
-		return &Paging{Cursor: cursor.Name, NextCursor: next.Name}
+		return &Paging{Cursor: cursor.Name, NextCursor: next.Name, CursorType: goTypeString(cursor), NextCursorType: goTypeString(next)}
 	}
 	return nil
+}
+
+// stringType reports whether field f holds a string that any string can
+// be converted to: a string, or a reference to a definition that is one
+// (a named string type, aliases followed) with no "enum" to restrict it.
+// It is never a pointer: absent and empty are the same.
+func stringType(f *Field) bool {
+	g := f.Type
+	switch {
+	case f.Pointer:
+		return false
+	case g.Prim == String:
+		return true
+	case g.Named != nil:
+		t := resolve(g.Named)
+		return t.Kind == KindScalar && t.Elem.Prim == String && len(t.Enum) == 0
+	}
+	return false
 }
 
 // typeNamed is the type of Go name name, aliases followed, or nil.

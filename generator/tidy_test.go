@@ -42,28 +42,85 @@ func TestParagraphs(t *testing.T) {
 	}
 }
 
+// TestNamedDoc: a type's doc comment opens with the type's name and reads
+// as English whatever the description opens with; a description that
+// cannot follow the name follows a sentence that names the type.
 func TestNamedDoc(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
+		// A phrase about the thing becomes a sentence about the type.
+		{"RootKind", "What a root points at.", "RootKind says what a root points at."},
+		{"ListChanged", "Whether the client announces changes to its roots.", "ListChanged says whether the client announces changes to its roots."},
+		{"RootOrigin", "How the client found this root.", "RootOrigin says how the client found this root."},
+		{"RootsCapability", "When the client declared roots.", "RootsCapability says when the client declared roots."},
 		{"Root", "A directory or file.", "Root is a directory or file."},
+		{"Annotation", "An optional note for the client.", "Annotation is an optional note for the client."},
+		{"ResultMetaObject", "The _meta object of a result.", "ResultMetaObject is the _meta object of a result."},
+		{"ClientCapabilities", "The features the client declares.", "ClientCapabilities are the features the client declares."},
+		{"PromptReference", "Identifies a prompt.", "PromptReference identifies a prompt."},
 		{"Root", "Represents a root.", "Root represents a root."},
+		{"SamplingTarget", "Specifies which model to use.", "SamplingTarget specifies which model to use."},
+		{"CallToolRequest", "Used to invoke a tool.", "CallToolRequest is used to invoke a tool."},
 		{"ListRootsRequest", "Sent from the server.", "ListRootsRequest is sent from the server."},
+		{"RootsCapability", "Set when the client supports roots.", "RootsCapability is set when the client supports roots."},
+		{"RootsCapability", "Present if the client supports roots.", "RootsCapability is present if the client supports roots."},
+		{"Flag", "Deprecated.", "Flag is deprecated."},
+		{"PrimitiveSchema", "Restricted schema definitions that allow only primitive types.", "PrimitiveSchema is the restricted schema definitions that allow only primitive types."},
+		{"PrimitiveSchemas", "Restricted schema definitions that allow only primitive types.", "PrimitiveSchemas are the restricted schema definitions that allow only primitive types."},
 		{"ListRootsResult", "Reply to roots/list.", "ListRootsResult is the reply to roots/list."},
 		{"ClientCapabilities", "Features the client declares.", "ClientCapabilities are the features the client declares."},
 		{"Params", "Optional parameters; none.", "Params are the optional parameters; none."},
+		{"Roots", "Lists of roots.", "Roots are the lists of roots."},
+		{"ModelHint", "Hints to use for model selection.", "ModelHint is the hints to use for model selection."},
 		{"RequestID", "JSON-RPC request identifier.", "RequestID is the JSON-RPC request identifier."},
+		{"RequestMeta", "MetaObject with the keys of a request.", "RequestMeta is the MetaObject with the keys of a request."},
+		{"TaskData", "Data associated with a task.", "TaskData is the data associated with a task."},
+		{"ErrorData", "Details of the failure.", "ErrorData are the details of the failure."},
+		{"Content", "Any JSON value the tool returns.", "Content is any JSON value the tool returns."},
+		{"Root", "directory the client shares, named by URI.", "Root is the directory the client shares, named by URI."},
+		{"Root", "a directory the client shares.", "Root is a directory the client shares."},
+		{"Root", "what a root points at.", "Root says what a root points at."},
+		{"RequestID", "identifies a request.", "RequestID identifies a request."},
+		// Only the opening changes: the following sentences stay.
+		{"ListRootsResult", "Reply to roots/list. If present, nextCursor names the next page.", "ListRootsResult is the reply to roots/list. If present, nextCursor names the next page."},
+		{"RootKind", "What a root points at. Clients may add kinds.", "RootKind says what a root points at. Clients may add kinds."},
+		// Already about the type.
 		{"Root", "Root is already named.", "Root is already named."},
+		{"Root", "A Root names a directory.", "A Root names a directory."},
+		{"Root", "The Root of a workspace.", "The Root of a workspace."},
+		{"InputRequiredResult", "An InputRequiredResult sent by the server when it needs input.", "InputRequiredResult is sent by the server when it needs input."},
+		{"Root", "Root", "Root"},
+		{"Root", "Root: a directory or file.", "Root is a directory or file."},
+		{"Root", "Root, what the client shares.", "Root says what the client shares."},
+		// A sentence of its own, or not a phrase: the type is named first.
+		{"NextCursor", "If present, there may be more results.", "NextCursor is the schema's NextCursor. If present, there may be more results."},
+		{"NextCursor", "If the list goes on.", "NextCursor is the schema's NextCursor. If the list goes on."},
+		{"RootsCapability", "When set, the client sends list_changed.", "RootsCapability is the schema's RootsCapability. When set, the client sends list_changed."},
+		{"CancelledNotification", "This notification is sent by either side.", "CancelledNotification is the schema's CancelledNotification. This notification is sent by either side."},
+		{"EnumSchema", "Use TitledEnumSchema instead.", "EnumSchema is the schema's EnumSchema. Use TitledEnumSchema instead."},
+		{"InitializeResult", "After receiving an initialize request, the server sends this.", "InitializeResult is the schema's InitializeResult. After receiving an initialize request, the server sends this."},
+		{"Cursor", "`cursor` is an opaque token.", "Cursor is the schema's Cursor. `cursor` is an opaque token."},
+		{"Cursor", "https://example.com/cursors explains cursors.", "Cursor is the schema's Cursor. https://example.com/cursors explains cursors."},
+		{"Meta", "{@link MetaObject} with more keys.", "Meta is the schema's Meta. {@link MetaObject} with more keys."},
+		{"Version", "2025-06-18 and later.", "Version is the schema's Version. 2025-06-18 and later."},
+		{"Cursor", "", "Cursor is the schema's Cursor."},
 	} {
-		if got := namedDoc(tc.name, []string{tc.in}); got[0] != tc.want {
-			t.Errorf("namedDoc(%s, %q) = %q, want %q", tc.name, tc.in, got[0], tc.want)
+		var doc []string
+		if tc.in != "" {
+			doc = []string{tc.in}
+		}
+		about := tc.name + " is the schema's " + tc.name + "."
+		if got := strings.Join(docText(namedDoc(tc.name, about, doc)), " "); got != tc.want {
+			t.Errorf("namedDoc(%s, %q)\n got %q\nwant %q", tc.name, tc.in, got, tc.want)
 		}
 	}
 }
 
 // TestTidyOutput reads every generated file of every revision the way a
-// reviewer would: type doc comments start with the type's name, no
-// paragraph of a doc comment breaks a line early (ragged lines), decoders
-// build errors through decodeError rather than repeating the literal,
-// and no string(x) converts a value that already is a string.
+// reviewer would: type doc comments start with the type's name (after
+// "A", "An" or "The", if any), no paragraph of a doc comment breaks a line
+// early (ragged lines), decoders build errors through decodeError rather
+// than repeating the literal, and no string(x) converts a value that
+// already is a string.
 func TestTidyOutput(t *testing.T) {
 	for _, rev := range schema.Revisions() {
 		t.Run(rev, func(t *testing.T) {
@@ -102,7 +159,7 @@ func TestTidyOutput(t *testing.T) {
 						if doc == nil && !ts.Name.IsExported() {
 							continue
 						}
-						if text := doc.Text(); !strings.HasPrefix(text, ts.Name.Name+" ") && !strings.HasPrefix(text, "A "+ts.Name.Name+" ") && !strings.HasPrefix(text, "An "+ts.Name.Name+" ") {
+						if text := doc.Text(); !slices.ContainsFunc([]string{"", "A ", "An ", "The "}, func(article string) bool { return strings.HasPrefix(text, article+ts.Name.Name+" ") }) {
 							t.Errorf("%s: the doc comment of %s does not start with its name: %q", f.Name, ts.Name.Name, firstLine(text))
 						}
 					}
