@@ -4,6 +4,7 @@ package generator
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -18,19 +19,6 @@ import (
 // The crash tests run Write in child processes (this test binary, started
 // again with ROOTSGEN_CRASH_DIR set) and kill them between its steps, or
 // run two at once, then check that the directory holds one whole package.
-
-// crashRevisions are the two packages the children write in turn; their
-// files differ, so a mix of them shows.
-var crashRevisions = []string{"2025-06-18", "2026-07-28"}
-
-func generateFor(t testing.TB, revision string) []File {
-	t.Helper()
-	files, _, err := Generate(Options{Revision: revision, Package: "crash", Version: goldenVersion})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
 
 // TestCrashChild is the child: it writes ROOTSGEN_CRASH_REVISION into
 // ROOTSGEN_CRASH_DIR and kills itself with SIGKILL after step
@@ -62,26 +50,6 @@ func crashChild(dir, revision string, step int) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "ROOTSGEN_CRASH_DIR="+dir, "ROOTSGEN_CRASH_REVISION="+revision, "ROOTSGEN_CRASH_STEP="+strconv.Itoa(step))
 	return cmd
-}
-
-// wantWhole checks that dir holds exactly files, and nothing of a write
-// in progress: no journal, no temporary file.
-func wantWhole(t *testing.T, dir string, files []File, context string) {
-	t.Helper()
-	if changes, err := Diff(dir, files); err != nil || len(changes) > 0 {
-		t.Fatalf("%s: the directory is not the package: %v %v", context, changes, err)
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != len(files) {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		t.Fatalf("%s: %d entries, want the %d files: %s", context, len(entries), len(files), strings.Join(names, " "))
-	}
 }
 
 // TestWriteKilledAtRandomSteps replaces one package by the other in a
@@ -161,7 +129,7 @@ func recoverOnly(dir string) error {
 		return err
 	}
 	defer root.Close()
-	unlock, err := lockDir(root, dir)
+	unlock, err := lockDir(context.Background(), root, dir)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +19,10 @@ import (
 // in place. A run that finds a journal completes the write it describes
 // before doing anything else, and removes the temporary files a killed run
 // left, so the directory always ends up holding one run's package. A lock
-// on the directory keeps two runs from writing it at once.
+// on the directory keeps two runs from writing it at once. A run asked to
+// stop (WriteContext's context) needs none of this: it stops only where
+// the directory holds one whole package, before the journal or after the
+// last rename.
 
 // journalName is the journal's file name in the output directory.
 const journalName = ".rootsgen-journal"
@@ -44,8 +48,10 @@ type journalFile struct {
 	Content []byte `json:"content"`
 }
 
-// errLocked says another process holds the directory's lock.
-var errLocked = errors.New("another rootsgen process is writing this directory")
+// ErrLocked is wrapped by an error of Write when another process held the
+// output directory's lock for longer than Write waits (a minute), or when
+// the context of WriteContext was done while it waited.
+var ErrLocked = errors.New("another rootsgen process is writing this directory")
 
 // writeJournal records the change durably: once it returns, a later run
 // completes the change even if this one is killed.
@@ -179,17 +185,22 @@ func syncDir(root *os.Root) {
 }
 
 // lockDir takes the lock on the output directory, waiting up to lockWait
-// for another run to finish, and returns the function that releases it.
-func lockDir(root *os.Root, dir string) (unlock func(), err error) {
+// for another run to finish, or until ctx is done, and returns the
+// function that releases it.
+func lockDir(ctx context.Context, root *os.Root, dir string) (unlock func(), err error) {
 	deadline := time.Now().Add(lockWait)
 	for {
 		unlock, err := tryLock(root)
-		if !errors.Is(err, errLocked) {
+		if !errors.Is(err, ErrLocked) {
 			return unlock, err
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%w (waited %v): %s", errLocked, lockWait, lockHint(dir))
+			return nil, fmt.Errorf("%w (waited %v): %s", ErrLocked, lockWait, lockHint(dir))
 		}
-		time.Sleep(20 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w while %w", stopped(ctx), ErrLocked)
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }

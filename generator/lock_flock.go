@@ -25,7 +25,7 @@ func tryLock(root *os.Root) (unlock func(), err error) {
 	switch {
 	case errors.Is(err, syscall.EWOULDBLOCK):
 		d.Close()
-		return nil, errLocked
+		return nil, ErrLocked
 	case err != nil:
 		d.Close()
 		return nil, fmt.Errorf("locking the output directory: %w", err)

@@ -17,7 +17,7 @@ const lockName = ".rootsgen-lock"
 func tryLock(root *os.Root) (unlock func(), err error) {
 	f, err := root.OpenFile(lockName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return nil, errLocked
+		return nil, ErrLocked
 	}
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -187,8 +188,9 @@ func lineDiff(old, new []byte) string {
 // an earlier run wrote that are no longer produced. Every file is first
 // written in full to a temporary file beside it, then renamed into place,
 // so a reader never sees half a file; if any step fails, the files already
-// replaced are put back and the error is returned (wrapping ErrLeftChanged
-// if that too failed). All access goes through
+// replaced are put back and the error is returned (wrapping ErrLocked when
+// another process held the directory too long, ErrLeftChanged if putting
+// back failed too). All access goes through
 // an os.Root for dir, so nothing outside dir can be written, whatever
 // symlinks it holds; a dir that is itself a symlink is refused, and so is a
 // symlink where a generated file goes. It returns what changed.
@@ -196,7 +198,26 @@ func lineDiff(old, new []byte) string {
 // When dir or some of its parents are missing, Write creates them, and
 // removes them again if it then fails, so that a failed Write leaves the
 // file system as it found it.
-func Write(dir string, files []File) (changes []Change, err error) {
+func Write(dir string, files []File) ([]Change, error) {
+	return WriteContext(context.Background(), dir, files)
+}
+
+// WriteContext is Write that stops early when ctx is done. The change is
+// committed once its journal is in place, after every new file is staged
+// and before the first is renamed into place. If ctx is done before that,
+// including while WriteContext waits for another process's lock, it
+// removes its temporary files and the directories it created and returns
+// an error wrapping ctx.Err(): dir holds what it held before (its old
+// package). Once committed, it completes the change whatever ctx says, as
+// the renames that remain are quick and undoing them would take longer,
+// and returns as Write does: dir holds the new package, and a caller that
+// needs to know whether ctx was done by then asks ctx. Either way nothing
+// of the write is left in dir and the lock is released when it returns.
+// ctx is only read: WriteContext starts nothing that outlives it.
+func WriteContext(ctx context.Context, dir string, files []File) (changes []Change, err error) {
+	if ctx.Err() != nil {
+		return nil, stopped(ctx)
+	}
 	if err := refuseSymlink(dir); err != nil {
 		return nil, err
 	}
@@ -214,13 +235,18 @@ func Write(dir string, files []File) (changes []Change, err error) {
 		return nil, err
 	}
 	defer root.Close()
-	unlock, err := lockDir(root, dir)
+	unlock, err := lockDir(ctx, root, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	// What an interrupted run committed to is completed even when ctx is
+	// done: it leaves one whole package.
 	if err := finishInterrupted(root); err != nil {
 		return nil, fmt.Errorf("%w: completing the write of an interrupted run: %w", ErrLeftChanged, err)
+	}
+	if ctx.Err() != nil {
+		return nil, stopped(ctx)
 	}
 	changes, err = diffIn(root, files)
 	if err != nil || len(changes) == 0 {
@@ -241,6 +267,10 @@ func Write(dir string, files []File) (changes []Change, err error) {
 		if c.Kind == "remove" {
 			continue
 		}
+		if ctx.Err() != nil {
+			cleanup()
+			return nil, stopped(ctx)
+		}
 		tmp, err := stage(root, c.Name, content[c.Name])
 		if err != nil {
 			cleanup()
@@ -259,7 +289,13 @@ func Write(dir string, files []File) (changes []Change, err error) {
 			}
 		}
 	}
-	// From here on, a run killed at any point is completed by the next.
+	// The last moment to stop with nothing changed. From here on, a run
+	// killed at any point is completed by the next, and this one no longer
+	// looks at ctx.
+	if ctx.Err() != nil {
+		cleanup()
+		return nil, stopped(ctx)
+	}
 	if err := writeJournal(root, changes, content); err != nil {
 		cleanup()
 		return nil, err
@@ -316,6 +352,16 @@ func Write(dir string, files []File) (changes []Change, err error) {
 		return changes, fmt.Errorf("%w: every file is in place, but %s could not be removed: %w", ErrLeftChanged, journalName, err)
 	}
 	return changes, nil
+}
+
+// stopped is the error of a write that stopped because ctx was done,
+// before it wrote anything of its own.
+func stopped(ctx context.Context) error {
+	err := ctx.Err()
+	if cause := context.Cause(ctx); cause != nil && cause != err {
+		err = fmt.Errorf("%w (%w)", err, cause)
+	}
+	return fmt.Errorf("stopped before writing: %w", err)
 }
 
 // mkdirAll is os.MkdirAll that returns the directories it created, parents

@@ -18,9 +18,16 @@
 // (bad flags, unknown revision, unusable schema) and, with -strict, for a
 // schema that has a part of the roots feature in a shape rootsgen cannot
 // write (each such part is a warning on stderr either way).
+//
+// SIGINT or SIGTERM while rootsgen writes does not leave a part of the
+// change behind: rootsgen completes the write if it had committed to it,
+// else undoes it, and exits 1 saying which package the output directory
+// holds. A second signal ends it at once; the next run then completes or
+// undoes the write from the journal it keeps in the output directory.
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,9 +35,11 @@ import (
 	"go/token"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"unicode"
 
@@ -39,7 +48,12 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
+	// The first SIGINT or SIGTERM cancels ctx, which the write looks at
+	// where stopping leaves one whole package; stop then restores the
+	// default, so a second signal ends the process at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
 
 // exit statuses
@@ -49,7 +63,8 @@ const (
 	exitUsage = 2
 )
 
-func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+// run is the command; ctx being done means the user interrupted it.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("rootsgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -91,9 +106,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
 		return exitOK
 	case *list && *markdown:
-		return listMarkdown(stdout, stderr)
+		return interrupted(ctx, listMarkdown(stdout, stderr), stderr)
 	case *list:
-		return listRevisions(stdout, stderr)
+		return interrupted(ctx, listRevisions(stdout, stderr), stderr)
 	case *markdown:
 		return usage("-markdown goes with -list")
 	case *sdk != "" && (*gate != "" || *revision != "" || *schemaF != ""):
@@ -162,7 +177,18 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 			return usage("-strict: the schema of %s has %d part(s) of the roots feature that rootsgen cannot write (warnings above); nothing was written", *revision, len(m.Plan.Warnings))
 		}
 	}
-	return writeOrCheck(files, *out, what, name, *check, *verbose, stderr)
+	return writeOrCheck(ctx, files, *out, what, name, *check, *verbose, stderr)
+}
+
+// interrupted turns the success of a command that only reads into a
+// failure when ctx was done meanwhile: the user asked it to stop, and
+// what it printed may not be what they meant to wait for.
+func interrupted(ctx context.Context, code int, stderr io.Writer) int {
+	if code == exitOK && ctx.Err() != nil {
+		fmt.Fprintln(stderr, "rootsgen: interrupted")
+		return exitFail
+	}
+	return code
 }
 
 // gateSchemas reads the schemas of -schema for -gate: "REV=FILE,...", or
@@ -234,7 +260,7 @@ func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) 
 	return files, m, err
 }
 
-func writeOrCheck(files []generator.File, out, what, name string, check, verbose bool, stderr io.Writer) int {
+func writeOrCheck(ctx context.Context, files []generator.File, out, what, name string, check, verbose bool, stderr io.Writer) int {
 	if check {
 		changes, err := generator.Diff(out, files)
 		if err != nil {
@@ -242,7 +268,7 @@ func writeOrCheck(files []generator.File, out, what, name string, check, verbose
 			return exitFail
 		}
 		if len(changes) == 0 {
-			return exitOK
+			return interrupted(ctx, exitOK, stderr)
 		}
 		fmt.Fprintf(stderr, "rootsgen: %s is stale for %s (%d file(s) differ); regenerate with go generate:\n", out, what, len(changes))
 		for _, c := range changes {
@@ -250,7 +276,22 @@ func writeOrCheck(files []generator.File, out, what, name string, check, verbose
 		}
 		return exitFail
 	}
-	changes, err := generator.Write(out, files)
+	changes, err := generator.WriteContext(ctx, out, files)
+	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err())) {
+		// Stopped before it committed to the change, the write left the
+		// directory as it was; after, it completed the change.
+		switch {
+		case err == nil:
+			fmt.Fprintf(stderr, "rootsgen: interrupted; %s holds the new package\n", out)
+		case errors.Is(err, generator.ErrLocked):
+			fmt.Fprintf(stderr, "rootsgen: interrupted while another rootsgen was writing %s; nothing was written\n", out)
+		case !exists(out):
+			fmt.Fprintf(stderr, "rootsgen: interrupted; nothing was written\n")
+		default:
+			fmt.Fprintf(stderr, "rootsgen: interrupted; %s holds the old package\n", out)
+		}
+		return exitFail
+	}
 	if errors.Is(err, generator.ErrLeftChanged) {
 		fmt.Fprintf(stderr, "rootsgen: writing %s: %v\n", out, err)
 		return exitFail
@@ -266,6 +307,11 @@ func writeOrCheck(files []generator.File, out, what, name string, check, verbose
 		fmt.Fprintf(stderr, "rootsgen: package %s in %s: %d file(s), %d changed\n", name, out, len(files), len(changes))
 	}
 	return exitOK
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 func readLimited(path string, limit int) ([]byte, error) {

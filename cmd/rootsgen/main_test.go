@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 func rootsgen(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut, func(k string) string { return env[k] })
+	code = run(context.Background(), args, &out, &errOut, func(k string) string { return env[k] })
 	return code, out.String(), errOut.String()
 }
 
