@@ -565,7 +565,7 @@ func TestSalientParamsAmbiguous(t *testing.T) {
 // gives the same bytes.
 func salientByMaps(params []byte) ([]byte, error) {
 	members := map[string]any{}
-	if t := bytes.TrimLeft(params, " \t\r\n"); len(params) > 0 && !(bytes.HasPrefix(t, []byte("null")) && len(bytes.TrimSpace(t[4:])) == 0) {
+	if t := bytes.TrimLeft(params, " \t\r\n"); len(params) > 0 && !(bytes.HasPrefix(t, []byte("null")) && len(bytes.TrimLeft(t[4:], " \t\r\n")) == 0) {
 		if !json.Valid(params) {
 			return nil, errors.New("not JSON")
 		}
