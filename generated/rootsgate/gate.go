@@ -1420,28 +1420,31 @@ func releaseList(sets []listSet) error {
 // rootsDigest tells roots lists apart: a digest of every member of every
 // root, each with its length.
 func rootsDigest(roots []Root) string {
-	h := sha256.New()
 	var buf []byte
-	field := func(b []byte) {
-		buf = binary.AppendUvarint(buf[:0], uint64(len(b)))
-		h.Write(buf)
-		h.Write(b)
+	field := func(b string) {
+		buf = binary.AppendUvarint(buf, uint64(len(b)))
+		buf = append(buf, b...)
 	}
 	for _, r := range roots {
-		field([]byte(r.URI))
-		field([]byte(r.Name))
-		meta, err := json.Marshal(r.Meta) // sorted keys; a value that cannot be written counts as null
-		if err != nil {
-			meta = nil
+		field(r.URI)
+		field(r.Name)
+		if r.Meta != nil {
+			meta, err := json.Marshal(r.Meta) // sorted keys; a value that cannot be written counts as null
+			if err != nil {
+				meta = nil
+			}
+			field(string(meta))
+		} else {
+			field("")
 		}
-		field(meta)
 		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
-			field([]byte(k))
-			field(r.Extra[k])
+			field(k)
+			field(string(r.Extra[k]))
 		}
-		field(nil)
+		field("")
 	}
-	return string(h.Sum(nil))
+	sum := sha256.Sum256(buf)
+	return string(sum[:])
 }
 
 // answer is what roots found: the roots and their version and, from a
