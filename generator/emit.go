@@ -18,7 +18,7 @@ const jsonPkg = "encoding/json"
 
 // emitTypes writes types.go: constants and type declarations, with the
 // constructors and accessors of union types.
-func emitTypes(m *Model, f *jen.File) {
+func (e *emitter) emitTypes(m *Model, f *jen.File) {
 	f.Comment("ProtocolVersion is the MCP revision these bindings were generated for.")
 	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Revision)
 	f.Line()
@@ -44,7 +44,7 @@ func emitTypes(m *Model, f *jen.File) {
 		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t)))
 		switch t.Kind {
 		case KindStruct:
-			f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { structFields(m, t, g) })
+			f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { e.structFields(m, t, g) })
 		case KindMap:
 			f.Type().Id(t.Name).Map(jen.String()).Add(goType(*t.Elem))
 		case KindSlice:
@@ -56,9 +56,9 @@ func emitTypes(m *Model, f *jen.File) {
 		case KindAny:
 			f.Type().Id(t.Name).Op("=").Any()
 		case KindUnion:
-			emitUnion(m, t, f)
+			e.emitUnion(m, t, f)
 		case KindRawUnion:
-			emitRawUnion(m, t, f)
+			e.emitRawUnion(m, t, f)
 		}
 	}
 }
@@ -213,7 +213,7 @@ func wrap(line string, width int) []string {
 	return append(out, cur)
 }
 
-func structFields(m *Model, t *Type, g *jen.Group) {
+func (e *emitter) structFields(m *Model, t *Type, g *jen.Group) {
 	for _, f := range t.Fields {
 		doc := slices.Clone(f.Doc)
 		if len(doc) == 0 {
@@ -258,7 +258,7 @@ var memberField = map[Primitive]string{String: "s", Integer: "i", Number: "f", B
 
 func memberName(p Primitive) string { return goName(string(p)) }
 
-func emitUnion(m *Model, t *Type, f *jen.File) {
+func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 	f.Type().Id(t.Name).StructFunc(func(g *jen.Group) {
 		g.Id("kind").Uint8().Comment("0: no value; otherwise 1 + the index of the member in the schema")
 		for _, p := range t.Members {
@@ -309,7 +309,7 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 				if fld := memberField[p]; fld != "" {
 					val = jen.Id("u").Dot(fld)
 				}
-				g.Case(jen.Lit(i + 1)).Block(jen.Return(jen.Id("marshalPrimitive").Call(jen.Lit(string(p)), val)))
+				g.Case(jen.Lit(i + 1)).Block(jen.Return(e.rt("MarshalPrimitive").Call(jen.Lit(string(p)), val)))
 			}
 		}),
 		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value to marshal"))),
@@ -321,20 +321,20 @@ func emitUnion(m *Model, t *Type, f *jen.File) {
 	}
 	f.Comment(fmt.Sprintf("UnmarshalJSON accepts %s.", orList(want)))
 	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("scanPrimitive").Call(jen.Id("data")),
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(e.rt("ScanPrimitive")).Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": %w"), jen.Err()))),
 		jen.Switch().BlockFunc(func(g *jen.Group) {
 			for _, i := range decodeOrder(t.Members) {
 				p := t.Members[i]
-				cond := jen.Id("v").Dot("is").Call(jen.Lit(string(p)))
+				cond := jen.Id("v").Dot("Is").Call(jen.Lit(string(p)))
 				set := jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): jen.Lit(i + 1)})
 				if fld := memberField[p]; fld != "" {
-					set = jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): jen.Lit(i + 1), jen.Id(fld): jen.Id("v").Dot(fld)})
+					set = jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): jen.Lit(i + 1), jen.Id(fld): jen.Id("v").Dot(strings.ToUpper(fld))})
 				}
 				g.Case(cond).Block(set, jen.Return(jen.Nil()))
 			}
 		}),
-		jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": want "+orList(want)+", got %s"), jen.Id("v").Dot("describe").Call())),
+		jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(t.Name+": want "+orList(want)+", got %s"), jen.Id("v").Dot("Describe").Call())),
 	)
 }
 
@@ -366,7 +366,7 @@ func orList(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
-func emitRawUnion(m *Model, t *Type, f *jen.File) {
+func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 	f.Type().Id(t.Name).Struct(jen.Id("raw").Qual(jsonPkg, "RawMessage"))
 	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for _, arm := range t.Arms {

@@ -56,7 +56,7 @@ func knownNames(t *Type) []jen.Code {
 
 // emitJSON writes json.go: MarshalJSON and UnmarshalJSON of the structs
 // that need more than encoding/json's defaults.
-func emitJSON(m *Model, f *jen.File) {
+func (e *emitter) emitJSON(m *Model, f *jen.File) {
 	for _, t := range m.Types {
 		if t.Kind != KindStruct {
 			continue
@@ -64,8 +64,8 @@ func emitJSON(m *Model, f *jen.File) {
 		// Every struct decodes member by member: names match exactly
 		// (encoding/json ignores case), required and fixed members are
 		// checked, and errors name the member's JSON path.
-		emitMarshal(t, f)
-		emitUnmarshal(t, f)
+		e.emitMarshal(t, f)
+		e.emitUnmarshal(t, f)
 	}
 }
 
@@ -73,7 +73,7 @@ func emitJSON(m *Model, f *jen.File) {
 // order, fixed ones included, optional ones only when set, a nil required
 // array or object as [] or {}, then the members kept in Extra, sorted.
 // Nested generated types append to the same buffer.
-func emitMarshal(t *Type, f *jen.File) {
+func (e *emitter) emitMarshal(t *Type, f *jen.File) {
 	f.Line()
 	docComments(f.Group, []string{"MarshalJSON writes x as a JSON object; see appendJSON."}, nil)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
@@ -91,15 +91,15 @@ func emitMarshal(t *Type, f *jen.File) {
 	}
 	for _, c := range t.Consts {
 		body = append(body,
-			jen.Id("b").Op("=").Id("appendKey").Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(c.JSONName))),
-			jen.Id("b").Op("=").Add(appendConst(c.Const)),
+			jen.Id("b").Op("=").Add(e.rt("AppendKey")).Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(c.JSONName))),
+			jen.Id("b").Op("=").Add(e.appendConst(c.Const)),
 		)
 	}
 	for _, fl := range t.Fields {
 		// jennifer statements grow in place, so each use gets its own.
 		write := append([]jen.Code{
-			jen.Id("b").Op("=").Id("appendKey").Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(fl.JSONName))),
-		}, appendValue(fl, jen.Id("x").Dot(fl.Name))...)
+			jen.Id("b").Op("=").Add(e.rt("AppendKey")).Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(fl.JSONName))),
+		}, e.appendValue(fl, jen.Id("x").Dot(fl.Name))...)
 		if cond := omitCondition(fl, jen.Id("x").Dot(fl.Name)); cond != nil {
 			body = append(body, jen.If(cond).Block(write...))
 		} else {
@@ -110,7 +110,7 @@ func emitMarshal(t *Type, f *jen.File) {
 		body = append(body[:2:2], append([]jen.Code{jen.Var().Err().Error()}, body[2:]...)...)
 	}
 	if t.Extra != nil {
-		body = append(body, jen.Return(jen.Id("appendExtra").Call(
+		body = append(body, jen.Return(e.rt("AppendExtra").Call(
 			append([]jen.Code{jen.Id("b"), jen.Id("n").Op(">").Lit(0), jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
 	} else {
 		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}')), jen.Nil()))
@@ -137,7 +137,7 @@ func quotedKey(name string) string {
 	return string(b) + ":"
 }
 
-func appendConst(c *Const) jen.Code {
+func (e *emitter) appendConst(c *Const) jen.Code {
 	switch c.Value.(type) {
 	case int64:
 		return jen.Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Int64().Call(jen.Id(c.Name)), jen.Lit(10))
@@ -148,9 +148,9 @@ func appendConst(c *Const) jen.Code {
 	}
 	if c.Type == "" {
 		// An untyped string constant is a string already.
-		return jen.Id("appendString").Call(jen.Id("b"), jen.Id(c.Name))
+		return e.rt("AppendString").Call(jen.Id("b"), jen.Id(c.Name))
 	}
-	return jen.Id("appendString").Call(jen.Id("b"), jen.String().Call(jen.Id(c.Name)))
+	return e.rt("AppendString").Call(jen.Id("b"), jen.String().Call(jen.Id(c.Name)))
 }
 
 // omitCondition is when an optional member is written (omitempty's rule),
@@ -178,7 +178,7 @@ func omitCondition(fl *Field, x *jen.Statement) jen.Code {
 }
 
 // appendValue writes a field's value to b.
-func appendValue(fl *Field, x *jen.Statement) []jen.Code {
+func (e *emitter) appendValue(fl *Field, x *jen.Statement) []jen.Code {
 	g := fl.Type
 	appendErr := func(call jen.Code) []jen.Code {
 		return []jen.Code{
@@ -189,9 +189,9 @@ func appendValue(fl *Field, x *jen.Statement) []jen.Code {
 	}
 	switch {
 	case g.Prim == String:
-		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), x)}
+		return []jen.Code{jen.Id("b").Op("=").Add(e.rt("AppendString")).Call(jen.Id("b"), x)}
 	case g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
-		return []jen.Code{jen.Id("b").Op("=").Id("appendString").Call(jen.Id("b"), jen.String().Call(x))}
+		return []jen.Code{jen.Id("b").Op("=").Add(e.rt("AppendString")).Call(jen.Id("b"), jen.String().Call(x))}
 	case g.Prim == Boolean:
 		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), x)}
 	case g.Prim == Integer:
@@ -199,7 +199,7 @@ func appendValue(fl *Field, x *jen.Statement) []jen.Code {
 	case g.Named != nil && g.Named.Kind == KindStruct:
 		return appendErr(x.Dot("appendJSON").Call(jen.Id("b")))
 	case g.Slice != nil && g.Slice.Named != nil && g.Slice.Named.Kind == KindStruct:
-		return appendErr(jen.Id("appendSlice").Call(jen.Id("b"), x))
+		return appendErr(e.rt("AppendSlice").Call(jen.Id("b"), x, jen.Parens(jen.Op("*").Id(g.Slice.Named.Name)).Dot("appendJSON")))
 	case isCollection(g) && fl.Required:
 		// nil would marshal as null; the schema wants an empty array or object.
 		empty := "[]"
@@ -208,12 +208,12 @@ func appendValue(fl *Field, x *jen.Statement) []jen.Code {
 		}
 		return []jen.Code{jen.If(jen.Id("x").Dot(fl.Name).Op("==").Nil()).Block(
 			jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit(empty).Op("...")),
-		).Else().Block(appendErr(jen.Id("appendMarshalled").Call(jen.Id("b"), jen.Id("x").Dot(fl.Name)))...)}
+		).Else().Block(appendErr(e.rt("AppendMarshalled").Call(jen.Id("b"), jen.Id("x").Dot(fl.Name)))...)}
 	}
-	return appendErr(jen.Id("appendMarshalled").Call(jen.Id("b"), x))
+	return appendErr(e.rt("AppendMarshalled").Call(jen.Id("b"), x))
 }
 
-func emitUnmarshal(t *Type, f *jen.File) {
+func (e *emitter) emitUnmarshal(t *Type, f *jen.File) {
 	f.Line()
 	docComments(f.Group, []string{
 		"UnmarshalJSON decodes a JSON object member by member. Member names match exactly;",
@@ -237,8 +237,8 @@ func emitUnmarshal(t *Type, f *jen.File) {
 		}
 	}
 	body := []jen.Code{
-		jen.List(jen.Id("m"), jen.Id("isNull"), jen.Err()).Op(":=").Id("objectMembers").Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Err()))),
+		jen.List(jen.Id("m"), jen.Id("isNull"), jen.Err()).Op(":=").Add(e.rt("ObjectMembers")).Call(jen.Id("data")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(e.rt("NewDecodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Err()))),
 		jen.If(jen.Id("isNull")).Block(jen.Return(jen.Nil())),
 		jen.Var().Id("p").Id(t.Name),
 	}
@@ -256,22 +256,22 @@ func emitUnmarshal(t *Type, f *jen.File) {
 		if c.Required {
 			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[c.JSONName])).Op("=").True())
 		}
-		stmts = append(stmts, jen.If(jen.Op("!").Id("constMatches").Call(jen.Id("m").Dot("value"), want.Clone())).Block(
-			jen.Err().Op("=").Id("constError").Call(want.Clone()),
+		stmts = append(stmts, jen.If(jen.Op("!").Add(e.rt("ConstMatches")).Call(jen.Id("m").Dot("Value"), want.Clone())).Block(
+			jen.Err().Op("=").Add(e.rt("ConstError")).Call(want.Clone()),
 		))
 		cases = append(cases, jen.Case(jen.Lit(c.JSONName)).Block(stmts...))
 	}
 	for _, fl := range t.Fields {
 		stmts := []jen.Code{}
 		if fl.Required {
-			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[fl.JSONName])).Op("=").Op("!").Id("isNullValue").Call(jen.Id("m").Dot("value")))
+			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[fl.JSONName])).Op("=").Op("!").Add(e.rt("IsNullValue")).Call(jen.Id("m").Dot("Value")))
 		}
-		stmts = append(stmts, decodeField(fl)...)
+		stmts = append(stmts, e.decodeField(fl)...)
 		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(stmts...))
 	}
 	if t.Extra != nil {
 		cases = append(cases, jen.Default().Block(
-			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Id("keepMember").Call(jen.Id("p").Dot(t.ExtraName), jen.Id("m").Dot("key"), jen.Id("m").Dot("value")),
+			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Add(e.rt("KeepMember")).Call(jen.Id("p").Dot(t.ExtraName), jen.Id("m").Dot("Key"), jen.Id("m").Dot("Value")),
 		))
 	} else {
 		cases = append(cases, jen.Default().Block(
@@ -279,20 +279,20 @@ func emitUnmarshal(t *Type, f *jen.File) {
 		))
 	}
 	body = append(body,
-		jen.For(jen.Id("m").Dot("next").Call()).Block(
+		jen.For(jen.Id("m").Dot("Next").Call()).Block(
 			jen.Var().Err().Error(),
-			jen.Switch(jen.String().Call(jen.Id("m").Dot("key"))).Block(cases...),
+			jen.Switch(jen.String().Call(jen.Id("m").Dot("Key"))).Block(cases...),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Id("memberError").Call(jen.Lit(t.Name), jen.String().Call(jen.Id("m").Dot("key")), jen.Err())),
+				jen.Return(e.rt("MemberError").Call(jen.Lit(t.Name), jen.String().Call(jen.Id("m").Dot("Key")), jen.Err())),
 			),
 		),
-		jen.If(jen.Id("m").Dot("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Id("m").Dot("err"))),
+		jen.If(jen.Id("m").Dot("Err").Op("!=").Nil()).Block(
+			jen.Return(e.rt("NewDecodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Id("m").Dot("Err"))),
 		),
 	)
 	for i, name := range required {
 		body = append(body, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
-			jen.Return(jen.Id("decodeError").Call(jen.Lit(t.Name), jen.Lit(name), jen.Id("errRequired"))),
+			jen.Return(e.rt("NewDecodeError").Call(jen.Lit(t.Name), jen.Lit(name), e.rt("ErrRequired"))),
 		))
 	}
 	body = append(body, jen.Op("*").Id("x").Op("=").Id("p"), jen.Return(jen.Nil()))
@@ -300,13 +300,13 @@ func emitUnmarshal(t *Type, f *jen.File) {
 }
 
 // decodeField is the code that decodes m.value into p's field.
-func decodeField(fl *Field) []jen.Code {
+func (e *emitter) decodeField(fl *Field) []jen.Code {
 	field := jen.Id("p").Dot(fl.Name)
-	value := jen.Id("m").Dot("value")
+	value := jen.Id("m").Dot("Value")
 	g := fl.Type
 	switch {
 	case fl.Pointer:
-		return []jen.Code{jen.If(jen.Id("isNullValue").Call(value)).Block(
+		return []jen.Code{jen.If(e.rt("IsNullValue").Call(value)).Block(
 			field.Clone().Op("=").Nil(),
 		).Else().Block(
 			jen.Id("v").Op(":=").New(goType(g)),
@@ -314,24 +314,24 @@ func decodeField(fl *Field) []jen.Code {
 			field.Clone().Op("=").Id("v"),
 		)}
 	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
-		return []jen.Code{jen.Err().Op("=").Id("decodeString").Call(value, jen.Op("&").Add(field))}
+		return []jen.Code{jen.Err().Op("=").Add(e.rt("DecodeString")).Call(value, jen.Op("&").Add(field))}
 	case g.Named != nil && (g.Named.Kind == KindStruct || g.Named.Kind == KindUnion || g.Named.Kind == KindRawUnion):
 		return []jen.Code{jen.Err().Op("=").Add(field).Dot("UnmarshalJSON").Call(value)}
 	case g.Slice != nil && g.Slice.Named != nil && g.Slice.Named.Kind == KindStruct:
-		return []jen.Code{jen.Err().Op("=").Id("decodeSlice").Call(value, jen.Op("&").Add(field))}
+		return []jen.Code{jen.Err().Op("=").Add(e.rt("DecodeSlice")).Call(value, jen.Op("&").Add(field))}
 	}
 	// Anything else through encoding/json, into a variable of its own so
 	// that p does not escape to the heap.
 	return []jen.Code{
 		jen.Var().Id("v").Add(goType(g)),
-		jen.Err().Op("=").Id("decodeJSON").Call(value, jen.Op("&").Id("v")),
+		jen.Err().Op("=").Add(e.rt("DecodeJSON")).Call(value, jen.Op("&").Id("v")),
 		field.Clone().Op("=").Id("v"),
 	}
 }
 
 // emitValidate writes validate.go: Validate and validate for every type
 // that has rules to check, and Valid<Field> for arrays of such types.
-func emitValidate(m *Model, f *jen.File) {
+func (e *emitter) emitValidate(m *Model, f *jen.File) {
 	for _, t := range m.Types {
 		if !hasValidate(t) || t.Kind == KindAlias {
 			continue
@@ -346,50 +346,55 @@ func emitValidate(m *Model, f *jen.File) {
 			recv = jen.Id("x").Id(t.Name)
 		}
 		f.Func().Params(recv).Id("Validate").Params().Error().Block(
-			jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),
+			jen.Id("v").Op(":=").Add(e.rt("Validator")).Values(jen.Dict{jen.Id("TypeName"): jen.Lit(t.Name)}),
 			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("v"), jen.Nil()),
-			jen.Return(jen.Id("v").Dot("err").Call()),
+			jen.Return(jen.Id("v").Dot("Err").Call()),
 		)
 		f.Line()
 		recv2 := jen.Id("x").Op("*").Id(t.Name)
 		if t.Kind != KindStruct {
 			recv2 = jen.Id("x").Id(t.Name)
 		}
-		f.Func().Params(recv2).Id("validate").Params(jen.Id("v").Op("*").Id("validator"), jen.Id("at").Op("*").Id("path")).BlockFunc(func(g *jen.Group) {
+		f.Func().Params(recv2).Id("validate").Params(jen.Id("v").Op("*").Add(e.rt("Validator")), jen.Id("at").Op("*").Add(e.rt("Path"))).BlockFunc(func(g *jen.Group) {
 			switch t.Kind {
 			case KindStruct:
 				for _, fl := range t.Fields {
-					validateField(g, fl)
+					e.validateField(g, fl)
 				}
 			case KindSlice:
 				g.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
-					jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(jen.Id("at"), jen.Lit(""), jen.Id("i"))),
+					jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Id("at").Dot("Elem").Call(jen.Id("i"))),
 				)
 			case KindScalar:
-				validateEnum(g, t)
+				e.validateEnum(g, t)
 			case KindMap:
-				g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(jen.Id("x"))).Block(
+				g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(e.rt("SortedKeys")).Call(jen.Id("x"))).Block(
 					jen.Id("e").Op(":=").Id("x").Index(jen.Id("k")),
-					jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(jen.Id("at"), jen.Id("k"), jen.Lit(-1))),
+					jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Id("at").Dot("Member").Call(jen.Id("k"))),
 				)
 			}
 		})
 		for _, fl := range t.Fields {
 			if fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named) {
-				emitValidElements(t, fl, f)
+				e.emitValidElements(t, fl, f)
 			}
 		}
 	}
 }
 
-func childPath(fl *Field, index jen.Code) jen.Code {
-	return jen.Op("&").Id("path").Values(jen.Id("at"), jen.Lit(fl.JSONName), index)
+// childPath is the path of fl's member under at, and of its element index
+// when index is not nil.
+func (e *emitter) childPath(fl *Field, index jen.Code) *jen.Statement {
+	if index == nil {
+		return jen.Id("at").Dot("Member").Call(jen.Lit(fl.JSONName))
+	}
+	return jen.Id("at").Dot("Item").Call(jen.Lit(fl.JSONName), index)
 }
 
-func validateField(g *jen.Group, fl *Field) {
+func (e *emitter) validateField(g *jen.Group, fl *Field) {
 	x := jen.Id("x").Dot(fl.Name)
 	add := func(msg jen.Code) jen.Code {
-		return jen.Id("v").Dot("add").Call(childPath(fl, jen.Lit(-1)), msg)
+		return jen.Id("v").Dot("Add").Call(e.childPath(fl, nil), msg)
 	}
 	// Decoding checks that required members are present; here only a value
 	// built in Go can lack one, and only where the zero value has no JSON
@@ -402,7 +407,7 @@ func validateField(g *jen.Group, fl *Field) {
 		if fl.Format != "uri" && len(fl.URISchemes) == 0 {
 			return
 		}
-		check := jen.If(jen.Id("msg").Op(":=").Id("checkURI").Call(append([]jen.Code{x.Clone()}, litStrings(fl.URISchemes)...)...), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg")))
+		check := jen.If(jen.Id("msg").Op(":=").Add(e.rt("CheckURI")).Call(append([]jen.Code{x.Clone()}, litStrings(fl.URISchemes)...)...), jen.Id("msg").Op("!=").Lit("")).Block(add(jen.Id("msg")))
 		if fl.Required {
 			g.Add(check)
 		} else {
@@ -418,7 +423,7 @@ func validateField(g *jen.Group, fl *Field) {
 	}
 	switch {
 	case fl.Type.Named != nil && hasValidate(fl.Type.Named):
-		call := x.Clone().Dot("validate").Call(jen.Id("v"), childPath(fl, jen.Lit(-1)))
+		call := x.Clone().Dot("validate").Call(jen.Id("v"), e.childPath(fl, nil))
 		if fl.Pointer {
 			g.If(x.Clone().Op("!=").Nil()).Block(call)
 		} else if cond := omitCondition(fl, x.Clone()); cond != nil && resolve(fl.Type.Named).Kind == KindScalar {
@@ -429,18 +434,18 @@ func validateField(g *jen.Group, fl *Field) {
 		}
 	case fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named):
 		g.For(jen.Id("i").Op(":=").Range().Add(x.Clone())).Block(
-			x.Clone().Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), childPath(fl, jen.Id("i"))),
+			x.Clone().Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), e.childPath(fl, jen.Id("i"))),
 		)
 	case fl.Type.Map != nil && fl.Type.Map.Named != nil && hasValidate(fl.Type.Map.Named):
-		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("sortedKeys").Call(x.Clone())).Block(
+		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(e.rt("SortedKeys")).Call(x.Clone())).Block(
 			jen.Id("e").Op(":=").Add(x.Clone()).Index(jen.Id("k")),
-			jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Op("&").Id("path").Values(childPath(fl, jen.Lit(-1)), jen.Id("k"), jen.Lit(-1))),
+			jen.Id("e").Dot("validate").Call(jen.Id("v"), e.childPath(fl, nil).Dot("Member").Call(jen.Id("k"))),
 		)
 	}
 }
 
 // validateEnum checks that scalar t holds one of the values of its enum.
-func validateEnum(g *jen.Group, t *Type) {
+func (e *emitter) validateEnum(g *jen.Group, t *Type) {
 	var names []jen.Code
 	var values []string
 	for _, c := range t.Enum {
@@ -454,7 +459,7 @@ func validateEnum(g *jen.Group, t *Type) {
 	msg := verb + " is not one of the allowed values (" + orList(values) + ")"
 	g.Switch(jen.Id("x")).Block(
 		jen.Case(names...),
-		jen.Default().Block(jen.Id("v").Dot("add").Call(jen.Id("at"), jen.Qual("fmt", "Sprintf").Call(jen.Lit(msg), jen.Id("x")))),
+		jen.Default().Block(jen.Id("v").Dot("Add").Call(jen.Id("at"), jen.Qual("fmt", "Sprintf").Call(jen.Lit(msg), jen.Id("x")))),
 	)
 }
 
@@ -468,7 +473,7 @@ func litStrings(ss []string) []jen.Code {
 
 // emitValidElements writes Valid<Field>: the lenient reading of an array,
 // which keeps the valid elements and reports each invalid one by index.
-func emitValidElements(t *Type, fl *Field, f *jen.File) {
+func (e *emitter) emitValidElements(t *Type, fl *Field, f *jen.File) {
 	elem := fl.Type.Slice.Named.Name
 	name := "Valid" + fl.Name
 	f.Line()
@@ -478,15 +483,15 @@ func emitValidElements(t *Type, fl *Field, f *jen.File) {
 			"One bad element never costs the good ones: use Validate to reject the whole value instead.", name, fl.Name),
 	}, nil)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id(name).Params().Params(jen.Index().Id(elem), jen.Error()).Block(
-		jen.Id("v").Op(":=").Id("validator").Values(jen.Dict{jen.Id("typeName"): jen.Lit(t.Name)}),
+		jen.Id("v").Op(":=").Add(e.rt("Validator")).Values(jen.Dict{jen.Id("TypeName"): jen.Lit(t.Name)}),
 		jen.Id("valid").Op(":=").Make(jen.Index().Id(elem), jen.Lit(0), jen.Len(jen.Id("x").Dot(fl.Name))),
 		jen.For(jen.Id("i").Op(":=").Range().Id("x").Dot(fl.Name)).Block(
-			jen.Id("before").Op(":=").Len(jen.Id("v").Dot("problems")),
-			jen.Id("x").Dot(fl.Name).Index(jen.Id("i")).Dot("validate").Call(jen.Op("&").Id("v"), jen.Op("&").Id("path").Values(jen.Nil(), jen.Lit(fl.JSONName), jen.Id("i"))),
-			jen.If(jen.Len(jen.Id("v").Dot("problems")).Op("==").Id("before")).Block(
+			jen.Id("before").Op(":=").Len(jen.Id("v").Dot("Problems")),
+			jen.Id("x").Dot(fl.Name).Index(jen.Id("i")).Dot("validate").Call(jen.Op("&").Id("v"), e.rt("ItemPath").Call(jen.Lit(fl.JSONName), jen.Id("i"))),
+			jen.If(jen.Len(jen.Id("v").Dot("Problems")).Op("==").Id("before")).Block(
 				jen.Id("valid").Op("=").Append(jen.Id("valid"), jen.Id("x").Dot(fl.Name).Index(jen.Id("i"))),
 			),
 		),
-		jen.Return(jen.Id("valid"), jen.Id("v").Dot("err").Call()),
+		jen.Return(jen.Id("valid"), jen.Id("v").Dot("Err").Call()),
 	)
 }

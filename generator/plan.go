@@ -492,8 +492,7 @@ func (p *Plan) Files() []string {
 	for _, name := range templateFiles {
 		switch {
 		case name == "roots.go" && !p.Handlers,
-			strings.HasPrefix(name, "rootset") && !p.RootSet,
-			name == "requeststate.go" && !p.Ask,
+			name == "rootset.go" && !p.RootSet,
 			name == "example_test.go" && !p.Examples:
 			continue
 		}

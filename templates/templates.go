@@ -16,6 +16,14 @@ import (
 //go:embed *.tmpl
 var files embed.FS
 
+// Runtime holds the sources of package rootsrt (rootsrt/*.go): the
+// behaviour every revision shares, written once as real, tested Go.
+// rootsgen writes it out as a package of its own, or into the package of a
+// single revision.
+//
+//go:embed rootsrt/*.go
+var Runtime embed.FS
+
 // Parse returns every template, named by its file name. The templates are
 // parsed once; executing them concurrently is safe.
 func Parse() (*template.Template, error) { return parsed() }

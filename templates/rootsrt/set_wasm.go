@@ -1,8 +1,6 @@
-{{.Header}}
-
 //go:build js || wasip1
 
-package {{.Package}}
+package rootsrt
 
 import (
 	"io/fs"

@@ -1,8 +1,6 @@
-{{.Header}}
-
 //go:build linux && !mips && !mipsle && !mips64 && !mips64le
 
-package {{.Package}}
+package rootsrt
 
 import (
 	"io/fs"
@@ -90,4 +88,3 @@ func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.F
 	}
 	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 }
-

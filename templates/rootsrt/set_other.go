@@ -1,8 +1,6 @@
-{{.Header}}
+//go:build (!linux && !js && !wasip1) || mips || mipsle || mips64 || mips64le
 
-//go:build !linux && !js && !wasip1 || mips || mipsle || mips64 || mips64le
-
-package {{.Package}}
+package rootsrt
 
 import (
 	"io/fs"

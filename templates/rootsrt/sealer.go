@@ -1,6 +1,4 @@
-{{.Header}}
-
-package {{.Package}}
+package rootsrt
 
 import (
 	"bytes"
@@ -252,15 +250,15 @@ type StateBinding struct {
 // half of a pair (such as "\ud800"). Nesting deeper than 10000 levels is
 // an error too.
 func SalientParams(params []byte) ([]byte, error) {
-	i := skipSpace(params, 0)
-	if len(params) == 0 || isNullValue(params[i:]) {
+	i := SkipSpace(params, 0)
+	if len(params) == 0 || IsNullValue(params[i:]) {
 		return []byte("{}"), nil
 	}
 	c := salientPool.Get().(*salientCanon)
 	defer c.release()
 	c.in, c.pos = params, i
 	root, err := c.value(0)
-	if err == nil && skipSpace(params, c.pos) != len(params) {
+	if err == nil && SkipSpace(params, c.pos) != len(params) {
 		err = errSalientSyntax
 	}
 	if err != nil {
@@ -394,7 +392,7 @@ func (c *salientCanon) compareNames(a, b salientKid) int {
 
 // object reads the members of the object at c.pos onto c.stack.
 func (c *salientCanon) object(depth int) error {
-	c.pos = skipSpace(c.in, c.pos+1)
+	c.pos = SkipSpace(c.in, c.pos+1)
 	if c.pos < len(c.in) && c.in[c.pos] == '}' {
 		c.pos++
 		return nil
@@ -407,18 +405,18 @@ func (c *salientCanon) object(depth int) error {
 		if err != nil {
 			return err
 		}
-		c.pos = skipSpace(c.in, c.pos)
+		c.pos = SkipSpace(c.in, c.pos)
 		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
 			return errSalientSyntax
 		}
-		c.pos = skipSpace(c.in, c.pos+1)
+		c.pos = SkipSpace(c.in, c.pos+1)
 		node, err := c.value(depth)
 		if err != nil {
 			return err
 		}
 		c.stack = append(c.stack, salientKid{name: name, nameEnd: nameEnd, node: node})
-		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
-			c.pos = skipSpace(c.in, c.pos+1)
+		if c.pos = SkipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
+			c.pos = SkipSpace(c.in, c.pos+1)
 			continue
 		}
 		if c.pos < len(c.in) && c.in[c.pos] == '}' {
@@ -431,7 +429,7 @@ func (c *salientCanon) object(depth int) error {
 
 // array reads the elements of the array at c.pos onto c.stack.
 func (c *salientCanon) array(depth int) error {
-	c.pos = skipSpace(c.in, c.pos+1)
+	c.pos = SkipSpace(c.in, c.pos+1)
 	if c.pos < len(c.in) && c.in[c.pos] == ']' {
 		c.pos++
 		return nil
@@ -442,8 +440,8 @@ func (c *salientCanon) array(depth int) error {
 			return err
 		}
 		c.stack = append(c.stack, salientKid{node: node})
-		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
-			c.pos = skipSpace(c.in, c.pos+1)
+		if c.pos = SkipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
+			c.pos = SkipSpace(c.in, c.pos+1)
 			continue
 		}
 		if c.pos < len(c.in) && c.in[c.pos] == ']' {
@@ -861,45 +859,4 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 		return dst, ErrStateWrongRequest
 	}
 	return append(dst, plain[stateFixed:]...), nil
-}
-
-// AskForRoots is the package's AskForRoots with a sealed requestState: the
-// InputRequiredResult that asks for roots under key while serving the
-// request b describes, carrying state sealed for that request. The result
-// always has a requestState, even for an empty state, so that the retry
-// must bring back one this server sealed. A nil sealer sends state as it
-// is, unsealed, as AskForRoots does: configure a sealer and the same code
-// seals.
-{{- .DeprecatedDoc}}
-func (s *StateSealer) AskForRoots(key string, state []byte, b StateBinding) (InputRequiredResult, error) {
-	if s == nil {
-		return AskForRoots(key, string(state))
-	}
-	sealed, err := s.Seal(state, b)
-	if err != nil {
-		return InputRequiredResult{}, err
-	}
-	return AskForRoots(key, sealed)
-}
-
-// RootsFromInputResponses is the package's RootsFromInputResponses for a
-// retried request whose requestState must open: it opens
-// params.{{.Plan.AskFields.RetryState}} for the request b describes and, only if that
-// succeeds, reads the roots answered under key. It returns the roots as
-// RootsFromInputResponses does, and the state that was sealed. A state
-// that does not open is one of the ErrState errors, with no roots. A nil
-// sealer opens nothing: the state is the requestState as the client sent
-// it, unchecked.
-{{- .DeprecatedDoc}}
-func (s *StateSealer) RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool, b StateBinding) (roots []Root, state []byte, err error) {
-	if params == nil {
-		return nil, nil, errors.New("RootsFromInputResponses: nil params")
-	}
-	if s == nil {
-		state = []byte(params.{{.Plan.AskFields.RetryState}})
-	} else if state, err = s.Open(params.{{.Plan.AskFields.RetryState}}, b); err != nil {
-		return nil, nil, err
-	}
-	roots, err = RootsFromInputResponses(params, key, lenient)
-	return roots, state, err
 }

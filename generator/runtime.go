@@ -1,0 +1,565 @@
+package generator
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/rootsgen/rootsgen/templates"
+)
+
+// The runtime (templates/rootsrt) is the behaviour every revision shares,
+// written once as a real Go package with its tests. rootsgen writes it
+// out in one of two ways:
+//
+//   - In a kit (several revisions for one module), as a package of its
+//     own, rootsrt, copied as it is; each revision's package imports it
+//     and re-exports the parts of its API that the revision has.
+//   - In a single revision's package, written into that package: only the
+//     declarations the package uses or offers are kept, and the names the
+//     runtime exports only for generated code become unexported.
+//
+// The tables below say which runtime names are a revision package's API,
+// by the part of the plan that brings them: everything else the runtime
+// exports is for generated code alone.
+
+// runtimePart is a set of runtime names a revision's package offers when
+// its plan has the part.
+type runtimePart struct {
+	has   func(*Plan) bool
+	names []string
+}
+
+// runtimeAPI are the runtime names a revision's package offers, by part.
+var runtimeAPI = []runtimePart{
+	{func(*Plan) bool { return true }, []string{"ValidationError", "Problem", "DecodeError"}},
+	{func(p *Plan) bool { return p.Handlers }, []string{"RPCError", "CodeMethodNotFound", "CodeInvalidParams", "CodeInternalError"}},
+	{func(p *Plan) bool { return p.Direct }, []string{"ErrNoRootsCapability", "ErrNoAnswer", "DefaultTimeout"}},
+	{func(p *Plan) bool { return p.Direct && p.Paging != nil }, []string{"DefaultMaxPages", "ErrTooManyPages"}},
+	{func(p *Plan) bool { return p.Ask && p.Paging != nil }, []string{"ErrMorePages"}},
+	{func(p *Plan) bool { return p.RootSet }, []string{
+		"RootSetOf", "NewRootSetOf", "RootSetOption", "ResolveSymlinks", "Bounds", "WindowsPaths", "ReadLimit", "MaxRoots",
+		"DefaultReadLimit", "DefaultMaxRoots", "ErrOutsideRoots", "ErrOutsideBounds", "ErrNotRegularFile", "ErrFileTooLarge",
+	}},
+	{func(p *Plan) bool { return p.Ask }, []string{
+		"StateSealer", "NewStateSealer", "StateKey", "StateSealerConfig", "StateBinding", "SalientParams",
+		"DefaultStateTTL", "MaxStateSize", "MaxStateClockSkew",
+		"ErrStateMissing", "ErrStateTampered", "ErrStateUnknownKey", "ErrStateWrongAudience",
+		"ErrStateNotYetValid", "ErrStateExpired", "ErrStateWrongPrincipal", "ErrStateWrongRequest",
+	}},
+}
+
+// notReexported are runtime API names a kit's revision package does not
+// alias: generic declarations it instantiates itself (RootSet), and the
+// sealer, which it wraps to add its own methods.
+var notReexported = map[string]bool{"RootSetOf": true, "NewRootSetOf": true, "StateSealer": true, "NewStateSealer": true}
+
+// publicRuntime reports whether name is runtime API in any revision.
+func publicRuntime(name string) bool {
+	for _, part := range runtimeAPI {
+		if slices.Contains(part.names, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// apiNames are the runtime names plan's package offers.
+func apiNames(p *Plan) []string {
+	var out []string
+	for _, part := range runtimeAPI {
+		if part.has(p) {
+			out = append(out, part.names...)
+		}
+	}
+	return out
+}
+
+// inlineName is what the runtime's name becomes in a single revision's
+// package: itself when it is API, else unexported.
+func inlineName(name string) string {
+	if publicRuntime(name) {
+		return name
+	}
+	r, size := utf8.DecodeRuneInString(name)
+	return string(unicode.ToLower(r)) + name[size:]
+}
+
+// An emitter writes a revision's declarations with jennifer, naming the
+// runtime's identifiers through rt.
+type emitter struct {
+	m *Model
+	// runtime is the import path of the kit's runtime package; "" when
+	// the runtime is written into the revision's package.
+	runtime string
+}
+
+// rt is the runtime identifier name, as the code of a revision's package
+// refers to it.
+func (e *emitter) rt(name string) *jen.Statement {
+	if e.runtime != "" {
+		return jen.Qual(e.runtime, name)
+	}
+	return jen.Id(inlineName(name))
+}
+
+// runtimeSource is one file of the runtime.
+type runtimeSource struct {
+	name string
+	src  []byte
+}
+
+// runtimeSources are the runtime's files, tests left out, in name order.
+func runtimeSources() ([]runtimeSource, error) {
+	entries, err := fs.ReadDir(templates.Runtime, "rootsrt")
+	if err != nil {
+		return nil, err
+	}
+	var out []runtimeSource
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), "_test.go") || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		src, err := fs.ReadFile(templates.Runtime, path.Join("rootsrt", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, runtimeSource{e.Name(), src})
+	}
+	return out, nil
+}
+
+// deprecatedDirective marks, in the runtime's sources, the end of the doc
+// comment of a declaration that a revision deprecating roots deprecates.
+const deprecatedDirective = "//rootsgen:deprecated"
+
+// kitRuntime is the runtime as a kit's package of its own: the sources as
+// they are, under the header, without the deprecation directives (the
+// revisions' packages deprecate what they re-export).
+func kitRuntime(header string) ([]File, error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, s := range srcs {
+		out = append(out, File{Name: s.name, Content: withHeader(header, dropDirectives(s.src, nil))})
+	}
+	return out, nil
+}
+
+// withHeader puts the generated-code header on top of src.
+func withHeader(header string, src []byte) []byte {
+	return append([]byte(header+"\n\n"), src...)
+}
+
+// dropDirectives replaces each deprecation directive line of src with
+// deprecated, comment lines that continue a doc comment (nil removes it).
+func dropDirectives(src []byte, deprecated []string) []byte {
+	var b bytes.Buffer
+	for _, line := range bytes.SplitAfter(src, []byte("\n")) {
+		if strings.TrimSpace(string(line)) != deprecatedDirective {
+			b.Write(line)
+			continue
+		}
+		indent := line[:bytes.Index(line, []byte("//"))]
+		for _, d := range deprecated {
+			b.Write(indent)
+			b.WriteString(d)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// inlineRuntime writes the runtime into the package pkg of a single
+// revision, whose own files are revision: the runtime's declarations that
+// the revision's code uses, and the API its plan offers (with what they
+// use in turn), renamed as inlineName says. deprecated are the comment
+// lines that deprecate the roots declarations, nil when the revision
+// does not.
+func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated []string) ([]File, error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, s := range srcs {
+		f, err := parser.ParseFile(fset, s.name, dropDirectives(s.src, deprecated), parser.ParseComments)
+		if err != nil {
+			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
+		}
+		files = append(files, f)
+	}
+	decls := runtimeDecls(files)
+	// What the revision's code names; its files already use inline names.
+	own := map[string]bool{}
+	roots := map[string]bool{}
+	for _, rf := range revision {
+		f, err := parser.ParseFile(token.NewFileSet(), rf.Name, rf.Content, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", rf.Name, err)
+		}
+		for _, d := range f.Decls {
+			for _, n := range declNames(d) {
+				own[n] = true
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				roots[id.Name] = true
+			}
+			return true
+		})
+	}
+	// Keep what is reachable from the revision's code and API.
+	keep := map[string]bool{}
+	var queue []string
+	mark := func(name string) {
+		if decls[name] != nil && !keep[name] {
+			keep[name] = true
+			queue = append(queue, name)
+		}
+	}
+	for name := range decls {
+		if roots[inlineName(name)] {
+			mark(name)
+		}
+	}
+	for _, name := range apiNames(plan) {
+		mark(name)
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		for _, d := range decls[name] {
+			ast.Inspect(d, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					mark(id.Name)
+				}
+				return true
+			})
+		}
+	}
+	renamed := map[string]string{} // runtime name -> inline name
+	for name := range keep {
+		in := inlineName(name)
+		if own[in] {
+			return nil, fmt.Errorf("the runtime's %s would be %s, which the revision's package declares", name, in)
+		}
+		if in != name {
+			if decls[in] != nil {
+				return nil, fmt.Errorf("the runtime's %s would be %s, which the runtime declares too", name, in)
+			}
+			renamed[name] = in
+		}
+	}
+	var out []File
+	for i, f := range files {
+		cmap := ast.NewCommentMap(fset, f, f.Comments)
+		var kept []ast.Decl
+		for _, d := range f.Decls {
+			if keepDecl(d, keep) {
+				kept = append(kept, d)
+			}
+		}
+		if !slices.ContainsFunc(kept, func(d ast.Decl) bool { g, ok := d.(*ast.GenDecl); return !ok || g.Tok != token.IMPORT }) {
+			continue // nothing of this file is used
+		}
+		f.Decls = kept
+		f.Comments = cmap.Filter(f).Comments()
+		rename(f, renamed)
+		f.Name.Name = pkg
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !astutil.UsesImport(f, p) {
+				name := ""
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+				astutil.DeleteNamedImport(fset, f, name, p)
+			}
+		}
+		var b bytes.Buffer
+		if err := format.Node(&b, fset, f); err != nil {
+			return nil, fmt.Errorf("runtime %s: %w", srcs[i].name, err)
+		}
+		out = append(out, File{Name: srcs[i].name, Content: withHeader(header, b.Bytes())})
+	}
+	return out, nil
+}
+
+// runtimeDecls maps each package-level name of the runtime to the
+// declarations it names, its methods among them.
+func runtimeDecls(files []*ast.File) map[string][]ast.Node {
+	decls := map[string][]ast.Node{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+				recv := receiverName(fd)
+				decls[recv] = append(decls[recv], fd)
+				continue
+			}
+			if gd, ok := d.(*ast.GenDecl); ok {
+				for _, spec := range gd.Specs {
+					for _, n := range specNames(spec) {
+						decls[n] = append(decls[n], spec)
+					}
+				}
+				continue
+			}
+			for _, n := range declNames(d) {
+				decls[n] = append(decls[n], d)
+			}
+		}
+	}
+	delete(decls, "_")
+	return decls
+}
+
+// keepDecl reports whether d stays, trimming the specs of a declaration
+// group to the ones kept; a constant group stays whole (iota).
+func keepDecl(d ast.Decl, keep map[string]bool) bool {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil {
+			return keep[receiverName(d)]
+		}
+		return keep[d.Name.Name]
+	case *ast.GenDecl:
+		if d.Tok == token.IMPORT {
+			return true
+		}
+		var specs []ast.Spec
+		for _, s := range d.Specs {
+			for _, n := range specNames(s) {
+				if keep[n] {
+					specs = append(specs, s)
+					break
+				}
+			}
+		}
+		if len(specs) == 0 {
+			return false
+		}
+		if d.Tok != token.CONST {
+			d.Specs = specs
+		}
+		return true
+	}
+	return true
+}
+
+func receiverName(fd *ast.FuncDecl) string {
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+func specNames(s ast.Spec) []string {
+	switch s := s.(type) {
+	case *ast.TypeSpec:
+		return []string{s.Name.Name}
+	case *ast.ValueSpec:
+		var out []string
+		for _, n := range s.Names {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	return nil
+}
+
+func declNames(d ast.Decl) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			return []string{d.Name.Name}
+		}
+	case *ast.GenDecl:
+		var out []string
+		for _, s := range d.Specs {
+			out = append(out, specNames(s)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// rename renames, in f, the identifiers that name the runtime's
+// package-level declarations as renamed says. Only exported names are
+// renamed, and the runtime's local names are never exported, so a name is
+// a package-level one wherever it is not a field, a method or a selector.
+func rename(f *ast.File, renamed map[string]string) {
+	astutil.Apply(f, func(c *astutil.Cursor) bool {
+		id, ok := c.Node().(*ast.Ident)
+		if !ok {
+			return true
+		}
+		in, ok := renamed[id.Name]
+		if !ok {
+			return true
+		}
+		switch parent := c.Parent().(type) {
+		case *ast.SelectorExpr:
+			if c.Name() == "Sel" {
+				return true
+			}
+		case *ast.Field:
+			if c.Name() == "Names" {
+				return true
+			}
+		case *ast.FuncDecl:
+			if c.Name() == "Name" && parent.Recv != nil {
+				return true
+			}
+		case *ast.KeyValueExpr:
+			if c.Name() == "Key" {
+				return true // a field of a struct literal; the runtime keys no map literal with its own names
+			}
+		}
+		id.Name = in
+		return true
+	}, nil)
+}
+
+// isImportName reports whether name is the name of one of f's imports.
+func isImportName(f *ast.File, name string) bool {
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if imp.Name != nil && imp.Name.Name == name || imp.Name == nil && path.Base(p) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// runtimeKinds maps each package-level name of the runtime to the token
+// that declares it: token.TYPE, token.VAR, token.CONST or token.FUNC, and
+// says which carry the deprecation directive.
+func runtimeKinds() (kinds map[string]token.Token, deprecatable map[string]bool, err error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, nil, err
+	}
+	kinds, deprecatable = map[string]token.Token{}, map[string]bool{}
+	fset := token.NewFileSet()
+	for _, s := range srcs {
+		f, err := parser.ParseFile(fset, s.name, s.src, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		marked := func(doc *ast.CommentGroup) bool {
+			return doc != nil && slices.ContainsFunc(doc.List, func(c *ast.Comment) bool { return c.Text == deprecatedDirective })
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					kinds[d.Name.Name] = token.FUNC
+					deprecatable[d.Name.Name] = marked(d.Doc)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					doc := d.Doc
+					if ts, ok := spec.(*ast.TypeSpec); ok && ts.Doc != nil {
+						doc = ts.Doc
+					}
+					for _, n := range specNames(spec) {
+						kinds[n] = d.Tok
+						deprecatable[n] = marked(doc)
+					}
+				}
+			}
+		}
+	}
+	return kinds, deprecatable, nil
+}
+
+// runtimeAliases is runtime.go of a kit's revision package: the runtime
+// API its plan offers, under the same names, so that code written for a
+// single revision's package compiles against it.
+func (e *emitter) runtimeAliases(pkg, header string) (File, error) {
+	kinds, deprecatable, err := runtimeKinds()
+	if err != nil {
+		return File{}, err
+	}
+	f := jen.NewFile(pkg)
+	f.ImportName(e.runtime, "rootsrt")
+	f.HeaderComment(strings.TrimPrefix(header, "// "))
+	f.Comment("The parts of the roots feature every revision shares, written once in")
+	f.Comment("package rootsrt; the names are this package's too, so that code written")
+	f.Comment("for a single revision's package compiles against this one.")
+	dep := deprecation(e.m, true, false, e.m.Plan.DeprecatedBy)
+	groups := map[token.Token][]jen.Code{}
+	for _, name := range apiNames(e.m.Plan) {
+		if notReexported[name] {
+			continue
+		}
+		kind, ok := kinds[name]
+		if !ok {
+			return File{}, fmt.Errorf("the runtime has no %s", name)
+		}
+		var lines []jen.Code
+		doc := []string{fmt.Sprintf("%s is rootsrt.%s.", name, name)}
+		if deprecatable[name] && len(dep) > 0 {
+			doc = append(doc, "")
+			for _, p := range dep {
+				doc = append(doc, wrap(p, docWidth)...)
+			}
+		}
+		for _, l := range doc {
+			lines = append(lines, jen.Comment(l))
+		}
+		switch kind {
+		case token.TYPE:
+			lines = append(lines, jen.Id(name).Op("=").Add(e.rt(name)))
+		default:
+			lines = append(lines, jen.Id(name).Op("=").Add(e.rt(name)))
+		}
+		if kind == token.FUNC {
+			kind = token.VAR
+		}
+		groups[kind] = append(groups[kind], lines...)
+	}
+	if g := groups[token.TYPE]; len(g) > 0 {
+		f.Type().Defs(g...)
+	}
+	if g := groups[token.CONST]; len(g) > 0 {
+		f.Const().Defs(g...)
+	}
+	if g := groups[token.VAR]; len(g) > 0 {
+		f.Var().Defs(g...)
+	}
+	var b bytes.Buffer
+	if err := f.Render(&b); err != nil {
+		return File{}, err
+	}
+	return File{Name: "runtime.go", Content: b.Bytes()}, nil
+}

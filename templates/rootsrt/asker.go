@@ -1,0 +1,311 @@
+package rootsrt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// DefaultTimeout bounds a roots/list request when no timeout is set.
+const DefaultTimeout = 30 * time.Second
+
+// DefaultMaxPages bounds the pages of one listing when no bound is set.
+const DefaultMaxPages = 100
+
+// An Asker is the core of a revision's Server: it asks one client for its
+// roots, lets concurrent callers share one request, and keeps the answer
+// for as long as it can be trusted. Its zero value is ready; it is safe
+// for concurrent use.
+type Asker[R any] struct {
+	mu     sync.Mutex
+	cached []R
+	valid  bool
+	sent   time.Time // when the request that got cached was sent
+	gen    uint64    // counts invalidations, so a fetch that began before one is not cached
+	call   *fetch[R]
+}
+
+// fetch is one listing in flight, shared by every caller that waits.
+type fetch[R any] struct {
+	done  chan struct{}
+	roots []R
+	err   error
+}
+
+// AskConfig is how an Asker asks: the Server's settings and what its
+// revision's types do.
+type AskConfig[R any] struct {
+	// Timeout bounds each listing; zero means DefaultTimeout.
+	Timeout time.Duration
+	// MaxAge, when positive, lets an answer be reused while it is younger.
+	MaxAge time.Duration
+	// Keep: the client announces changes, so its answer is kept until
+	// Invalidate (and MaxAge, when set).
+	Keep bool
+	// Paged: answers come in pages, which are followed to the end, at
+	// most MaxPages of them (zero means DefaultMaxPages).
+	Paged    bool
+	MaxPages int
+	// Lenient keeps the valid roots of an answer, reporting the rest to
+	// OnInvalidRoots; otherwise an invalid root fails the answer.
+	Lenient        bool
+	OnInvalidRoots func(error)
+	// Request sends roots/list with params and returns the result's JSON.
+	Request func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+	// Params are the params of the request for the page at cursor ("" for
+	// the first, or the only one).
+	Params func(cursor string) (json.RawMessage, error)
+	// Decode reads a result: its roots (the valid ones when lenient, with
+	// the invalid ones' *ValidationError as invalid), and the cursor of
+	// the next page, "" after the last.
+	Decode func(raw json.RawMessage, lenient bool) (roots []R, invalid error, next string, err error)
+}
+
+// Roots returns the client's roots: a cached answer while it may be reused,
+// and otherwise the answer to a new listing. Concurrent callers share one
+// request; a caller that comes after Invalidate does not join a request
+// sent before it.
+//
+// The request runs with the values of the ctx of the caller that started
+// it, but with its own deadline, Timeout from its start: a caller whose ctx
+// ends stops waiting and gets the ctx's error, while the request runs on,
+// so that the others still get its answer. A ctx that is already done
+// gets its error at once, cached roots or not, and nothing is sent. A
+// panic in Request or OnInvalidRoots reaches every waiter as an error,
+// and the next call asks again.
+func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	if a.valid && (c.MaxAge <= 0 || time.Since(a.sent) < c.MaxAge) {
+		roots := slices.Clone(a.cached)
+		a.mu.Unlock()
+		return roots, nil
+	}
+	a.valid, a.cached = false, nil
+	call := a.call
+	if call == nil {
+		call = &fetch[R]{done: make(chan struct{})}
+		a.call = call
+		go a.run(context.WithoutCancel(ctx), c, call, a.gen)
+	}
+	a.mu.Unlock()
+	select {
+	case <-call.done:
+		return slices.Clone(call.roots), call.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Invalidate drops the cached roots; the next Roots asks the client again,
+// even while a request sent before is still in flight (its callers get its
+// answer, which is not cached).
+func (a *Asker[R]) Invalidate() {
+	a.mu.Lock()
+	a.gen++
+	a.valid, a.cached = false, nil
+	a.call = nil
+	a.mu.Unlock()
+}
+
+// run sends the shared request for call, which began at generation gen,
+// and hands its outcome to the callers waiting on call.done. ctx carries
+// the values of the caller that started it, without its cancellation.
+func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen uint64) {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	sent := time.Now()
+	returned := false
+	defer func() {
+		if !returned {
+			// Something panicked outside Request and OnInvalidRoots (whose
+			// panics are errors already), or called runtime.Goexit, which
+			// cannot be stopped: the waiters must still hear of it.
+			call.roots = nil
+			if v := recover(); v != nil {
+				call.err = fmt.Errorf("roots/list: %w", &PanicError{"the request", v})
+			} else {
+				call.err = errors.New("roots/list: Request or OnInvalidRoots called runtime.Goexit")
+			}
+		}
+		a.mu.Lock()
+		if a.call == call {
+			a.call = nil
+		}
+		if call.err == nil && gen == a.gen && (c.MaxAge > 0 || c.Keep) {
+			a.cached, a.valid, a.sent = call.roots, true, sent
+		}
+		a.mu.Unlock()
+		close(call.done)
+	}()
+	call.roots, call.err = c.list(ctx, timeout)
+	returned = true
+}
+
+// list asks for every page of the client's roots, following the cursors
+// from page to page and joining the pages: at most MaxPages pages, and a
+// cursor the client already gave is an error, not a loop.
+func (c *AskConfig[R]) list(ctx context.Context, timeout time.Duration) ([]R, error) {
+	maxPages := c.MaxPages
+	if maxPages <= 0 {
+		maxPages = DefaultMaxPages
+	}
+	var all []R
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 1; ; page++ {
+		params, err := c.Params(cursor)
+		if err != nil {
+			return nil, fmt.Errorf("roots/list: %w", err)
+		}
+		roots, next, err := c.page(ctx, timeout, params)
+		if err != nil {
+			return nil, err
+		}
+		if !c.Paged {
+			return roots, nil
+		}
+		all = append(all, roots...)
+		switch {
+		case next == "":
+			return all, nil
+		case seen[next]:
+			return nil, fmt.Errorf("roots/list: page %d repeats the cursor %q of an earlier page", page, next)
+		case page >= maxPages:
+			return nil, fmt.Errorf("%w: the client has more than %d", ErrTooManyPages, maxPages)
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// page sends one roots/list and reads the answer: its roots (the valid
+// ones, when Lenient) and the cursor of the next page, if any.
+func (c *AskConfig[R]) page(ctx context.Context, timeout time.Duration, params json.RawMessage) (roots []R, next string, err error) {
+	raw, err := Guard("Request", func() (json.RawMessage, error) { return c.Request(ctx, params) })
+	if err != nil {
+		// A failure once the timeout has passed is the timeout's doing,
+		// whatever Request made of it; a panic is reported as such. An
+		// answer, even one that came just as time ran out, is used.
+		if _, isPanic := err.(*PanicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
+			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+		}
+		return nil, "", fmt.Errorf("roots/list: %w", err)
+	}
+	if IsNullValue(raw[SkipSpace(raw, 0):]) {
+		return nil, "", errors.New("roots/list: the client answered null, not a result")
+	}
+	if err := CheckJSON(raw); err != nil {
+		return nil, "", fmt.Errorf("roots/list: %w", err)
+	}
+	roots, invalid, next, err := c.Decode(raw, c.Lenient)
+	if err != nil {
+		return nil, "", fmt.Errorf("roots/list: %w", err)
+	}
+	if invalid != nil && c.OnInvalidRoots != nil {
+		if _, err := Guard("OnInvalidRoots", func() (struct{}, error) { c.OnInvalidRoots(invalid); return struct{}{}, nil }); err != nil {
+			return nil, "", fmt.Errorf("roots/list: %w", err)
+		}
+	}
+	return roots, next, nil
+}
+
+// ListRootsCall is how a client answers roots/list: what it declared, and
+// what its revision's types do.
+type ListRootsCall[P, Res any] struct {
+	// HasCapability and HasHandler: the client declared roots, and has a
+	// handler to answer with.
+	HasCapability, HasHandler bool
+	// Decode reads and checks the request's params (raw is empty when it
+	// has none).
+	Decode func(raw json.RawMessage) (*P, error)
+	// Handle is the client's handler.
+	Handle func(ctx context.Context, params *P) (*Res, error)
+	// Check checks the handler's result, which New makes when it is nil.
+	Check func(*Res) error
+	New   func() *Res
+}
+
+// Answer runs the client's handler for a roots/list with params raw, and
+// checks its answer: it returns the result, or the error object to answer
+// with. A handler's *RPCError is answered as it is; any other error, and
+// a result that breaks the rules (the server would refuse it), as -32603
+// without its text.
+func (c *ListRootsCall[P, Res]) Answer(ctx context.Context, raw json.RawMessage) (*Res, *RPCError) {
+	if !c.HasCapability {
+		return nil, NotSupported("Client does not have roots capability")
+	}
+	if !c.HasHandler {
+		return nil, NotSupported("Client has no roots handler")
+	}
+	if len(raw) > 0 {
+		if err := CheckJSON(raw); err != nil {
+			return nil, InvalidParams(err)
+		}
+	}
+	params, err := c.Decode(raw)
+	if err != nil {
+		return nil, InvalidParams(err)
+	}
+	result, err := c.Handle(ctx, params)
+	var rpcErr *RPCError
+	switch {
+	case errors.As(err, &rpcErr):
+		return nil, rpcErr
+	case err != nil:
+		return nil, InternalError()
+	case result == nil:
+		result = c.New()
+	}
+	if err := c.Check(result); err != nil {
+		// The handler's own roots break the rules: answering with them
+		// would fail at the server.
+		return nil, InternalError()
+	}
+	return result, nil
+}
+
+// InputRequestMethod returns the method of an inputRequests entry, raw
+// valid JSON: the string in the member named exactly "method", as the
+// decoders match names (encoding/json would also take "METHOD" or
+// "Method"), or "" when raw is not an object or has no such string.
+func InputRequestMethod(raw json.RawMessage) string {
+	m, _, err := ObjectMembers(raw)
+	if err != nil {
+		return ""
+	}
+	var method string
+	for m.Next() {
+		if string(m.Key) == "method" {
+			// Of duplicate members the last wins, as in the decoders.
+			method = ""
+			_ = DecodeString(m.Value, &method)
+		}
+	}
+	return method
+}
+
+// InputResponse returns the JSON of the answer under key in a retried
+// request's inputResponses, or why there is none to read.
+func InputResponse(raw json.RawMessage, present bool, key string) (json.RawMessage, error) {
+	if !present {
+		return nil, fmt.Errorf("inputResponses has no %q entry", key)
+	}
+	if len(raw) == 0 || IsNullValue(raw[SkipSpace(raw, 0):]) {
+		return nil, fmt.Errorf("inputResponses[%q] is null, not a result", key)
+	}
+	if err := CheckJSON(raw); err != nil {
+		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
+	}
+	return raw, nil
+}

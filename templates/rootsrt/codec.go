@@ -1,0 +1,674 @@
+package rootsrt
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Primitive is a decoded JSON scalar.
+type Primitive struct {
+	Kind  string // "string", "number", "boolean", "null", "object" or "array"
+	S     string
+	I     int64
+	F     float64
+	B     bool
+	IsInt bool // a number that is exactly an integer in the int64 range
+	// IsFloat: a number within the range of a float64 (F holds it).
+	IsFloat bool
+	// NotInt says why a number is not an integer, for messages.
+	NotInt string
+}
+
+// is reports whether p is a value of the JSON Schema type member.
+func (p Primitive) Is(member string) bool {
+	switch member {
+	case "integer":
+		return p.Kind == "number" && p.IsInt
+	case "number":
+		return p.Kind == "number" && p.IsFloat
+	}
+	return p.Kind == member
+}
+
+func (p Primitive) Describe() string {
+	switch {
+	case p.Kind == "number" && p.IsInt:
+		return "integer"
+	case p.Kind == "number" && p.NotInt != "":
+		return p.NotInt
+	}
+	return p.Kind
+}
+
+// ScanPrimitive decodes a JSON value that must be whole and valid on its
+// own: +5, 007 or tru are errors, as are two values in a row. Integers are
+// read exactly, digit by digit, never through a float64: a number is an
+// integer when its value is exactly one in the int64 range, so 1.0, 1e3
+// and 10e-1 are integers (as JSON Schema says), while
+// 1.00000000000000000001, 1e-400 and 9223372036854775808 are not.
+func ScanPrimitive(data []byte) (Primitive, error) {
+	if !json.Valid(data) {
+		// Only now ask encoding/json what is wrong.
+		return Primitive{}, fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, new(json.RawMessage)))
+	}
+	data = bytes.TrimSpace(data)
+	switch c := data[0]; {
+	case c == '"':
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return Primitive{}, err
+		}
+		return Primitive{Kind: "string", S: s}, nil
+	case c == 't' || c == 'f':
+		return Primitive{Kind: "boolean", B: c == 't'}, nil
+	case c == 'n':
+		return Primitive{Kind: "null"}, nil
+	case c == '{':
+		return Primitive{Kind: "object"}, nil
+	case c == '[':
+		return Primitive{Kind: "array"}, nil
+	}
+	p := Primitive{Kind: "number"}
+	p.I, p.NotInt = exactInteger(string(data))
+	p.IsInt = p.NotInt == ""
+	if f, err := strconv.ParseFloat(string(data), 64); err == nil {
+		p.F, p.IsFloat = f, true
+	}
+	return p, nil
+}
+
+// exactInteger returns the value of num, a valid JSON number, when it is
+// exactly an integer in the int64 range; otherwise it says why it is not.
+func exactInteger(num string) (int64, string) {
+	const (
+		fractional = "number with a fractional part"
+		outOfRange = "integer outside the int64 range"
+	)
+	if !strings.ContainsAny(num, ".eE") {
+		// Plain digits (JSON allows no leading zeros or plus sign).
+		i, err := strconv.ParseInt(num, 10, 64)
+		if err != nil {
+			return 0, outOfRange
+		}
+		return i, ""
+	}
+	neg := num[0] == '-'
+	if neg {
+		num = num[1:]
+	}
+	mantissa, exponent := num, ""
+	if k := strings.IndexAny(num, "eE"); k >= 0 {
+		mantissa, exponent = num[:k], num[k+1:]
+	}
+	whole, fraction, _ := strings.Cut(mantissa, ".")
+	// The value is digits × 10^shift.
+	digits := strings.TrimLeft(whole+fraction, "0")
+	shift := -int64(len(fraction))
+	if exponent != "" {
+		negExp := exponent[0] == '-'
+		if exponent[0] == '-' || exponent[0] == '+' {
+			exponent = exponent[1:]
+		}
+		// Exponents beyond any input's length all mean the same here.
+		var e int64
+		for _, c := range []byte(exponent) {
+			if e < 1<<40 {
+				e = e*10 + int64(c-'0')
+			}
+		}
+		if negExp {
+			e = -e
+		}
+		shift += e
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	shift += int64(len(digits) - len(trimmed))
+	switch {
+	case trimmed == "":
+		return 0, "" // zero, however written: -0, 0.0e5, 0e-999
+	case shift < 0:
+		return 0, fractional
+	case int64(len(trimmed))+shift > 19:
+		return 0, outOfRange
+	}
+	text := trimmed + strings.Repeat("0", int(shift))
+	if neg {
+		text = "-" + text
+	}
+	i, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, outOfRange
+	}
+	return i, ""
+}
+
+// MarshalPrimitive writes one member of a union.
+func MarshalPrimitive(member string, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case string:
+		return json.Marshal(x)
+	case int64:
+		return strconv.AppendInt(nil, x, 10), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%v is not a JSON number", x)
+		}
+		return json.Marshal(x)
+	case bool:
+		return strconv.AppendBool(nil, x), nil
+	}
+	return []byte("null"), nil
+}
+
+// A DecodeError is JSON that does not fit the type it is decoded into: the
+// member at Path (such as "roots[3].uri"; empty for the value itself) of a
+// value of Type.
+type DecodeError struct {
+	// Type is the Go type being decoded, such as "ListRootsResult".
+	Type string
+	// Path is the JSON path of the member that does not fit.
+	Path string
+	// Err says what is wrong with it.
+	Err error
+}
+
+// Error reads "Type: path: what is wrong".
+func (e *DecodeError) Error() string {
+	if e.Path == "" {
+		return e.Type + ": " + e.Err.Error()
+	}
+	return e.Type + ": " + e.Path + ": " + e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+var ErrRequired = errors.New("required")
+
+// NewDecodeError is the *DecodeError for a value of typeName that does not
+// fit: the value itself when path is empty, else its member at path.
+func NewDecodeError(typeName, path string, err error) error {
+	return &DecodeError{Type: typeName, Path: path, Err: err}
+}
+
+// CheckJSON says what is wrong when data is not one valid JSON value. The
+// decoders only delimit the values they walk past, so raw bytes from a
+// transport go through it once, where they reach a decoder, and a
+// malformed message is reported as such, not as a value of the wrong kind.
+func CheckJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	// Only now ask encoding/json what is wrong.
+	return fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, new(json.RawMessage)))
+}
+
+// MemberError puts a member's name in front of the path of err, so that
+// errors from nested values name the whole path from typeName.
+func MemberError(typeName, member string, err error) error {
+	return &DecodeError{Type: typeName, Path: joinPath(member, err), Err: innermost(err)}
+}
+
+func joinPath(prefix string, err error) string {
+	de, ok := err.(*DecodeError)
+	switch {
+	case !ok || de.Path == "":
+		return prefix
+	case strings.HasPrefix(de.Path, "["):
+		return prefix + de.Path
+	}
+	return prefix + "." + de.Path
+}
+
+func innermost(err error) error {
+	if de, ok := err.(*DecodeError); ok {
+		return de.Err
+	}
+	return err
+}
+
+// Members walks the Members of a JSON object in place: no map, no copies.
+// Each value is only delimited here; the code that decodes it checks it.
+type Members struct {
+	data  []byte
+	pos   int
+	Key   []byte // the member's name, unescaped
+	Value []byte // the member's value, as written
+	Err   error  // what ended the walk early
+	more  bool
+}
+
+// ObjectMembers starts a walk over data, which must be a JSON object; for
+// JSON null it reports isNull and the walk is empty.
+func ObjectMembers(data []byte) (m Members, isNull bool, err error) {
+	i := SkipSpace(data, 0)
+	if IsNullValue(data[i:]) {
+		return m, true, nil
+	}
+	if i == len(data) || data[i] != '{' {
+		return m, false, fmt.Errorf("want a JSON object, got %s", KindOf(data[i:]))
+	}
+	return Members{data: data, pos: i + 1}, false, nil
+}
+
+// next moves to the next member, setting key and value; it returns false
+// at the end of the object or on malformed JSON (then err is set).
+func (m *Members) Next() bool {
+	if m.Err != nil || m.data == nil {
+		return false
+	}
+	i := SkipSpace(m.data, m.pos)
+	switch {
+	case i >= len(m.data):
+		m.Err = errors.New("malformed JSON: unexpected end of input")
+		return false
+	case m.data[i] == '}':
+		if SkipSpace(m.data, i+1) != len(m.data) {
+			m.Err = errors.New("malformed JSON: data after the object")
+		}
+		m.data = nil
+		return false
+	case m.more:
+		if m.data[i] != ',' {
+			m.Err = errors.New("malformed JSON: want , or } after a member")
+			return false
+		}
+		i = SkipSpace(m.data, i+1)
+	}
+	end, err := ScanString(m.data, i)
+	if err != nil {
+		m.Err = err
+		return false
+	}
+	m.Key = m.data[i+1 : end-1]
+	if bytes.IndexByte(m.Key, '\\') >= 0 || !utf8.Valid(m.Key) {
+		// Decode escapes, and replace invalid UTF-8 with U+FFFD as
+		// encoding/json does, so that the name survives a round trip.
+		var k string
+		if err := json.Unmarshal(m.data[i:end], &k); err != nil {
+			m.Err = fmt.Errorf("malformed member name: %w", err)
+			return false
+		}
+		m.Key = []byte(k)
+	}
+	i = SkipSpace(m.data, end)
+	if i >= len(m.data) || m.data[i] != ':' {
+		m.Err = errors.New("malformed JSON: want : after a member name")
+		return false
+	}
+	i = SkipSpace(m.data, i+1)
+	vend, err := ScanValue(m.data, i)
+	if err != nil {
+		m.Err = err
+		return false
+	}
+	m.Value = m.data[i:vend]
+	m.pos = vend
+	m.more = true
+	return true
+}
+
+// Elements walks the Elements of a JSON array, like Members.
+type Elements struct {
+	data  []byte
+	pos   int
+	Value []byte
+	Err   error
+	more  bool
+}
+
+func (e *Elements) Next() bool {
+	if e.Err != nil || e.data == nil {
+		return false
+	}
+	i := SkipSpace(e.data, e.pos)
+	switch {
+	case i >= len(e.data):
+		e.Err = errors.New("malformed JSON: unexpected end of input")
+		return false
+	case e.data[i] == ']':
+		if SkipSpace(e.data, i+1) != len(e.data) {
+			e.Err = errors.New("malformed JSON: data after the array")
+		}
+		e.data = nil
+		return false
+	case e.more:
+		if e.data[i] != ',' {
+			e.Err = errors.New("malformed JSON: want , or ] after an element")
+			return false
+		}
+		i = SkipSpace(e.data, i+1)
+	}
+	end, err := ScanValue(e.data, i)
+	if err != nil {
+		e.Err = err
+		return false
+	}
+	e.Value = e.data[i:end]
+	e.pos = end
+	e.more = true
+	return true
+}
+
+func SkipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func IsNullValue(data []byte) bool {
+	return bytes.HasPrefix(data, []byte("null")) && SkipSpace(data, 4) == len(data)
+}
+
+// KindOf names the kind of JSON value data starts with, for messages.
+func KindOf(data []byte) string {
+	if len(data) == 0 {
+		return "nothing"
+	}
+	switch c := data[0]; {
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	}
+	return "malformed JSON"
+}
+
+// ScanString returns the index just after the JSON string at data[i].
+func ScanString(data []byte, i int) (int, error) {
+	if i >= len(data) || data[i] != '"' {
+		return 0, errors.New("malformed JSON: want a string")
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return j + 1, nil
+		case c == '\\':
+			j++
+		case c < 0x20:
+			return 0, errors.New("malformed JSON: control character in a string")
+		}
+	}
+	return 0, errors.New("malformed JSON: unterminated string")
+}
+
+// ScanValue returns the index just after the JSON value at data[i]. Objects
+// and arrays are matched bracket for bracket without recursion, so deep
+// nesting costs no stack.
+func ScanValue(data []byte, i int) (int, error) {
+	if i >= len(data) {
+		return 0, errors.New("malformed JSON: unexpected end of input")
+	}
+	switch data[i] {
+	case '"':
+		return ScanString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				end, err := ScanString(data, j)
+				if err != nil {
+					return 0, err
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1, nil
+				}
+			}
+		}
+		return 0, errors.New("malformed JSON: unexpected end of input")
+	}
+	j := i
+	for j < len(data) && strings.IndexByte(",}] \t\r\n", data[j]) < 0 {
+		j++
+	}
+	if j == i {
+		return 0, fmt.Errorf("malformed JSON: unexpected %q", data[i])
+	}
+	return j, nil
+}
+
+// DecodeString decodes a JSON string. One without escapes, in valid UTF-8,
+// takes a fast path that copies its bytes once.
+func DecodeString[S ~string](value []byte, dst *S) error {
+	if len(value) >= 2 && value[0] == '"' && value[len(value)-1] == '"' {
+		body := value[1 : len(value)-1]
+		plain, ascii := true, true
+		for _, c := range body {
+			if c < 0x20 || c == '\\' || c == '"' {
+				plain = false
+				break
+			}
+			ascii = ascii && c < utf8.RuneSelf
+		}
+		if plain && (ascii || utf8.Valid(body)) {
+			*dst = S(body)
+			return nil
+		}
+	}
+	if len(value) == 0 || value[0] != '"' {
+		return fmt.Errorf("want a string, got %s", KindOf(value))
+	}
+	var s string
+	if err := json.Unmarshal(value, &s); err != nil {
+		return err
+	}
+	*dst = S(s)
+	return nil
+}
+
+// DecodeJSON decodes any other value with encoding/json.
+func DecodeJSON(value []byte, dst any) error {
+	if err := json.Unmarshal(value, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("want %s, got %s", goKind(te.Type.Kind().String()), KindOf(value))
+		}
+		return err
+	}
+	return nil
+}
+
+func goKind(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "map", "struct":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	}
+	return "a number"
+}
+
+// DecodeSlice decodes a JSON array of a type with its own UnmarshalJSON,
+// decoding each element in place.
+func DecodeSlice[T any, P interface {
+	*T
+	json.Unmarshaler
+}](value []byte, dst *[]T) error {
+	if IsNullValue(value) {
+		*dst = nil
+		return nil
+	}
+	if len(value) == 0 || value[0] != '[' {
+		return fmt.Errorf("want an array, got %s", KindOf(value))
+	}
+	// Count first: one quick pass over the bytes costs less than growing
+	// the slice step by step (append grows large slices by a quarter).
+	count := Elements{data: value, pos: 1}
+	n := 0
+	for count.Next() {
+		n++
+	}
+	if count.Err != nil {
+		return count.Err
+	}
+	e := Elements{data: value, pos: 1}
+	out := make([]T, 0, n)
+	for e.Next() {
+		var zero T
+		out = append(out, zero)
+		if err := P(&out[len(out)-1]).UnmarshalJSON(e.Value); err != nil {
+			return &DecodeError{Path: "[" + strconv.Itoa(len(out)-1) + "]" + pathSuffix(err), Err: innermost(err)}
+		}
+	}
+	if e.Err != nil {
+		return e.Err
+	}
+	*dst = out
+	return nil
+}
+
+func pathSuffix(err error) string {
+	de, ok := err.(*DecodeError)
+	switch {
+	case !ok || de.Path == "":
+		return ""
+	case strings.HasPrefix(de.Path, "["):
+		return de.Path
+	}
+	return "." + de.Path
+}
+
+// ConstMatches reports whether a fixed member holds its value (numbers
+// compare as float64, so -32021 and -32021.0 are the same, as in JSON Schema).
+func ConstMatches[V comparable](value []byte, want V) bool {
+	var got V
+	return json.Unmarshal(value, &got) == nil && got == want
+}
+
+func ConstError[V any](want V) error {
+	text, _ := json.Marshal(want)
+	return fmt.Errorf("must be %s", text)
+}
+
+// AppendKey starts the next member of an object: a comma after the first,
+// then the quoted name and colon.
+func AppendKey(b []byte, n *int, key string) []byte {
+	if *n > 0 {
+		b = append(b, ',')
+	}
+	*n++
+	return append(b, key...)
+}
+
+// AppendString appends s as a JSON string, escaped as encoding/json does.
+func AppendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if !plainJSON[s[i]] {
+			quoted, _ := json.Marshal(s)
+			return append(b, quoted...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// plainJSON holds the bytes that stand for themselves in a JSON string as
+// encoding/json writes it (it also escapes <, > and &).
+var plainJSON = func() (set [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		set[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return set
+}()
+
+// AppendSlice appends an array whose elements add appends.
+func AppendSlice[T any](b []byte, s []T, add func(*T, []byte) ([]byte, error)) ([]byte, error) {
+	b = append(b, '[')
+	for i := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = add(&s[i], b); err != nil {
+			return nil, fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// AppendMarshalled appends any other value as encoding/json writes it.
+func AppendMarshalled(b []byte, v any) ([]byte, error) {
+	out, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, out...), nil
+}
+
+// KeepMember adds a member with no field to extra, as raw JSON or decoded
+// into the type the schema gives additional Members.
+func KeepMember[E any](extra map[string]E, key, value []byte) (map[string]E, error) {
+	var e E
+	if raw, ok := any(&e).(*json.RawMessage); ok {
+		if !json.Valid(value) {
+			// Only now ask encoding/json what is wrong (such as nesting
+			// deeper than it allows).
+			return extra, fmt.Errorf("malformed JSON: %w", json.Unmarshal(value, new(json.RawMessage)))
+		}
+		*raw = append(json.RawMessage(nil), value...)
+	} else if err := DecodeJSON(value, &e); err != nil {
+		return extra, err
+	}
+	if extra == nil {
+		extra = make(map[string]E)
+	}
+	extra[string(key)] = e
+	return extra, nil
+}
+
+// AppendExtra appends the Members kept in extra that do not have a known
+// name, in sorted order, and closes the object; comma says whether Members
+// precede them.
+func AppendExtra[E any](b []byte, comma bool, extra map[string]E, known ...string) ([]byte, error) {
+	if len(extra) == 0 {
+		return append(b, '}'), nil
+	}
+	for _, k := range SortedKeys(extra) {
+		if slices.Contains(known, k) {
+			continue
+		}
+		if comma {
+			b = append(b, ',')
+		}
+		comma = true
+		b = AppendString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = AppendMarshalled(b, extra[k]); err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func SortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -1,0 +1,84 @@
+package rootsrt
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The errors of asking a client for its roots, shared by every revision,
+// for errors.Is: an error a package of one revision returns matches the
+// same sentinel whatever revision produced it.
+var (
+	// ErrNoRootsCapability: the client did not declare the roots
+	// capability, so nothing was asked.
+	ErrNoRootsCapability = errors.New("the client did not declare the roots capability")
+	// ErrNoAnswer: the client did not answer roots/list in time.
+	ErrNoAnswer = errors.New("roots/list: no answer from the client")
+	// ErrTooManyPages: a paged answer did not end within the pages a
+	// Server reads.
+	ErrTooManyPages = errors.New("roots/list: too many pages")
+	// ErrMorePages: the client answered one page of its roots and has
+	// more, where the whole list was wanted.
+	ErrMorePages = errors.New("the client answered one page of its roots and has more")
+)
+
+// RPCError is a JSON-RPC error object. Handlers return one to answer with
+// a specific error; any other error becomes -32603 without its text.
+type RPCError struct {
+	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
+	Code int64 `json:"code"`
+	// Message is a short description of the error.
+	Message string `json:"message"`
+	// Data, if not nil, is sent as the error's data member.
+	Data any `json:"data,omitempty"`
+}
+
+// Error returns the code and message.
+func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// JSON-RPC error codes the roots feature answers with.
+const (
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// NotSupported is the error the specification shows for a client without
+// roots, with reason as its data's reason.
+func NotSupported(reason string) *RPCError {
+	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
+}
+
+// InvalidParams is the -32602 error for params that do not fit, with why
+// as its data's reason.
+func InvalidParams(why error) *RPCError {
+	return &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": why.Error()}}
+}
+
+// InternalError is the -32603 error, which says nothing of its cause.
+func InternalError() *RPCError { return &RPCError{Code: CodeInternalError, Message: "Internal error"} }
+
+// PanicError reports a panic in a function a caller gave.
+type PanicError struct {
+	What  string // the function that panicked
+	Value any    // what it panicked with
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("%s panicked: %v", e.What, e.Value) }
+
+// Unwrap returns the panic's value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// Guard calls f, turning a panic into a *PanicError naming what.
+func Guard[T any](what string, f func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, &PanicError{what, p}
+		}
+	}()
+	return f()
+}

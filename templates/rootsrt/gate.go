@@ -1,0 +1,1239 @@
+package rootsrt
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The gate serves the roots feature across the revisions of a kit with one
+// code path. The kit's front package lists its revisions' packages, each
+// of which describes itself with a Revision; the code here is the same
+// whatever they are. A single revision's package does not use it.
+
+// Root is a root as every revision knows it. Converting to and from a
+// revision's Root keeps every member: a revision whose Root has no _meta
+// keeps it among the members it does not know.
+type Root struct {
+	// URI is the root's file:// URI.
+	URI string `json:"uri"`
+	// Name is the root's display name; empty when it has none.
+	Name string `json:"name,omitempty"`
+	// Meta is the root's _meta; nil when it has none.
+	Meta map[string]any `json:"_meta,omitempty"`
+	// Extra holds the members of the root that no field above stands for,
+	// as the client sent them. encoding/json does not write them.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MetaFromExtra moves a _meta member that a revision without Root._meta
+// kept among the unknown members into Meta.
+func MetaFromExtra(r Root) Root {
+	raw, ok := r.Extra["_meta"]
+	if !ok {
+		return r
+	}
+	var meta map[string]any
+	if json.Unmarshal(raw, &meta) != nil || meta == nil {
+		return r // not an object: it stays where it was
+	}
+	r.Meta = meta
+	r.Extra = maps.Clone(r.Extra)
+	delete(r.Extra, "_meta")
+	if len(r.Extra) == 0 {
+		r.Extra = nil
+	}
+	return r
+}
+
+// MetaToExtra returns the unknown members of r with its Meta added as
+// _meta, for a revision whose Root has no _meta field.
+func MetaToExtra(r Root) (map[string]json.RawMessage, error) {
+	if r.Meta == nil {
+		return r.Extra, nil
+	}
+	raw, err := json.Marshal(r.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("root %s: _meta: %w", r.URI, err)
+	}
+	extra := make(map[string]json.RawMessage, len(r.Extra)+1)
+	maps.Copy(extra, r.Extra)
+	extra["_meta"] = raw
+	return extra, nil
+}
+
+// ListRootsFunc lists the roots: the one handler for every revision.
+type ListRootsFunc func(ctx context.Context) ([]Root, error)
+
+// Revision says how one protocol revision carries roots.
+type Revision struct {
+	// Version is the protocol version, such as "2025-06-18".
+	Version string
+	// DirectRequest: the server sends roots/list as a request of its own.
+	DirectRequest bool
+	// InputRequests: roots/list travels inside an InputRequiredResult.
+	InputRequests bool
+	// ListChanged: the client can send notifications/roots/list_changed.
+	ListChanged bool
+	// Deprecated reports whether the revision deprecates roots.
+	Deprecated bool
+}
+
+// A RevisionPackage is what the gate needs of one revision's package: how
+// the revision carries roots, and the functions that take its path, in
+// terms of the gate's Root. Each revision's package in a kit declares one;
+// the functions its revision does not have are nil.
+type RevisionPackage struct {
+	Revision
+	// VersionKey names the _meta member in which a request names its
+	// protocol version, where requests do; "" otherwise.
+	VersionKey string
+	// CheckRoot adds to v the ways r, made this revision's Root, breaks
+	// its rules.
+	CheckRoot func(r *Root, v *Validator, at *Path)
+	// Client answers for roots with list, declaring listChanged where the
+	// revision has it.
+	Client func(list ListRootsFunc, listChanged bool) RevisionClient
+	// NewServer (DirectRequest) returns the revision's Server for a client
+	// that declared capabilities (JSON), asking with c.Request.
+	NewServer func(c ServerConfig, capabilities json.RawMessage) (LegacyServer, error)
+	// ListRootsRequest (DirectRequest) is the roots/list to send.
+	ListRootsRequest func() (method string, params json.RawMessage)
+	// DecodeListRoots (DirectRequest) reads a roots/list result.
+	DecodeListRoots func(result json.RawMessage, lenient bool) ([]Root, error)
+	// AskForRoots (InputRequests) is the InputRequiredResult, as JSON,
+	// that asks for roots under key, with requestState.
+	AskForRoots func(key, requestState string) (json.RawMessage, error)
+	// DecodeRequest (InputRequests) reads the params of a request that
+	// stands alone: a *MalformedRequestError when they are not what the
+	// revision requires.
+	DecodeRequest func(params json.RawMessage) (StandAlone, error)
+}
+
+// RevisionClient is a revision's Client, for the gate's Client.
+type RevisionClient struct {
+	HandleRequest       func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
+	AnswerInputRequests func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error)
+	NotifyListChanged   func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error)
+}
+
+// ServerConfig is what a Session gives a revision's Server.
+type ServerConfig struct {
+	Request        func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	Timeout        time.Duration
+	MaxAge         time.Duration
+	Lenient        bool
+	OnInvalidRoots func(error)
+	OnListChanged  func(ctx context.Context) error
+}
+
+// LegacyServer is a revision's Server, seen by a Session.
+type LegacyServer interface {
+	Roots(ctx context.Context) ([]Root, error)
+	HandleNotification(ctx context.Context, method string, params json.RawMessage) error
+	Invalidate()
+}
+
+// StandAlone is what a request that stands alone carries.
+type StandAlone struct {
+	// Missing, when not nil, is the error to answer a request whose
+	// capabilities do not declare roots with (-32021).
+	Missing *RPCError
+	// Answered reports whether the request carries an answer under key.
+	Answered func(key string) bool
+	// RequestState is the requestState the request brought back.
+	RequestState string
+	// Roots reads the roots answered under key; lenient keeps the valid
+	// ones and reports the others as the *ValidationError invalid.
+	Roots func(key string, lenient bool) (roots []Root, invalid error, err error)
+}
+
+// gateRevisions are the revisions the kit's gate serves, oldest first: its
+// front package registers them when it is loaded.
+var gateRevisions []*RevisionPackage
+
+// RegisterRevisions makes revs, oldest first, the revisions the gate
+// serves. The kit's front package calls it once, as it is loaded.
+func RegisterRevisions(revs ...*RevisionPackage) { gateRevisions = revs }
+
+// Revisions returns the revisions the gate serves, oldest first. The
+// slice is the caller's own: changing it changes nothing here.
+func Revisions() []Revision {
+	out := make([]Revision, len(gateRevisions))
+	for i, r := range gateRevisions {
+		out[i] = r.Revision
+	}
+	return out
+}
+
+// The errors of the gate, for errors.Is. Each error returned says more
+// (the protocol version, what was refused) and wraps one of these, or one
+// the revisions share (ErrNoRootsCapability, ErrNoAnswer, ErrOutsideRoots,
+// the ErrState errors, ...).
+var (
+	// ErrMalformedRequest: the request's params are not what its revision
+	// requires, such as a _meta without the client capabilities where each
+	// request must declare them; see [MalformedRequestError].
+	ErrMalformedRequest = errors.New("malformed request")
+	// ErrWrongPath: the revision does not carry roots the way the call
+	// does, such as a direct roots/list on a revision that embeds it in
+	// inputRequests, or a request whose _meta names another protocol
+	// version than the one its [Session] was initialized for.
+	ErrWrongPath = errors.New("the protocol version does not carry roots this way")
+	// ErrUnknownVersion: the protocol version is a date but not one the
+	// gate serves, or no version is known for a request.
+	ErrUnknownVersion = errors.New("unknown protocol version")
+	// ErrMalformedVersion: the protocol version is not a date (YYYY-MM-DD).
+	ErrMalformedVersion = errors.New("malformed protocol version")
+	// ErrInputRequired: the request must be answered with an
+	// input_required result asking for roots; see [InputRequiredError].
+	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
+	// ErrStateUnbound: the Session has a Sealer, but the ctx of the call
+	// carries no StateBinding (see [WithStateBinding]); nothing was
+	// sealed or opened.
+	ErrStateUnbound = errors.New("requestState: no StateBinding in the context")
+)
+
+// Lookup returns how version carries roots. A version that is not a date
+// (YYYY-MM-DD) is an error wrapping ErrMalformedVersion; a date that is not
+// one of Revisions is an error wrapping ErrUnknownVersion that lists them.
+func Lookup(version string) (Revision, error) {
+	r, err := lookup(version)
+	if err != nil {
+		return Revision{}, err
+	}
+	return r.Revision, nil
+}
+
+func lookup(version string) (*RevisionPackage, error) {
+	if !isDate(version) {
+		latest := "2006-01-02"
+		if n := len(gateRevisions); n > 0 {
+			latest = gateRevisions[n-1].Version
+		}
+		return nil, fmt.Errorf("%w %q: want a date such as %s", ErrMalformedVersion, version, latest)
+	}
+	known := make([]string, len(gateRevisions))
+	for i, r := range gateRevisions {
+		if r.Version == version {
+			return r, nil
+		}
+		known[i] = r.Version
+	}
+	return nil, fmt.Errorf("%w: %s is not one this gate serves (%s)", ErrUnknownVersion, version, strings.Join(known, ", "))
+}
+
+func isDate(s string) bool {
+	if len(s) != len("2006-01-02") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i == 4 || i == 7 {
+			if s[i] != '-' {
+				return false
+			}
+		} else if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func wrongPath(version, what string) error {
+	return fmt.Errorf("%s: %w: %s", version, ErrWrongPath, what)
+}
+
+// Client is the client side: one handler, every revision.
+type Client struct {
+	// ListRoots lists the roots; nil means the client has none, and every
+	// request for them is refused.
+	ListRoots ListRootsFunc
+	// ListChanged says whether the client declares roots.listChanged in
+	// the revisions that have it.
+	ListChanged bool
+}
+
+func (c *Client) revision(version string) (RevisionClient, error) {
+	r, err := lookup(version)
+	if err != nil {
+		return RevisionClient{}, err
+	}
+	return r.Client(c.ListRoots, c.ListChanged), nil
+}
+
+// HandleRequest answers a roots/list request from the server on a
+// connection that negotiated version. It returns the result's JSON, or an
+// *RPCError to answer with; a version without direct roots requests is an
+// error wrapping ErrWrongPath.
+func (c *Client) HandleRequest(ctx context.Context, version, method string, params json.RawMessage) (json.RawMessage, error) {
+	rc, err := c.revision(version)
+	if err != nil {
+		return nil, err
+	}
+	if rc.HandleRequest == nil {
+		return nil, wrongPath(version, "roots/list is not a request of its own here; use AnswerInputRequests")
+	}
+	out, rpcErr := rc.HandleRequest(ctx, method, params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	return out, nil
+}
+
+// AnswerInputRequests answers the roots/list entries of an
+// InputRequiredResult's inputRequests (JSON) on a version that carries them
+// there. It returns the inputResponses entries as JSON, and the keys of the
+// entries of other kinds, left for the caller.
+func (c *Client) AnswerInputRequests(ctx context.Context, version string, inputRequests json.RawMessage) (json.RawMessage, []string, error) {
+	rc, err := c.revision(version)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rc.AnswerInputRequests == nil {
+		return nil, nil, wrongPath(version, "roots/list does not travel in inputRequests here; use HandleRequest")
+	}
+	return rc.AnswerInputRequests(ctx, inputRequests)
+}
+
+// NotifyListChanged sends notifications/roots/list_changed with params {}
+// when the version has it and the client declares listChanged; otherwise
+// it sends nothing and returns false. It never sends on a revision
+// without the notification.
+func (c *Client) NotifyListChanged(ctx context.Context, version string, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error) {
+	rc, err := c.revision(version)
+	if err != nil || rc.NotifyListChanged == nil {
+		return false, err
+	}
+	return rc.NotifyListChanged(ctx, send)
+}
+
+// Ask is how a server asks for roots under one version: either send
+// Method with Params as a request, or answer the client's request with
+// InputRequired, an InputRequiredResult holding roots/list under the key
+// given to AskForRoots.
+type Ask struct {
+	// Method is the request to send, roots/list; empty when the version
+	// embeds the request in InputRequired instead.
+	Method string
+	// Params are the params of the request to send.
+	Params json.RawMessage
+	// InputRequired is the InputRequiredResult to answer the client's
+	// request with; nil when the version sends Method instead.
+	InputRequired json.RawMessage
+}
+
+// AskForRoots returns how to ask a client for its roots under version.
+// clientHasRoots is whether the client declared the roots capability
+// (at initialization, or in the request's _meta); without it nothing may
+// be asked and the error wraps ErrNoRootsCapability. key and requestState
+// are used where the version embeds the request in an InputRequiredResult.
+// A [Session] does all of this, and keeps the answer.
+func AskForRoots(version string, clientHasRoots bool, key, requestState string) (Ask, error) {
+	r, err := lookup(version)
+	if err != nil {
+		return Ask{}, err
+	}
+	if !clientHasRoots {
+		return Ask{}, fmt.Errorf("%s: %w", version, ErrNoRootsCapability)
+	}
+	switch {
+	case r.ListRootsRequest != nil:
+		m, p := r.ListRootsRequest()
+		return Ask{Method: m, Params: p}, nil
+	case r.AskForRoots != nil:
+		out, err := r.AskForRoots(key, requestState)
+		return Ask{InputRequired: out}, err
+	}
+	return Ask{}, wrongPath(version, "no way to ask for roots")
+}
+
+// RootsFromAnswer reads the client's roots under version from its answer:
+// the roots/list result for a direct request, or the params of the retried
+// request (with inputResponses) where the request was embedded. lenient
+// keeps the valid roots and reports the invalid ones in the error.
+func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient bool) ([]Root, error) {
+	r, err := lookup(version)
+	if err != nil {
+		return nil, err
+	}
+	if IsNullValue([]byte(strings.TrimSpace(string(answer)))) || strings.TrimSpace(string(answer)) == "" {
+		return nil, fmt.Errorf("%s: the answer is empty or null", version)
+	}
+	switch {
+	case r.DecodeListRoots != nil:
+		return r.DecodeListRoots(answer, lenient)
+	case r.DecodeRequest != nil:
+		req, err := r.DecodeRequest(answer)
+		if err != nil {
+			return nil, err
+		}
+		roots, invalid, err := req.Roots(key, lenient)
+		if err == nil {
+			err = invalid
+		}
+		return roots, err
+	}
+	return nil, wrongPath(version, "no way to read roots")
+}
+
+// isNull reports whether raw is empty, only white space, or null.
+func isNull(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t == "" || t == "null"
+}
+
+// stateBindingKey is the context key of a StateBinding.
+type stateBindingKey struct{}
+
+// WithStateBinding returns a copy of ctx that carries b, for the calls of
+// a Session with a Sealer while serving the request b describes.
+func WithStateBinding(ctx context.Context, b StateBinding) context.Context {
+	return context.WithValue(ctx, stateBindingKey{}, b)
+}
+
+// stateBinding returns the binding in ctx, its Params filled in from
+// params with SalientParams when nil.
+func stateBinding(ctx context.Context, version string, params json.RawMessage) (StateBinding, error) {
+	b, ok := ctx.Value(stateBindingKey{}).(StateBinding)
+	if !ok {
+		return StateBinding{}, fmt.Errorf("%s: %w: use WithStateBinding", version, ErrStateUnbound)
+	}
+	if b.Params == nil {
+		var err error
+		if b.Params, err = SalientParams(params); err != nil {
+			return StateBinding{}, fmt.Errorf("%s: request params: %w", version, err)
+		}
+	}
+	return b, nil
+}
+
+// DefaultInputKey is the key of the roots/list entry in inputRequests and
+// inputResponses when Session.InputKey is empty.
+const DefaultInputKey = "roots"
+
+// A Session is the server side of the roots feature on one connection,
+// for every revision the gate serves. A tool handler asks for the client's
+// roots the same way whatever the revision:
+//
+//	roots, err := sess.Roots(ctx, params) // params: the JSON params of the request being served
+//
+// On a revision where roots/list is a request of its own, the session
+// asks the client with Request and keeps the answer while it may be
+// trusted (see MaxAge): it is the revision's Server, with its guarantees
+// (one request shared by concurrent callers, a timeout, no request at all
+// when the client did not declare roots, and no stale list once a
+// list_changed notification has been handled). Call Initialize when the
+// connection negotiates its version, and HandleNotification for every
+// notification.
+//
+// On a revision where roots/list travels inside an InputRequiredResult,
+// each request stands alone: its _meta names its version and declares the
+// client's capabilities, and nothing is kept between requests. Roots
+// returns an [*InputRequiredError] for a request that does not carry the
+// answer yet (send its Result as the request's result), and the roots for
+// the retried request that carries them in inputResponses. A client that
+// did not declare roots gets a [*MissingCapabilityError] instead, and a
+// request whose _meta leaves out the client capabilities (or whose params
+// the revision refuses otherwise) a [*MalformedRequestError].
+//
+// Requests that stand alone are served only by a session never
+// initialized. Once Initialize has been called, its version decides every
+// request: one whose _meta names another version is refused with an error
+// wrapping ErrWrongPath, never served on another path, so that a client
+// cannot write its way around the capability check or the Timeout of the
+// version it negotiated.
+//
+// Set the fields before the first call and do not change them after; a
+// Session is safe for concurrent use.
+type Session struct {
+	// Request sends roots/list to the client on this connection and
+	// returns its result's JSON, or the error the client answered with (an
+	// *RPCError) or the transport's. It must return when ctx is done.
+	// Revisions where roots/list is a request of its own need it.
+	Request func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	// Timeout bounds each roots/list request; zero means DefaultTimeout.
+	Timeout time.Duration
+	// MaxAge, when positive, lets Roots reuse an answer while it is younger
+	// than MaxAge, counted from when its request was sent. When zero, the
+	// answer of a client that declared listChanged is kept until it
+	// announces a change, and any other client is asked again on every
+	// call, since it will never say that its roots changed.
+	MaxAge time.Duration
+	// Lenient keeps the valid roots of an answer that has invalid ones,
+	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
+	// error.
+	Lenient bool
+	// OnInvalidRoots, when set and Lenient, receives the error that lists
+	// the invalid roots of an answer.
+	OnInvalidRoots func(error)
+	// OnListChanged, when set, is called after the cached roots were
+	// dropped for a notifications/roots/list_changed.
+	OnListChanged func(ctx context.Context) error
+	// InputKey names the roots/list entry in inputRequests and
+	// inputResponses; empty means DefaultInputKey.
+	InputKey string
+	// RequestState, when set, returns the requestState of the
+	// input_required result that asks for roots while serving the request
+	// with these params. The client sends it back unchanged; without a
+	// Sealer, treat what comes back as the client's word, not yours.
+	RequestState func(params json.RawMessage) string
+	// Sealer, when set, seals the requestState of every input_required
+	// result (what RequestState returns, or an empty state) for the
+	// StateBinding in the call's ctx, and a retried request's roots are
+	// read only once its requestState opens for that request's binding:
+	// otherwise Roots fails with an error wrapping one of the ErrState
+	// errors. Without a StateBinding in the ctx, Roots fails with
+	// ErrStateUnbound. State returns the opened state. Sealing bounds
+	// replay to the sealer's TTL but does not make a state single-use (see
+	// [StateSealer]).
+	Sealer *StateSealer
+
+	mu     sync.Mutex
+	legacy *legacySession // nil until Initialize
+	sets   rootSetCache   // the RootSets of legacy's cached roots
+	lists  listSetCache   // the RootSets of requests that stand alone
+}
+
+// legacySession is a session on a revision where roots/list is a request
+// of its own: the revision's Server, and the roots/list requests it sent,
+// each counted as it is sent: two reads around a call to Roots that agree
+// name the request whose answer it returned.
+type legacySession struct {
+	version string
+	server  LegacyServer
+	sent    atomic.Uint64
+}
+
+// sentKey is the context key under which Session.roots learns the number
+// of the roots/list request its own call sent, if it sent one.
+type sentKey struct{}
+
+// Initialize sets the session up for the protocol version the connection
+// negotiated and the client capabilities (JSON, as the client declared
+// them at initialize; empty or null means none). Until it is called, only
+// requests whose _meta names their version are served; after it, every
+// request is served under version, and one whose _meta names another
+// version is an error wrapping ErrWrongPath. A version that has no
+// initialize, where each request declares its capabilities, is an error
+// wrapping ErrWrongPath.
+func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
+	r, err := lookup(version)
+	if err != nil {
+		return err
+	}
+	if r.NewServer == nil {
+		return wrongPath(version, "there is no initialize: each request declares the client's capabilities; pass its params to Roots")
+	}
+	if isNull(capabilities) {
+		capabilities = json.RawMessage("{}")
+	}
+	request := s.Request
+	if request == nil {
+		return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
+	}
+	l := &legacySession{version: version}
+	server, err := r.NewServer(ServerConfig{
+		Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+			n := l.sent.Add(1)
+			if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
+				mine.Store(n) // the caller that started the request gets its answer
+			}
+			return request(ctx, method, params)
+		},
+		Timeout:        s.Timeout,
+		MaxAge:         s.MaxAge,
+		Lenient:        s.Lenient,
+		OnInvalidRoots: s.OnInvalidRoots,
+		OnListChanged:  s.OnListChanged,
+	}, capabilities)
+	if err != nil {
+		return fmt.Errorf("%s: client capabilities: %w", version, err)
+	}
+	l.server = server
+	s.mu.Lock()
+	s.legacy = l
+	s.mu.Unlock()
+	return nil
+}
+
+// HandleNotification handles a notification from the client. On a session
+// initialized for a revision with notifications/roots/list_changed, that
+// notification drops the cached roots (the next Roots asks again) and then
+// calls OnListChanged; its params may be absent, null or {}. Every other
+// notification, and any notification before Initialize, is ignored.
+func (s *Session) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	if l == nil {
+		return nil
+	}
+	return l.server.HandleNotification(ctx, method, params)
+}
+
+// Invalidate drops the cached roots, if any: the next Roots asks again.
+func (s *Session) Invalidate() {
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	if l != nil {
+		l.server.Invalidate()
+	}
+}
+
+// Version returns the protocol version the session was initialized for,
+// or "" before Initialize.
+func (s *Session) Version() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.legacy == nil {
+		return ""
+	}
+	return s.legacy.version
+}
+
+// Roots returns the client's roots for the request being served, whose
+// JSON params are params (empty or null when it has none):
+//
+//   - On a session initialized for a revision where roots/list is a
+//     request of its own, the cached roots while they may be trusted (see
+//     MaxAge), else the client's answer to a new roots/list. Errors wrap
+//     ErrNoRootsCapability (nothing was sent) or ErrNoAnswer (the client
+//     did not answer within Timeout).
+//   - On a session never initialized, for a request whose _meta names a
+//     revision where roots/list travels in inputRequests, the roots in
+//     the request's inputResponses; if it has none, an
+//     [*InputRequiredError] whose Result to send asks for them; if the
+//     request's capabilities do not declare roots, a
+//     [*MissingCapabilityError], which wraps ErrNoRootsCapability; if its
+//     _meta declares no capabilities at all (or gives them as null or as
+//     anything but an object), or its params are otherwise not what the
+//     revision requires, a [*MalformedRequestError], which wraps
+//     ErrMalformedRequest and not ErrNoRootsCapability.
+//     With a Sealer, the roots only once the request's requestState opens
+//     for the StateBinding in ctx, and otherwise an error wrapping one of
+//     the ErrState errors.
+//
+// A request whose version is not a date wraps ErrMalformedVersion; one
+// this gate does not serve, or with no version on a session that was not
+// initialized, ErrUnknownVersion; a revision that would need what the
+// session lacks, or on an initialized session a _meta naming another
+// version than the session's, ErrWrongPath. The roots are the caller's to
+// keep; their Meta and Extra maps are shared, so do not modify them.
+func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, error) {
+	a, err := s.roots(ctx, params)
+	return a.roots, err
+}
+
+// RootSet is Roots made into a [RootSet] of the revision the roots came
+// from. Its errors are those of Roots, with a nil set; or, as with
+// [NewRootSet], a set of the good roots together with an error naming the
+// roots it left out. Close the set when done.
+//
+// On a session initialized for a revision where roots/list is a request
+// of its own, the calls that get the same answer of the client (its
+// cached roots) with the same options share one set, built once: its
+// directories are opened once, and with ResolveSymlinks or Bounds the
+// links are resolved once, when it is built. A new answer (after a
+// list_changed notification, Invalidate, or MaxAge) gives a new set. The
+// session keeps sets for up to 8 different option lists. Each set
+// returned is still the caller's to Close: Close makes the file methods
+// of that caller's set fail with [fs.ErrClosed] and leaves the others
+// usable; the directories are closed once every caller has closed its
+// set and the session has dropped it, for a newer answer or on [Session.Close].
+//
+// A request whose revision carries roots/list in inputRequests stands
+// alone, but a client sends the same list again and again: the requests
+// that carry the same roots (every member compared), under the same
+// revision and options, share one set while it is younger than a minute
+// (or MaxAge, when shorter). The session keeps up to 16 such sets, holding
+// up to 4096 roots in all, the least recently used dropped first.
+func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
+	a, err := s.roots(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	key := optionsKey(opts)
+	if a.legacy == nil {
+		return s.listSet(a, key, opts)
+	}
+	if !a.known {
+		return NewRootSet(a.version, a.roots, opts...)
+	}
+	s.mu.Lock()
+	if s.sets.legacy == a.legacy && s.sets.sent == a.sent {
+		if sh := s.sets.byOptions[key]; sh != nil {
+			set := sh.share()
+			s.mu.Unlock()
+			return set, sh.err
+		}
+	}
+	s.mu.Unlock()
+	set, err := NewRootSet(a.version, a.roots, opts...)
+	if set == nil {
+		return nil, err
+	}
+	return s.keep(a, key, set, err), err
+}
+
+// keep puts set, built for the answer a with the options key, in the
+// session's cache, unless the session has moved on to a newer answer or
+// already keeps one, and returns the set for the caller.
+func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
+	s.mu.Lock()
+	c := &s.sets
+	if s.legacy != a.legacy || c.legacy == a.legacy && c.sent > a.sent {
+		s.mu.Unlock()
+		return set // an answer older than the one kept: the caller's own
+	}
+	var stale map[string]*sharedRootSet
+	if c.legacy != a.legacy || c.sent != a.sent {
+		stale = c.drop()
+		c.legacy, c.sent = a.legacy, a.sent
+	}
+	if c.byOptions[key] != nil || len(c.byOptions) >= maxCachedRootSets {
+		s.mu.Unlock()
+		releaseAll(stale)
+		return set
+	}
+	sh := &sharedRootSet{set: set, err: err}
+	if c.byOptions == nil {
+		c.byOptions = make(map[string]*sharedRootSet)
+	}
+	c.byOptions[key] = sh
+	out := sh.share()
+	s.mu.Unlock()
+	releaseAll(stale)
+	return out
+}
+
+// Close closes the RootSets the session keeps (see [Session.RootSet]) as
+// soon as the callers holding them have closed theirs; a set already
+// handed out stays usable until then. Call it when the connection ends.
+// The session can still be used after: RootSet builds a set again.
+func (s *Session) Close() error {
+	s.mu.Lock()
+	stale := s.sets.drop()
+	lists := s.lists.drop()
+	s.mu.Unlock()
+	return errors.Join(releaseAll(stale), releaseList(lists))
+}
+
+// answer is what roots found: the roots and their version and, from a
+// legacy session, which of its roots/list requests they answer.
+type answer struct {
+	version string
+	roots   []Root
+	legacy  *legacySession // nil for a request that stands alone
+	sent    uint64         // with known, the request whose answer roots is
+	known   bool
+}
+
+func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
+	r, l, err := s.versionOf(params)
+	if err != nil {
+		return answer{}, err
+	}
+	a := answer{version: r.Version}
+	if l != nil {
+		// The roots answer the request this call sent, if it sent one (the
+		// Server gives the caller that starts a request its answer). Else,
+		// every request being counted as it is sent, when none was sent
+		// during the call, they answer the last one sent before it: the
+		// one the Server cached, or the one this call joined.
+		before := l.sent.Load()
+		var mine atomic.Uint64
+		a.roots, err = l.server.Roots(context.WithValue(ctx, sentKey{}, &mine))
+		if err != nil {
+			err = fmt.Errorf("%s: %w", r.Version, err)
+		}
+		a.legacy = l
+		if n := mine.Load(); n != 0 {
+			a.sent, a.known = n, err == nil
+		} else {
+			a.sent, a.known = before, err == nil && before != 0 && l.sent.Load() == before
+		}
+		return a, err
+	}
+	if r.DecodeRequest == nil {
+		return a, wrongPath(r.Version, "roots/list is a request of its own here, and the session was not initialized")
+	}
+	a.roots, err = s.ask(ctx, r, params)
+	return a, err
+}
+
+// versionOf returns the revision a request is served under, and the
+// legacy session that serves it, if any. On a session initialized for a
+// version, that version, whatever the request: a request whose _meta
+// names another one is refused, so that a field the client writes never
+// takes a request off its session's path (its capability check and its
+// Timeout). On a session never initialized, the version the request's
+// _meta names.
+func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySession, error) {
+	s.mu.Lock()
+	l := s.legacy
+	s.mu.Unlock()
+	named, key, err := metaVersion(params)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case l == nil && named == "":
+		return nil, nil, fmt.Errorf("%w: the session was not initialized and the request names no protocol version", ErrUnknownVersion)
+	case l == nil:
+		r, err := lookup(named)
+		return r, nil, err
+	case named != "" && named != l.version:
+		return nil, nil, wrongPath(l.version, fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
+	}
+	r, err := lookup(l.version)
+	return r, l, err
+}
+
+// metaVersion returns the protocol version a request's _meta names, and
+// under which key; "" when it names none.
+func metaVersion(params json.RawMessage) (version, key string, err error) {
+	if isNull(params) {
+		return "", "", nil
+	}
+	var probe struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(params, &probe); err != nil {
+		return "", "", fmt.Errorf("request params: %w", err)
+	}
+	for _, r := range gateRevisions {
+		k := r.VersionKey
+		raw, ok := probe.Meta[k]
+		if k == "" || !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, &version); err != nil {
+			return "", "", fmt.Errorf("%w: _meta[%q] is %s, not a string", ErrMalformedVersion, k, raw)
+		}
+		if _, err := lookup(version); err != nil {
+			return "", "", err
+		}
+		return version, k, nil
+	}
+	return "", "", nil
+}
+
+// ask serves a request that stands alone under r: the roots it carries in
+// inputResponses, or the input_required result that asks for them.
+func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMessage) ([]Root, error) {
+	req, err := r.DecodeRequest(params)
+	if err != nil {
+		return nil, err
+	}
+	if req.Missing != nil {
+		return nil, &MissingCapabilityError{Version: r.Version, Object: req.Missing}
+	}
+	key := s.InputKey
+	if key == "" {
+		key = DefaultInputKey
+	}
+	var bind StateBinding
+	if s.Sealer != nil {
+		if bind, err = stateBinding(ctx, r.Version, params); err != nil {
+			return nil, err
+		}
+	}
+	if !req.Answered(key) {
+		var state string
+		if s.RequestState != nil {
+			state = s.RequestState(params)
+		}
+		if s.Sealer != nil {
+			if state, err = s.Sealer.Seal([]byte(state), bind); err != nil {
+				return nil, err
+			}
+		}
+		raw, err := r.AskForRoots(key, state)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &InputRequiredError{Version: r.Version, Key: key, Result: raw}
+	}
+	if s.Sealer != nil {
+		if _, err := s.Sealer.Open(req.RequestState, bind); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Version, err)
+		}
+	}
+	roots, invalid, err := req.Roots(key, s.Lenient)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Version, err)
+	}
+	if invalid != nil {
+		if !s.Lenient {
+			return nil, fmt.Errorf("%s: %w", r.Version, invalid)
+		}
+		// The valid roots are kept; the invalid ones are reported.
+		if s.OnInvalidRoots != nil {
+			s.OnInvalidRoots(invalid)
+		}
+	}
+	return roots, nil
+}
+
+// State returns the state the session's RequestState gave when it asked
+// for roots, as the request being served (with these JSON params) brings
+// it back in requestState. With a Sealer, the requestState is opened and
+// checked as Roots checks it, for the StateBinding in ctx, and a state
+// that does not open is an error wrapping one of the ErrState errors;
+// without one, it is the requestState as the client sent it, unchecked,
+// or nil when there is none. A request whose params the revision refuses
+// is a [*MalformedRequestError], as with Roots. A request whose revision
+// has no requestState is an error wrapping ErrWrongPath.
+func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, error) {
+	r, l, err := s.versionOf(params)
+	if err != nil {
+		return nil, err
+	}
+	if l != nil || r.DecodeRequest == nil {
+		return nil, wrongPath(r.Version, "requests carry no requestState")
+	}
+	req, err := r.DecodeRequest(params)
+	if err != nil {
+		return nil, err
+	}
+	if s.Sealer == nil {
+		if req.RequestState == "" {
+			return nil, nil
+		}
+		return []byte(req.RequestState), nil
+	}
+	b, err := stateBinding(ctx, r.Version, params)
+	if err != nil {
+		return nil, err
+	}
+	state, err := s.Sealer.Open(req.RequestState, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Version, err)
+	}
+	return state, nil
+}
+
+// InputRequiredError is the error of [Session.Roots] for a request that
+// must be answered with an input_required result asking for roots: its
+// revision carries roots/list inside an InputRequiredResult, and the
+// request does not carry the answer yet. Send Result as the request's
+// result; the client retries the request with its roots in
+// inputResponses[Key], and Roots on that request returns them. It wraps
+// ErrInputRequired.
+type InputRequiredError struct {
+	// Version is the protocol version of the request.
+	Version string
+	// Key is the key of the roots/list entry in inputRequests.
+	Key string
+	// Result is the InputRequiredResult to send, as JSON.
+	Result json.RawMessage
+}
+
+// Error says that the request must be answered with Result.
+func (e *InputRequiredError) Error() string {
+	return fmt.Sprintf("%s: %v: answer the request with the result that asks for inputRequests[%q]", e.Version, ErrInputRequired, e.Key)
+}
+
+// Unwrap returns ErrInputRequired.
+func (e *InputRequiredError) Unwrap() error { return ErrInputRequired }
+
+// MissingCapabilityError is the error of [Session.Roots] for a request
+// whose _meta does not declare the roots capability, on a revision where
+// each request declares the client's capabilities and the server answers
+// such a request with error -32021 (MissingRequiredClientCapability).
+// Nothing was asked. Answer the request with Object as the JSON-RPC
+// response's error member, and over HTTP with status HTTPStatus(). It
+// wraps ErrNoRootsCapability.
+type MissingCapabilityError struct {
+	// Version is the protocol version of the request.
+	Version string
+	// Object is the error member to send: code -32021, a message, and
+	// data.requiredCapabilities naming the roots capability ({"roots":{}}).
+	Object *RPCError
+}
+
+// Error returns the version, code and message.
+func (e *MissingCapabilityError) Error() string {
+	return fmt.Sprintf("%s: %v: JSON-RPC error %d: %s", e.Version, ErrNoRootsCapability, e.Object.Code, e.Object.Message)
+}
+
+// Unwrap returns ErrNoRootsCapability.
+func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
+
+// HTTPStatus is the status of an HTTP response that carries the error:
+// the Streamable HTTP transport of the revisions with error -32021 requires
+// 400 Bad Request for it.
+func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
+
+// MalformedRequestError is the error of [Session.Roots], [Session.RootSet]
+// and [Session.State] for a request, on a revision where each request
+// stands alone, whose params are not what the revision requires: most
+// often a _meta that leaves out the client capabilities, which every such
+// request must declare. Capabilities that are null or not a JSON object
+// count as left out, and so does anything else the revision's decoder
+// refuses (a member of the wrong type). Such a request is malformed,
+// whatever it declares: the server answers it with error -32602 (Invalid
+// params), not with -32021, which is for a client whose well-formed
+// capabilities lack roots ([MissingCapabilityError]). Nothing was asked.
+// Answer the request with Object as the JSON-RPC response's error member,
+// and over HTTP with status HTTPStatus(). It wraps ErrMalformedRequest and
+// Err, and not ErrNoRootsCapability.
+type MalformedRequestError struct {
+	// Version is the protocol version of the request.
+	Version string
+	// Object is the error member to send: code -32602, "Invalid params",
+	// and data.reason saying what is wrong.
+	Object *RPCError
+	// Err is what the revision's decoder found.
+	Err error
+}
+
+// Malformed is the *MalformedRequestError of a request under version
+// whose params err says are not what the revision requires.
+func Malformed(version string, err error) *MalformedRequestError {
+	return &MalformedRequestError{Version: version, Object: InvalidParams(err), Err: err}
+}
+
+// Error returns the version and what is wrong.
+func (e *MalformedRequestError) Error() string {
+	return fmt.Sprintf("%s: %v: %v", e.Version, ErrMalformedRequest, e.Err)
+}
+
+// Unwrap returns ErrMalformedRequest and Err.
+func (e *MalformedRequestError) Unwrap() []error { return []error{ErrMalformedRequest, e.Err} }
+
+// HTTPStatus is the status of an HTTP response that carries the error:
+// 400 Bad Request, as for every malformed request.
+func (e *MalformedRequestError) HTTPStatus() int { return 400 }
+
+// RootSet is a set of roots read by the rules of one revision: a
+// RootSetOf[Root] that says which revision, as the gate builds it.
+type RootSet struct {
+	*RootSetOf[Root]
+	version string
+}
+
+// Version returns the protocol version whose rules the set follows.
+func (s *RootSet) Version() string { return s.version }
+
+// NewRootSet builds the set of roots under version, by the rules of that
+// revision's package. Roots that break them are left out, and the error
+// names each by its index (roots[3].uri) while the set keeps the valid
+// ones, so one bad root never costs the good ones. Check the error to
+// refuse the list instead. An unknown or malformed version is an error
+// with a nil set.
+func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, error) {
+	r, err := lookup(version)
+	if err != nil {
+		return nil, err
+	}
+	set, err := NewRootSetOf(roots, func(r *Root) string { return r.URI }, r.CheckRoot, opts...)
+	return &RootSet{set, version}, err
+}
+
+// optionsKey tells option lists apart, for the caches of a Session.
+func optionsKey(opts []RootSetOption) string {
+	c := rootSetConfig{windows: runtime.GOOS == "windows"}
+	for _, o := range opts {
+		o(&c)
+	}
+	return fmt.Sprintf("resolve=%t windows=%t bounded=%t bounds=%q readLimit=%d maxRoots=%d", c.resolve, c.windows, c.bounded, c.bounds, c.readLimit, c.maxRoots)
+}
+
+// maxCachedRootSets bounds the option lists a Session keeps a RootSet for.
+const maxCachedRootSets = 8
+
+// rootSetCache holds the RootSets a Session built for one answer of its
+// legacy session (the roots/list request numbered sent), by options.
+type rootSetCache struct {
+	legacy    *legacySession
+	sent      uint64
+	byOptions map[string]*sharedRootSet
+}
+
+// drop empties the cache and returns the sets it held, for releaseAll
+// outside the Session's lock.
+func (c *rootSetCache) drop() map[string]*sharedRootSet {
+	sets := c.byOptions
+	*c = rootSetCache{}
+	return sets
+}
+
+// releaseAll closes the cache's view of each set.
+func releaseAll(sets map[string]*sharedRootSet) error {
+	var errs []error
+	for _, sh := range sets {
+		errs = append(errs, sh.set.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// sharedRootSet is a RootSet that a Session's cache keeps, with what
+// NewRootSet said of the roots it left out. The cache hands out views of
+// it (RootSetOf.Share); the directories close when the cache and every
+// caller have closed their views.
+type sharedRootSet struct {
+	set *RootSet
+	err error
+}
+
+// share returns a view of the set for one caller.
+func (sh *sharedRootSet) share() *RootSet {
+	return &RootSet{sh.set.Share(), sh.set.version}
+}
+
+// listSet returns the RootSet of a, the roots that a request standing
+// alone carried, built with the options keyed by options: the one kept
+// for the same list, or a new one, then kept.
+func (s *Session) listSet(a answer, options string, opts []RootSetOption) (*RootSet, error) {
+	key := a.version + "\x00" + options + "\x00" + rootsDigest(a.roots)
+	now := time.Now()
+	ttl := listSetTTL
+	if s.MaxAge > 0 && s.MaxAge < ttl {
+		ttl = s.MaxAge
+	}
+	s.mu.Lock()
+	stale := s.lists.expire(now, ttl)
+	if sh := s.lists.get(key); sh != nil {
+		set := sh.share()
+		s.mu.Unlock()
+		releaseList(stale)
+		return set, sh.err
+	}
+	s.mu.Unlock()
+	releaseList(stale)
+	set, err := NewRootSet(a.version, a.roots, opts...)
+	if set == nil {
+		return nil, err
+	}
+	sh := &sharedRootSet{set: set, err: err}
+	out := sh.share()
+	s.mu.Lock()
+	stale = s.lists.put(listSet{key: key, sh: sh, built: now, roots: len(a.roots)})
+	s.mu.Unlock()
+	releaseList(stale)
+	return out, err
+}
+
+// The bounds of a Session's listSetCache.
+const (
+	listSetTTL      = time.Minute
+	maxListSets     = 16
+	maxListSetRoots = 4096
+)
+
+// listSetCache holds the RootSets a Session built for the roots lists of
+// requests that stand alone, the most recently used last.
+type listSetCache struct {
+	sets  []listSet
+	roots int // the roots the sets hold, in all
+}
+
+// listSet is a RootSet of a listSetCache.
+type listSet struct {
+	key   string
+	sh    *sharedRootSet
+	built time.Time
+	roots int
+}
+
+// get returns the set kept under key, now the most recently used, or nil.
+func (c *listSetCache) get(key string) *sharedRootSet {
+	for i, e := range c.sets {
+		if e.key == key {
+			c.sets = append(append(c.sets[:i:i], c.sets[i+1:]...), e)
+			return e.sh
+		}
+	}
+	return nil
+}
+
+// put keeps e, unless a set is kept under its key already, and returns
+// the sets dropped to make room (or e itself), for releaseList.
+func (c *listSetCache) put(e listSet) []listSet {
+	if c.get(e.key) != nil || e.roots > maxListSetRoots {
+		return []listSet{e}
+	}
+	var out []listSet
+	for len(c.sets) > 0 && (len(c.sets) >= maxListSets || c.roots+e.roots > maxListSetRoots) {
+		out = append(out, c.sets[0])
+		c.roots -= c.sets[0].roots
+		c.sets = c.sets[1:]
+	}
+	c.sets = append(c.sets, e)
+	c.roots += e.roots
+	return out
+}
+
+// expire drops the sets built ttl or longer before now.
+func (c *listSetCache) expire(now time.Time, ttl time.Duration) []listSet {
+	var out []listSet
+	kept := c.sets[:0]
+	for _, e := range c.sets {
+		if now.Sub(e.built) >= ttl {
+			out = append(out, e)
+			c.roots -= e.roots
+			continue
+		}
+		kept = append(kept, e)
+	}
+	clear(c.sets[len(kept):])
+	c.sets = kept
+	return out
+}
+
+// drop empties the cache and returns what it held.
+func (c *listSetCache) drop() []listSet {
+	out := c.sets
+	*c = listSetCache{}
+	return out
+}
+
+// releaseList closes the cache's view of each set.
+func releaseList(sets []listSet) error {
+	var errs []error
+	for _, e := range sets {
+		errs = append(errs, e.sh.set.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// rootsDigest tells roots lists apart: a digest of every member of every
+// root, each with its length.
+func rootsDigest(roots []Root) string {
+	var buf []byte
+	field := func(b string) {
+		buf = binary.AppendUvarint(buf, uint64(len(b)))
+		buf = append(buf, b...)
+	}
+	for _, r := range roots {
+		field(r.URI)
+		field(r.Name)
+		if r.Meta != nil {
+			meta, err := json.Marshal(r.Meta) // sorted keys; a value that cannot be written counts as null
+			if err != nil {
+				meta = nil
+			}
+			field(string(meta))
+		} else {
+			field("")
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+			field(k)
+			field(string(r.Extra[k]))
+		}
+		field("")
+	}
+	sum := sha256.Sum256(buf)
+	return string(sum[:])
+}

@@ -1,0 +1,208 @@
+package rootsrt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A ValidationError lists every way a value breaks the schema's rules.
+type ValidationError struct {
+	// Type is the Go type that was checked.
+	Type string
+	// Problems are in the order found: members in schema order, array
+	// elements by index.
+	Problems []Problem
+}
+
+// A Problem is one broken rule.
+type Problem struct {
+	// Path is the JSON path of the member at fault, such as "roots[2].uri".
+	Path string
+	// Message says what is wrong with it.
+	Message string
+}
+
+// Error lists the problems, separated by semicolons.
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Type)
+	b.WriteString(": ")
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if p.Path != "" {
+			b.WriteString(p.Path)
+			b.WriteString(": ")
+		}
+		b.WriteString(p.Message)
+	}
+	return b.String()
+}
+
+// A Validator collects the problems of one value; it lives on the
+// caller's stack. The generated Validate methods fill one.
+type Validator struct {
+	// TypeName is the Go type being checked, for the error.
+	TypeName string
+	// Problems are the problems found so far.
+	Problems []Problem
+}
+
+// Add adds the problem msg of the member at.
+func (v *Validator) Add(at *Path, msg string) {
+	v.Problems = append(v.Problems, Problem{Path: at.String(), Message: msg})
+}
+
+// Err is the *ValidationError of the problems found, or nil.
+func (v *Validator) Err() error {
+	if len(v.Problems) == 0 {
+		return nil
+	}
+	return &ValidationError{Type: v.TypeName, Problems: v.Problems}
+}
+
+// A Path is a JSON path built on the stack as validation descends; it
+// becomes a string only when a problem is found, so valid values cost
+// nothing. The nil *Path is the value itself.
+type Path struct {
+	parent *Path
+	name   string // member name, or "" for an array element
+	index  int    // array index, or -1
+}
+
+// Member is the path of p's member name.
+func (p *Path) Member(name string) *Path { return &Path{p, name, -1} }
+
+// Elem is the path of p's element i.
+func (p *Path) Elem(i int) *Path { return &Path{p, "", i} }
+
+// Item is the path of element i of p's member name.
+func (p *Path) Item(name string, i int) *Path { return &Path{p, name, i} }
+
+// ItemPath is the path of element i of a value's member name.
+func ItemPath(name string, i int) *Path { return &Path{nil, name, i} }
+
+// String writes the path as roots[2].uri; the nil path is "".
+func (p *Path) String() string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	p.write(&b)
+	return b.String()
+}
+
+func (p *Path) write(b *strings.Builder) {
+	if p.parent != nil {
+		p.parent.write(b)
+	}
+	if p.name != "" {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p.name)
+	}
+	if p.index >= 0 {
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(p.index))
+		b.WriteByte(']')
+	}
+}
+
+// CheckURI returns why s is not an absolute URI (RFC 3986) with one of the
+// given schemes, or "" when it is one. With no schemes, any scheme will do.
+// A required scheme must be spelled as given, in lower case: RFC 3986 lets
+// schemes vary in case, but the protocol says root URIs start with
+// "file://" and peers (the TypeScript SDK) reject "FILE://" with the whole
+// list. It allocates nothing for a valid URI.
+func CheckURI(s string, schemes ...string) string {
+	colon := strings.IndexByte(s, ':')
+	if colon <= 0 || !isScheme(s[:colon]) {
+		return "not an absolute URI: it must start with a scheme such as file:"
+	}
+	for i := colon + 1; i < len(s); i++ {
+		c := s[i]
+		if c == '%' {
+			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+				return "malformed percent-encoding"
+			}
+			i += 2
+			continue
+		}
+		if !isURIChar(c) {
+			return mustEncode(s[i:])
+		}
+	}
+	if len(schemes) == 0 {
+		return ""
+	}
+	scheme := s[:colon]
+	for _, want := range schemes {
+		if scheme == want {
+			if want == "file" {
+				return checkFileURI(s[colon+1:])
+			}
+			return ""
+		}
+	}
+	return fmt.Sprintf("scheme %q is not allowed here (want %s)", scheme, strings.Join(schemes, " or "))
+}
+
+// checkFileURI checks what follows "file:": an authority (empty for the
+// local host) and an absolute path, with no query or fragment.
+func checkFileURI(rest string) string {
+	if !strings.HasPrefix(rest, "//") {
+		return "a file URI must start with file://"
+	}
+	if !strings.Contains(rest[2:], "/") {
+		return "a file URI must have an absolute path, as in file:///home/user"
+	}
+	if strings.ContainsAny(rest, "?#") {
+		return "a root URI must not have a query or fragment"
+	}
+	return ""
+}
+
+// mustEncode says that the character s starts with may not appear as it is
+// in a URI, naming the whole character (not one byte of its UTF-8) and how
+// to write it: 'ü' is %C3%BC.
+func mustEncode(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError && size <= 1 {
+		return fmt.Sprintf("byte 0x%02X is not UTF-8 text; percent-encode it as %%%02X", s[0], s[0])
+	}
+	var encoded strings.Builder
+	for i := 0; i < size; i++ {
+		fmt.Fprintf(&encoded, "%%%02X", s[i])
+	}
+	return fmt.Sprintf("character %q must be percent-encoded as %s", r, encoded.String())
+}
+
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !alpha && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// isURIChar reports whether c may appear unescaped in a URI: unreserved,
+// general delimiters and sub-delimiters.
+func isURIChar(c byte) bool { return uriChars[c] }
+
+var uriChars = func() (set [256]bool) {
+	for _, c := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=" {
+		set[c] = true
+	}
+	return set
+}()

@@ -1,0 +1,1362 @@
+package rootsrt
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	slashpath "path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// A RootSetOf answers the question a server asks before it touches a
+// file: is this path inside one of the client's roots, and which one? R is
+// the type of a root in the protocol revision the roots came in; each
+// revision's package names its set RootSet. Build it once per roots list
+// with [NewRootSetOf]; it is safe for concurrent use, and its roots never
+// change. Close it when done:
+// it holds each root's directory open.
+//
+// Root URIs are read by these rules; a root that breaks one is left out
+// and reported by index:
+//
+//   - Only file URIs, with the scheme in lower case ("FILE://" is refused,
+//     as Validate refuses it). The host must be empty or "localhost": a
+//     root on another machine (file://server/share) is refused.
+//   - No query, fragment, "%00" (NUL) or "%2F" (an encoded "/", which would
+//     hide a separator inside a name; "%5C", an encoded "\", likewise on
+//     Windows). Other escapes are decoded, "%2e%2e" to "..", and then "."
+//     and ".." are removed the way [path.Clean] does: the decoded path names
+//     the directory, however it was spelled. ".." above "/" stays at "/".
+//
+// Two kinds of question can be asked of a set. The lexical ones,
+// [RootSetOf.Contains], [RootSetOf.ContainsURI] and [RootSetOf.Which], read the
+// path as text and touch no file: use them to display or filter paths,
+// never to decide whether a file may be read or written, since a symbolic
+// link inside a root can point anywhere. For file access use the methods
+// that act through the root: [RootSetOf.Open], [RootSetOf.OpenFile],
+// [RootSetOf.ReadFile], [RootSetOf.Stat], [RootSetOf.Lstat], [RootSetOf.Mkdir],
+// [RootSetOf.MkdirAll], [RootSetOf.Remove] and [RootSetOf.OpenRoot].
+// [RootSetOf.Resolve] and [RootSetOf.WhichResolved] give the same answer as a
+// check alone, for a server that must say where a path leads; a check is
+// not a lock, so act through the root.
+//
+// The directories are opened once, while the set is built, and every file
+// method acts through those handles, never through a root's path again:
+// each root is the directory its path named when the set was built, and a
+// root that is renamed, replaced or swapped for a link later is not
+// followed. Under a handle, the kernel resolves the rest of the path
+// (openat2 with RESOLVE_BENEATH on Linux 5.6 and later, otherwise
+// [os.Root]), so no link or ".." leads the operation out of the directory,
+// however the tree below changes during the call. With [Bounds], each root
+// is opened beneath the server's directory that holds it, and a root that
+// cannot be reached from there without leaving it (a link that points
+// out) is left out. Hard links and mount points are not links: a file
+// hard-linked into a root, or a file system mounted inside one, is inside
+// it. A root whose directory cannot be opened (it does not exist on this
+// machine, say) stays in the set for the lexical questions, and its file
+// methods return the error of opening it.
+//
+// A path is inside a root, for the lexical checks, when, cleaned, it is the
+// root's path or starts with the root's path followed by a separator:
+// "/a/bc" is not inside "/a/b", and the root "/" holds every absolute path.
+// Relative paths, empty paths and paths with a NUL byte are inside
+// nothing. Paths are file system paths, not URIs: "%2e%2e" in a path is a
+// name.
+//
+// The methods that touch files find the root a path belongs to by reading
+// it the way the kernel does: name by name, following each link where it
+// stands, so that ".." after a link is the parent of the link's target. A
+// path outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots];
+// one inside a client's root but outside the directories given with
+// [Bounds], [ErrOutsideBounds].
+//
+// Windows paths (the default when the program runs on Windows, or with
+// [WindowsPaths]): file:///C:/x is the path C:\x, and "%3A" for the colon
+// works too (file:///c%3A/x). Roots and paths must start with a drive
+// letter; the letter compares case-insensitively, the rest of the path
+// exactly (a path spelled in another case is refused, never let in). UNC,
+// \\?\ and drive-relative paths (C:x) are inside nothing, and so are names
+// Windows would alter or not store as written: names that end in a dot or
+// space, hold one of <>:"|?* or a control character, device names (CON,
+// NUL, COM1, ...) and invalid UTF-8. Windows itself removes ".." from a
+// path as text before it follows links, and so does the set; the links
+// that remain are resolved with [filepath.EvalSymlinks], and the file
+// methods go through [os.Root], which on Windows refuses links and
+// junctions that lead out of the root. Elsewhere, paths are POSIX paths: a
+// name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x. A
+// set of the other system's paths answers the lexical questions only: its
+// file methods refuse every path.
+//
+//rootsgen:deprecated
+type RootSetOf[R any] struct {
+	roots []R
+	// The directories paths may be in, one or more per root: the root's
+	// own, or with [Bounds] its parts inside the server's directories.
+	// The indexes of these slices are what rootIndex maps paths to.
+	paths   []string  // each directory's path as written, cleaned
+	owner   []int     // the index in roots of the root it belongs to
+	dirs    []rootDir // each directory, opened when the set was built
+	lexical rootIndex // paths, indexed
+	// resolved holds the paths with symbolic links resolved
+	// (ResolveSymlinks); otherwise it is lexical.
+	resolved rootIndex
+	// clients holds, with Bounds, the paths of the client's valid roots as
+	// resolved holds them, before the bounds narrowed them: a path inside
+	// one of them but in no directory is outside the bounds.
+	clients   rootIndex
+	windows   bool
+	readLimit int64
+	closed    atomic.Bool
+	// refs counts the open views of the directories (see Share): the set
+	// and every view made of it.
+	refs *atomic.Int32
+}
+
+// rootDir is a directory of a RootSetOf, opened while the set was built.
+type rootDir struct {
+	dirHandle
+	mu sync.Mutex
+	// file is the same directory, opened through root on first use, for
+	// openBeneath; noFile says that it cannot be.
+	file   atomic.Pointer[os.File]
+	noFile atomic.Bool
+}
+
+// The errors a file method wraps, in an [*fs.PathError], when it refuses a
+// path or a file.
+var (
+	// ErrOutsideRoots: the path lies outside every one of the client's
+	// roots once its links are resolved, or it can be inside none (a
+	// relative path, a NUL byte).
+	ErrOutsideRoots = errors.New("outside the client's roots")
+	// ErrOutsideBounds: the path lies inside one of the client's roots but
+	// outside every directory the server allows with [Bounds].
+	ErrOutsideBounds = errors.New("outside the directories the server allows")
+	// ErrNotRegularFile: ReadFile was given a FIFO, a device, a socket or a
+	// directory, which it does not read.
+	ErrNotRegularFile = errors.New("not a regular file")
+	// ErrFileTooLarge: ReadFile was given a file larger than the set's
+	// read limit (see [ReadLimit]).
+	ErrFileTooLarge = errors.New("file larger than the read limit")
+)
+
+// errOtherSystem is the error of every file method of a set of the other
+// system's paths.
+var errOtherSystem = fmt.Errorf("paths of another system cannot be opened on %s", runtime.GOOS)
+
+// rootIndex maps a root directory's canonical path to its index in
+// RootSetOf.paths.
+// Looking a path up walks its ancestors, longest first, so a check costs
+// one map lookup per level of the path, however many roots there are.
+type rootIndex struct {
+	byPath map[string]int
+	maxLen int // no root path is longer: longer ancestors are skipped
+}
+
+func (x *rootIndex) add(p string, i int) {
+	if _, dup := x.byPath[p]; !dup {
+		x.byPath[p] = i
+		x.maxLen = max(x.maxLen, len(p))
+	}
+}
+
+// A RootSetOption changes how [NewRootSetOf] reads roots and paths.
+//
+//rootsgen:deprecated
+type RootSetOption func(*rootSetConfig)
+
+type rootSetConfig struct {
+	windows, resolve bool
+	bounds           []string
+	bounded          bool
+	readLimit        int64
+	maxRoots         int
+}
+
+// ResolveSymlinks compares roots, [Bounds] and paths by where they lead
+// rather than by how they are written: each root's path and each bound is
+// resolved when the set is built, so that a root written through a link
+// (or a bound that is one) is matched with the paths that reach the same
+// directory another way, and [RootSetOf.WhichResolved] finds a path reached
+// through a root that is itself a link. A root that does not exist or
+// cannot be resolved is reported and left out. Safety does not depend on
+// it: with or without it, the file methods act through the directories
+// opened when the set was built.
+//
+//rootsgen:deprecated
+func ResolveSymlinks() RootSetOption {
+	return func(c *rootSetConfig) { c.resolve = true }
+}
+
+// Bounds limits the set to the directories a server's operator allows
+// (from its command line or configuration, say): a path is inside the set
+// only when it is inside one of the client's roots and inside one of dirs.
+// A root that holds a directory of dirs is narrowed to it (the client's
+// file:/// with dirs /srv/data allows /srv/data and what lies below), a
+// root inside one of dirs is kept whole, and a root that overlaps none of
+// them is left out and reported, like an invalid root. Each directory of
+// dirs is opened when the set is built, and each root inside one is opened
+// beneath it, so a root that is a link leading out of the directory (or
+// that becomes one later) cannot widen the bounds. dirs are absolute paths
+// of the set's kind (see [WindowsPaths]); one that is not, or that cannot
+// be resolved with [ResolveSymlinks], allows nothing and is reported as
+// bounds[i]. One that cannot be opened (it does not exist, say) holds for
+// the lexical questions, and the file methods under it return the error
+// of opening it. Bounds given more than once add up. With no dirs at all,
+// nothing is allowed.
+//
+//rootsgen:deprecated
+func Bounds(dirs ...string) RootSetOption {
+	return func(c *rootSetConfig) {
+		c.bounds = append(c.bounds, dirs...)
+		c.bounded = true
+	}
+}
+
+// WindowsPaths says whether paths are Windows paths (true) or POSIX paths
+// (false). The default is the system the program runs on; a set of
+// the other kind can check paths as text, and its file methods refuse
+// every path.
+//
+//rootsgen:deprecated
+func WindowsPaths(on bool) RootSetOption {
+	return func(c *rootSetConfig) { c.windows = on }
+}
+
+// DefaultReadLimit is the size of the largest file [RootSetOf.ReadFile]
+// reads, unless [ReadLimit] sets another.
+const DefaultReadLimit = 16 << 20
+
+// ReadLimit sets the size, in bytes, of the largest file
+// [RootSetOf.ReadFile] reads: a larger one is refused with
+// [ErrFileTooLarge]. Zero or less means [DefaultReadLimit].
+//
+//rootsgen:deprecated
+func ReadLimit(n int64) RootSetOption {
+	return func(c *rootSetConfig) { c.readLimit = n }
+}
+
+// DefaultMaxRoots is the number of roots a set keeps, unless [MaxRoots]
+// sets another: each holds a directory open while the set lives.
+const DefaultMaxRoots = 1024
+
+// MaxRoots sets how many roots a set keeps: the roots of a list after the
+// first n valid ones are left out and reported. Zero or less means
+// [DefaultMaxRoots].
+//
+//rootsgen:deprecated
+func MaxRoots(n int) RootSetOption {
+	return func(c *rootSetConfig) { c.maxRoots = n }
+}
+
+// NewRootSetOf builds the set of roots, opening each root's directory (see
+// [RootSetOf]); uri returns a root's URI and check, when not nil, adds to
+// v the ways a root breaks its revision's rules. Roots that break the
+// rules are left out, and the error, a [*ValidationError], names each by
+// its index (roots[3].uri); the valid ones are kept, so one bad root never
+// costs the good ones. Check the error to refuse the list instead.
+//
+//rootsgen:deprecated
+func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
+	c := rootSetConfig{windows: runtime.GOOS == "windows"}
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.readLimit <= 0 {
+		c.readLimit = DefaultReadLimit
+	}
+	if c.maxRoots <= 0 {
+		c.maxRoots = DefaultMaxRoots
+	}
+	s := &RootSetOf[R]{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32)}
+	s.refs.Store(1)
+	if c.resolve {
+		s.resolved.byPath = make(map[string]int, len(roots))
+	}
+	if c.bounded {
+		s.clients.byPath = make(map[string]int, len(roots))
+	}
+	b := setBuilder[R]{s: s, c: c, other: c.windows != (runtime.GOOS == "windows"), v: Validator{TypeName: "RootSet"}}
+	defer b.close()
+	b.openBounds()
+	for i := range roots {
+		at := &Path{nil, "roots", i}
+		before := len(b.v.Problems)
+		if check != nil {
+			check(&roots[i], &b.v, at)
+		}
+		if len(b.v.Problems) > before {
+			continue
+		}
+		if len(s.roots) == c.maxRoots {
+			b.v.Add(at, fmt.Sprintf("more than %d roots: the set keeps the first %d", c.maxRoots, c.maxRoots))
+			continue
+		}
+		if msg := b.add(uri(&roots[i])); msg != "" {
+			b.v.Add(&Path{at, "uri", -1}, msg)
+			continue
+		}
+		s.roots = append(s.roots, roots[i])
+	}
+	if !c.resolve {
+		s.resolved = s.lexical
+	}
+	s.dirs = make([]rootDir, len(b.dirs))
+	for i, d := range b.dirs {
+		s.dirs[i].dirHandle = d
+	}
+	return s, b.v.Err()
+}
+
+// setBuilder builds a RootSetOf.
+type setBuilder[R any] struct {
+	s      *RootSetOf[R]
+	c      rootSetConfig
+	other  bool // paths of the other system: nothing is opened
+	v      Validator
+	bounds []bound
+	dirs   []dirHandle // the directories of s.paths, opened
+	top    *os.Root    // "/", once opened
+}
+
+// dirHandle is a directory of a RootSetOf, opened, or why it could not be.
+type dirHandle struct {
+	root *os.Root
+	err  error
+}
+
+// bound is a directory of Bounds, opened while the set is built.
+type bound struct {
+	dirPaths
+	target string   // where the path leads, links resolved
+	root   *os.Root // nil when the directory could not be opened
+	err    error    // why root is nil
+}
+
+// dirPaths is a directory's path as written, cleaned, and resolved (the
+// same without ResolveSymlinks).
+type dirPaths struct{ lexical, real string }
+
+// errChanged reports a directory that changed between two looks at it.
+var errChanged = errors.New("changed while the set was being built")
+
+// close closes what only the building needed.
+func (b *setBuilder[R]) close() {
+	for _, bd := range b.bounds {
+		if bd.root != nil {
+			bd.root.Close()
+		}
+	}
+	if b.top != nil {
+		b.top.Close()
+	}
+}
+
+// openBounds opens the directories of Bounds, reporting those that cannot
+// be used.
+func (b *setBuilder[R]) openBounds() {
+	for i, dir := range b.c.bounds {
+		at := &Path{nil, "bounds", i}
+		p, ok := b.s.canonical(dir)
+		if !ok {
+			b.v.Add(at, "not an absolute path")
+			continue
+		}
+		bd := bound{dirPaths: dirPaths{p, p}, target: p}
+		target, err := b.target(p)
+		if b.c.resolve {
+			if bd.real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
+				b.v.Add(at, "cannot resolve symbolic links: "+err.Error())
+				continue
+			}
+		}
+		if !b.other {
+			// A bound that cannot be opened keeps its meaning for the
+			// lexical questions; the file methods under it fail with err.
+			if err == nil {
+				d := b.openDir(nil, "", target)
+				bd.root, err = d.root, d.err
+			}
+			bd.target, bd.err = target, err
+		}
+		b.bounds = append(b.bounds, bd)
+	}
+}
+
+// target returns where p, a canonical path, leads: on POSIX systems, p
+// with its links resolved; on Windows, p itself, since the os.Root opened
+// there refuses the links that lead out of it.
+func (b *setBuilder[R]) target(p string) (string, error) {
+	switch {
+	case b.other:
+		return p, errOtherSystem
+	case b.c.windows:
+		return p, nil
+	}
+	return resolvePOSIX(p, resolveMode{})
+}
+
+// openDir opens target, a directory of this system whose path has no
+// links left on POSIX systems, beneath under, a directory open on the
+// path underPath, which holds target; with no under, beneath "/". The
+// os.Root walk opens only directories on the way, never a FIFO or a
+// device, where an open could block or act. The directory opened must be
+// the one target names now.
+func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHandle {
+	var r *os.Root
+	var err error
+	switch {
+	case under != nil:
+		r, err = under.OpenRoot(relative(target, len(underPath)))
+	case b.c.windows:
+		r, err = os.OpenRoot(target)
+	default:
+		if b.top == nil {
+			if b.top, err = os.OpenRoot("/"); err != nil {
+				return dirHandle{err: err}
+			}
+		}
+		r, err = b.top.OpenRoot(relative(target, 1))
+	}
+	if err != nil {
+		return dirHandle{err: err}
+	}
+	if !sameDir(r, target) {
+		r.Close()
+		return dirHandle{err: errChanged}
+	}
+	return dirHandle{root: r}
+}
+
+// add adds the root whose URI is uri to the set's directories, opening
+// them, or says why it is left out; the caller keeps the root when the
+// message is empty.
+func (b *setBuilder[R]) add(uri string) string {
+	s := b.s
+	p, msg := rootURIPath(uri, b.c.windows)
+	if msg != "" {
+		return msg
+	}
+	real := p
+	target, terr := b.target(p) // terr: why the root's directory cannot be opened
+	if b.c.resolve {
+		var err error
+		if real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
+			return "cannot resolve symbolic links: " + err.Error()
+		}
+	}
+	i := len(s.roots)
+	if !b.c.bounded {
+		d := dirHandle{err: terr}
+		if terr == nil {
+			if d = b.openDir(nil, "", target); errors.Is(d.err, errChanged) {
+				return errChanged.Error()
+			}
+		}
+		b.addDir(dirPaths{p, real}, i, d)
+		return ""
+	}
+	s.clients.add(real, i)
+	// Keep the overlap of the root with each bound: the whole root where
+	// a bound holds it, else each bound the root holds. The overlap must
+	// hold where the paths lead too, and each directory kept is opened
+	// beneath its bound.
+	added := false
+	for _, bd := range b.bounds {
+		if within(real, bd.real, b.c.windows) {
+			d := dirHandle{err: cmp.Or(bd.err, terr)}
+			if d.err == nil {
+				if !within(target, bd.target, b.c.windows) {
+					return "leads outside every directory the server allows"
+				}
+				if d = b.openDir(bd.root, bd.target, target); errors.Is(d.err, errChanged) {
+					return errChanged.Error()
+				}
+			}
+			b.addDir(dirPaths{p, real}, i, d)
+			added = true
+			break
+		}
+		if !within(bd.real, real, b.c.windows) {
+			continue
+		}
+		d := dirHandle{err: cmp.Or(bd.err, errOtherSystem)}
+		if !b.other && bd.err == nil {
+			if terr != nil || !within(bd.target, target, b.c.windows) {
+				continue // the bound is not inside the root's directory
+			}
+			d.root, d.err = bd.root.OpenRoot(".")
+		}
+		b.addDir(bd.dirPaths, i, d)
+		added = true
+	}
+	if !added {
+		return "outside every directory the server allows"
+	}
+	return ""
+}
+
+// close closes d's directory, if it was opened.
+func (d dirHandle) close() {
+	if d.root != nil {
+		d.root.Close()
+	}
+}
+
+// sameDir reports whether r is open on the directory p names now.
+func sameDir(r *os.Root, p string) bool {
+	var here fs.FileInfo
+	var err error
+	if runtime.GOOS == "windows" {
+		// A FileInfo from Root.Stat does not say which file it is there.
+		var f *os.File
+		if f, err = r.Open("."); err == nil {
+			here, err = f.Stat()
+			f.Close()
+		}
+	} else {
+		here, err = r.Stat(".")
+	}
+	if err != nil {
+		return false
+	}
+	now, err := os.Stat(p)
+	return err == nil && os.SameFile(now, here)
+}
+
+// addDir adds a directory where paths may be, belonging to root i; a
+// directory already there keeps its first root, and d is closed.
+func (b *setBuilder[R]) addDir(p dirPaths, i int, d dirHandle) {
+	s := b.s
+	if _, dup := s.lexical.byPath[p.lexical]; dup {
+		d.close()
+		return
+	}
+	s.lexical.add(p.lexical, len(s.paths))
+	if s.resolved.byPath != nil {
+		s.resolved.add(p.real, len(s.paths))
+	}
+	s.paths = append(s.paths, p.lexical)
+	s.owner = append(s.owner, i)
+	b.dirs = append(b.dirs, d)
+}
+
+// within reports whether p is dir or lies below it; both are canonical.
+func within(p, dir string, windows bool) bool {
+	if !strings.HasPrefix(p, dir) {
+		return false
+	}
+	sep := byte('/')
+	if windows {
+		sep = '\\'
+	}
+	return len(p) == len(dir) || dir[len(dir)-1] == sep || p[len(dir)] == sep
+}
+
+// Dirs returns the directories paths may be in, one or more per root: a
+// root's own, or with [Bounds] its parts inside the server's directories.
+func (s *RootSetOf[R]) Dirs() []string { return slices.Clone(s.paths) }
+
+// Roots returns the roots in the set: the valid ones, in the order given.
+func (s *RootSetOf[R]) Roots() []R { return slices.Clone(s.roots) }
+
+// Contains reports whether the path p, read as text, is inside one of the
+// roots. It touches no file, so a link inside a root that points out of it
+// is not seen: use it to filter or display paths, and the file methods
+// (see [RootSetOf]) to act on them. It allocates nothing when p is clean.
+func (s *RootSetOf[R]) Contains(p string) bool {
+	_, ok := s.which(&s.lexical, p)
+	return ok
+}
+
+// ContainsURI reports whether the file URI, read as text, is inside one of
+// the roots; a URI that breaks the rules for roots is inside nothing. Like
+// Contains, it is for filtering and display, not for file access.
+func (s *RootSetOf[R]) ContainsURI(uri string) bool {
+	p, msg := rootURIPath(uri, s.windows)
+	if msg != "" {
+		return false
+	}
+	_, _, ok := s.lexical.lookup(p, s.windows)
+	return ok
+}
+
+// Which returns the root that holds the path p, read as text: the most
+// specific one, with the longest path, when roots are nested. Like
+// Contains, it is for filtering and display, not for file access.
+func (s *RootSetOf[R]) Which(p string) (R, bool) {
+	i, ok := s.which(&s.lexical, p)
+	if !ok {
+		var zero R
+		return zero, false
+	}
+	return s.roots[s.owner[i]], true
+}
+
+// WhichResolved is Which for the file p really names: see
+// [RootSetOf.Resolve], which also returns the resolved path. A path outside
+// the set (outside every root, or outside the [Bounds]) is not an error
+// here: it returns false and a nil error.
+func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
+	_, root, err := s.Resolve(p)
+	if errors.Is(err, ErrOutsideRoots) || errors.Is(err, ErrOutsideBounds) {
+		var zero R
+		return zero, false, nil
+	}
+	return root, err == nil, err
+}
+
+// Resolve returns the path p really names, every symbolic link resolved
+// the way the kernel resolves them (a ".." after a link is the parent of
+// the link's target), and the most specific root that holds it. A path
+// that does not exist yet is resolved as far as it exists, so a server can
+// check where a file is about to be created; a link on the way, dangling
+// or not, is followed as creating the file would follow it. A path outside
+// every root is an error wrapping [ErrOutsideRoots] (or [ErrOutsideBounds]
+// inside a root but outside the server's directories); so are relative
+// paths, empty paths and paths with a NUL byte, and paths whose resolving
+// fails outside every root. Other errors report a path that cannot be
+// resolved inside a root: a link loop, a name under a file, a permission
+// problem, or a set of the other system's paths.
+//
+// Without [ResolveSymlinks], the resolved path is compared with the roots'
+// paths as written, which refuses everything reached through a root that
+// is itself (or lies under) a link. A check is not a lock: the file system
+// can change before the path is used. Act through the root instead, with
+// the file methods or [RootSetOf.OpenRoot].
+func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
+	real, i, _, err := s.resolveIn("resolve", p, resolveMode{missing: true})
+	if err != nil {
+		var zero R
+		return "", zero, err
+	}
+	return real, s.roots[s.owner[i]], nil
+}
+
+// resolveIn resolves p and finds the root that holds it: it returns the
+// resolved path, the root's index and p relative to the root.
+func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
+	if _, ok := s.canonical(p); !ok {
+		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
+	}
+	if real, err = resolvePath(p, s.windows, mode); err != nil {
+		// An error met outside every root says nothing of the roots, and
+		// would tell the caller what lies outside them: refuse the path.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path != p {
+			if at, ok := s.canonical(pe.Path); ok {
+				if _, _, in := s.resolved.lookup(at, s.windows); !in {
+					return "", 0, "", s.refuse(op, p, at)
+				}
+			}
+		}
+		return "", 0, "", pathError(op, p, err)
+	}
+	i, n, ok := s.resolved.lookup(real, s.windows)
+	if !ok {
+		return "", 0, "", s.refuse(op, p, real)
+	}
+	return real, i, relative(real, n), nil
+}
+
+// refuse is the error of a file method given p, which leads to real, a
+// path in none of the set's directories.
+func (s *RootSetOf[R]) refuse(op, p, real string) error {
+	if _, _, in := s.clients.lookup(real, s.windows); in && len(s.clients.byPath) > 0 {
+		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
+	}
+	return &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
+}
+
+func (s *RootSetOf[R]) which(x *rootIndex, p string) (int, bool) {
+	if len(x.byPath) == 0 {
+		return 0, false
+	}
+	c, ok := s.canonical(p)
+	if !ok {
+		return 0, false
+	}
+	i, _, ok := x.lookup(c, s.windows)
+	return i, ok
+}
+
+// canonical returns p cleaned, in the form roots are indexed by, or false
+// when p can be inside no root.
+func (s *RootSetOf[R]) canonical(p string) (string, bool) {
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", false
+	}
+	if s.windows {
+		return windowsPath(p)
+	}
+	if p == "" || p[0] != '/' {
+		return "", false
+	}
+	if isClean(p, '/') {
+		return p, true
+	}
+	return slashpath.Clean(p), true
+}
+
+// lookup finds the longest root path that is p or an ancestor of p, a
+// canonical path, and returns its index and length.
+func (x *rootIndex) lookup(p string, windows bool) (int, int, bool) {
+	sep, top := byte('/'), 1 // "/"
+	if windows {
+		sep, top = '\\', 3 // "C:\"
+	}
+	if len(p) > x.maxLen {
+		// Jump to the longest ancestor that is no longer than every root.
+		p = p[:max(top, strings.LastIndexByte(p[:x.maxLen+1], sep))]
+	}
+	for {
+		if i, ok := x.byPath[p]; ok {
+			return i, len(p), true
+		}
+		if len(p) <= top {
+			return 0, 0, false
+		}
+		j := strings.LastIndexByte(p, sep)
+		if j < top {
+			j = top
+		}
+		p = p[:j]
+	}
+}
+
+// isClean reports whether r, a path that starts with sep, is already as
+// Clean leaves it: no empty, "." or ".." names and no final separator.
+func isClean(r string, sep byte) bool {
+	start := 1
+	for i := 1; i < len(r); i++ {
+		if r[i] == sep {
+			if !cleanName(r[start:i]) {
+				return false
+			}
+			start = i + 1
+		}
+	}
+	return len(r) == 1 || cleanName(r[start:])
+}
+
+func cleanName(name string) bool { return name != "" && name != "." && name != ".." }
+
+// rootURIPath returns the canonical path a root URI names, or why it
+// names none.
+func rootURIPath(uri string, windows bool) (string, string) {
+	if msg := CheckURI(uri, "file"); msg != "" {
+		return "", msg
+	}
+	rest := uri[len("file://"):] // CheckURI saw "file://" and a "/" after it
+	slash := strings.IndexByte(rest, '/')
+	if host := rest[:slash]; host != "" && !strings.EqualFold(host, "localhost") {
+		return "", fmt.Sprintf("host %q: a root must be on this machine (file:///path or file://localhost/path)", host)
+	}
+	p, msg := decodeRootPath(rest[slash:], windows)
+	if msg != "" {
+		return "", msg
+	}
+	if !windows {
+		if isClean(p, '/') {
+			return p, ""
+		}
+		return slashpath.Clean(p), ""
+	}
+	// "/C:/x" or "/C:" names the drive path C:\x or C:\.
+	if len(p) < 3 || !isDriveLetter(p[1]) || p[2] != ':' || len(p) > 3 && p[3] != '/' {
+		return "", "a Windows root must start with a drive letter, as in file:///C:/Users"
+	}
+	p = p[1:]
+	if len(p) == 2 {
+		p += `\`
+	}
+	c, ok := windowsPath(p)
+	if !ok {
+		return "", "not a path Windows stores as written (a name ending in a dot or space, a reserved character or device name, or invalid UTF-8)"
+	}
+	return c, ""
+}
+
+// decodeRootPath decodes the percent-escapes of a file URI's path, which
+// CheckURI found well-formed.
+func decodeRootPath(p string, windows bool) (string, string) {
+	if strings.IndexByte(p, '%') < 0 {
+		return p, ""
+	}
+	b := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '%' {
+			c = unhex(p[i+1])<<4 | unhex(p[i+2])
+			i += 2
+			switch {
+			case c == 0:
+				return "", "%00 (NUL) is not allowed in a path"
+			case c == '/':
+				return "", "%2F (an encoded /) is not allowed: it would hide a separator inside a name"
+			case c == '\\' && windows:
+				return "", "%5C (an encoded \\) is not allowed: Windows reads it as a separator"
+			}
+		}
+		b = append(b, c)
+	}
+	return string(b), ""
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+func isDriveLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// windowsPath returns the canonical form of p, a Windows path that starts
+// with a drive letter, a colon and a separator: upper-case drive letter,
+// "\" separators, cleaned. It returns false for every other kind of path
+// (UNC, \\?\, drive-relative, rooted without a drive) and for names that
+// Windows would not store as written.
+func windowsPath(p string) (string, bool) {
+	if len(p) < 3 || !isDriveLetter(p[0]) || p[1] != ':' || p[2] != '\\' && p[2] != '/' || !windowsNames(p[3:]) {
+		return "", false
+	}
+	if p[0] <= 'Z' && strings.IndexByte(p, '/') < 0 && isClean(p[2:], '\\') {
+		return p, true
+	}
+	rest := slashpath.Clean(strings.ReplaceAll(p[2:], `\`, "/"))
+	return string(p[0]&^0x20) + ":" + strings.ReplaceAll(rest, "/", `\`), true
+}
+
+// windowsNames reports whether every name in p (separated by "\" or "/")
+// is stored by Windows as written: Win32 drops a final dot or space, reads
+// ":" as a stream separator and device names as devices wherever they are.
+func windowsNames(p string) bool {
+	if !utf8.ValidString(p) {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '\\' && p[i] != '/' {
+			if c := p[i]; c < 0x20 || strings.IndexByte(`<>:"|?*`, c) >= 0 {
+				return false
+			}
+			continue
+		}
+		name := p[start:i]
+		start = i + 1
+		if !cleanName(name) {
+			continue
+		}
+		if last := name[len(name)-1]; last == '.' || last == ' ' || isDeviceName(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// isDeviceName reports whether Windows reads name as a device: CON, PRN,
+// AUX, NUL, CONIN$, CONOUT$, COM0-9 and LPT0-9 (also with ¹²³), with or
+// without an extension, in any case.
+func isDeviceName(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.TrimRight(base, " ")
+	switch strings.ToUpper(base) {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	if len(base) < 4 {
+		return false
+	}
+	switch strings.ToUpper(base[:3]) {
+	case "COM", "LPT":
+		d := base[3:]
+		return len(d) == 1 && d[0] >= '0' && d[0] <= '9' || d == "¹" || d == "²" || d == "³"
+	}
+	return false
+}
+
+// resolveMode says how resolvePath treats the end of a path.
+type resolveMode struct {
+	// missing: names from the first one that does not exist on are kept
+	// as written, as the path a file is about to be created at; they must
+	// be plain names, not "." or "..".
+	missing bool
+	// keepLast: a link in the last name is not followed, as Lstat, Remove
+	// and Mkdir do not follow it.
+	keepLast bool
+}
+
+// errLinkLoop and errNotDir report paths the kernel would refuse too.
+var (
+	errLinkLoop = errors.New("too many levels of symbolic links")
+	errNotDir   = errors.New("not a directory")
+)
+
+// resolvePath resolves the symbolic links in p, an absolute path of the
+// running system: see [RootSetOf.Resolve].
+func resolvePath(p string, windows bool, mode resolveMode) (string, error) {
+	if windows != (runtime.GOOS == "windows") {
+		return "", fmt.Errorf("paths of another system cannot be resolved on %s", runtime.GOOS)
+	}
+	if windows {
+		return resolveWindows(p, mode)
+	}
+	return resolvePOSIX(p, mode)
+}
+
+// resolvePOSIX resolves p the way a POSIX kernel does: name by name from
+// "/", reading each link where it stands and going on from its target, so
+// that a ".." applies to the directory reached so far, which has no links
+// left in it. Nothing is cleaned as text first: "link/.." is the parent of
+// the link's target, not the directory that holds the link.
+func resolvePOSIX(p string, mode resolveMode) (string, error) {
+	const maxLinks = 40 // as Linux allows in one path
+	dir, rest, links := "/", p, 0
+	for {
+		rest = strings.TrimLeft(rest, "/")
+		if rest == "" {
+			return dir, nil
+		}
+		name, after, slash := strings.Cut(rest, "/")
+		rest = after
+		switch name {
+		case ".":
+			continue
+		case "..":
+			dir = slashpath.Dir(dir)
+			continue
+		}
+		next := dir + "/" + name
+		if dir == "/" {
+			next = dir + name
+		}
+		info, err := os.Lstat(next)
+		if err != nil {
+			if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
+				return "", err
+			}
+			// The rest is to be created under dir: plain names only, as the
+			// kernel cannot go through a directory that does not exist.
+			for _, n := range strings.Split(after, "/") {
+				if n == "." || n == ".." {
+					return "", err
+				}
+			}
+			return slashpath.Clean(next + "/" + after), nil
+		}
+		if info.Mode()&fs.ModeSymlink != 0 && !(mode.keepLast && !slash) {
+			if links++; links > maxLinks {
+				return "", &fs.PathError{Op: "resolve", Path: p, Err: errLinkLoop}
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return "", err
+			}
+			if target == "" {
+				return "", &fs.PathError{Op: "readlink", Path: next, Err: fs.ErrInvalid}
+			}
+			if target[0] == '/' {
+				dir = "/"
+			}
+			if slash {
+				// What followed the link follows its target; a final "/"
+				// still asks for a directory.
+				target += "/" + rest
+			}
+			rest = target
+			continue
+		}
+		if slash && !info.IsDir() {
+			return "", &fs.PathError{Op: "resolve", Path: next, Err: errNotDir}
+		}
+		dir = next
+	}
+}
+
+// resolveWindows resolves p, a Windows drive path. Windows removes ".."
+// as text before it looks at links, so p is cleaned first and its links
+// resolved with filepath.EvalSymlinks.
+func resolveWindows(p string, mode resolveMode) (string, error) {
+	c, ok := windowsPath(p)
+	if !ok {
+		return "", fmt.Errorf("%s is not a drive path", p)
+	}
+	last := ""
+	if mode.keepLast && len(c) > 3 {
+		c, last = filepath.Split(c)
+	}
+	real, err := filepath.EvalSymlinks(c)
+	if err != nil {
+		if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		// Resolve the deepest ancestor that exists; the first missing name
+		// must really be missing, not a link to nothing.
+		rest := ""
+		for cur := c; ; {
+			parent, name := filepath.Dir(cur), filepath.Base(cur)
+			if parent == cur {
+				return "", err
+			}
+			rest = filepath.Join(name, rest)
+			r, perr := filepath.EvalSymlinks(parent)
+			if perr == nil {
+				if _, lerr := os.Lstat(filepath.Join(r, name)); !errors.Is(lerr, fs.ErrNotExist) {
+					if lerr == nil {
+						return "", fmt.Errorf("%s: a symbolic link to nothing", cur)
+					}
+					return "", lerr
+				}
+				real = filepath.Join(r, rest)
+				break
+			}
+			if !errors.Is(perr, fs.ErrNotExist) {
+				return "", perr
+			}
+			cur = parent
+		}
+	}
+	real = filepath.Join(real, last)
+	c, ok = windowsPath(real)
+	if !ok {
+		return "", fmt.Errorf("%s resolves to %s, not a drive path", p, real)
+	}
+	return c, nil
+}
+
+// pathError names p, the path the caller gave, in err.
+// pathError names p, the path the caller gave, in err.
+func pathError(op, p string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+	}
+	return &fs.PathError{Op: op, Path: p, Err: err}
+}
+
+// dir returns the open directory of root i.
+func (s *RootSetOf[R]) dir(i int) (*os.Root, error) {
+	if s.closed.Load() {
+		return nil, fs.ErrClosed
+	}
+	d := &s.dirs[i]
+	return d.root, d.err
+}
+
+// dirFile returns root i's directory as a file, for openBeneath, or nil.
+func (s *RootSetOf[R]) dirFile(i int) *os.File {
+	d := &s.dirs[i]
+	if f := d.file.Load(); f != nil || d.noFile.Load() || d.root == nil {
+		return f
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f := d.file.Load(); f != nil || s.closed.Load() {
+		return f
+	}
+	f, err := d.root.Open(".")
+	if err != nil {
+		// Without it (a directory that cannot be read, say), os.Root
+		// alone does the work.
+		d.noFile.Store(true)
+		return nil
+	}
+	d.file.Store(f)
+	return f
+}
+
+// Share returns another view of the set, for another holder: the same
+// roots and directories, closed on its own. Close on a view makes its own
+// file methods fail with [fs.ErrClosed] and leaves the others usable; the
+// directories close with the last view open.
+func (s *RootSetOf[R]) Share() *RootSetOf[R] {
+	s.refs.Add(1)
+	return &RootSetOf[R]{
+		roots: s.roots, paths: s.paths, owner: s.owner, dirs: s.dirs,
+		lexical: s.lexical, resolved: s.resolved, clients: s.clients,
+		windows: s.windows, readLimit: s.readLimit, refs: s.refs,
+	}
+}
+
+// Close closes the roots' directories, once no other view of the set (see
+// [RootSetOf.Share]) is open; after it the file methods fail with
+// [fs.ErrClosed]. A set that is dropped without Close has its directories
+// closed by the garbage collector.
+func (s *RootSetOf[R]) Close() error {
+	if s.closed.Swap(true) || s.refs.Add(-1) > 0 {
+		return nil
+	}
+	var errs []error
+	for i := range s.dirs {
+		d := &s.dirs[i]
+		d.mu.Lock()
+		if f := d.file.Swap(nil); f != nil {
+			errs = append(errs, f.Close())
+		}
+		d.mu.Unlock()
+		if d.root != nil {
+			errs = append(errs, d.root.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// act runs f on the directory of the root that holds p, with p relative
+// to it. It first tries the root that holds p read as text, when p has no
+// "..": the os.Root under it refuses any link that leads out. Where that
+// fails for another reason than the file's own (a link into another
+// root, a ".."), it resolves p and acts through the root that holds what
+// p really names, with the path relative to it.
+func (s *RootSetOf[R]) act(op, p string, mode resolveMode, f func(dir *os.Root, name string) error) error {
+	if s.closed.Load() {
+		return &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
+	}
+	if i, name, ok := s.lexicalName(p); ok {
+		dir, err := s.dir(i)
+		if err != nil {
+			return pathError(op, p, err)
+		}
+		err = f(dir, name)
+		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrClosed) {
+			return pathError(op, p, err)
+		}
+	}
+	_, i, name, err := s.resolveIn(op, p, mode)
+	if err != nil {
+		return err
+	}
+	dir, err := s.dir(i)
+	if err != nil {
+		return pathError(op, p, err)
+	}
+	return pathError(op, p, f(dir, name))
+}
+
+// lexicalName returns the root that holds p read as text, and p relative
+// to it, when reading p as text is exact: on POSIX systems, when p has no
+// ".." name (the kernel applies ".." after links, not to the text) and no
+// final "/" (which asks for a directory, and cleaning drops it).
+func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
+	if !s.windows {
+		if strings.HasSuffix(p, "/") {
+			return 0, "", false
+		}
+		for rest := p; rest != ""; {
+			var name string
+			name, rest, _ = strings.Cut(rest, "/")
+			if name == ".." {
+				return 0, "", false
+			}
+		}
+	}
+	c, ok := s.canonical(p)
+	if !ok {
+		return 0, "", false
+	}
+	i, n, ok := s.lexical.lookup(c, s.windows)
+	if !ok {
+		return 0, "", false
+	}
+	return i, relative(c, n), true
+}
+
+// relative returns p, a canonical path, relative to its first n bytes,
+// the path of a root that holds it.
+func relative(p string, n int) string {
+	rest := p[n:]
+	if rest != "" && (rest[0] == '/' || rest[0] == '\\') {
+		rest = rest[1:]
+	}
+	if rest == "" {
+		return "."
+	}
+	return rest
+}
+
+// Open opens the file p names for reading, through the root that holds
+// it: see [RootSetOf] for how, and [RootSetOf.OpenFile] for special files. A
+// path outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots].
+func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
+	return s.OpenFile(p, os.O_RDONLY, 0)
+}
+
+// OpenFile is [os.OpenFile] through the root that holds p. With
+// [os.O_CREATE], a file that does not exist yet is created where p
+// leads, only if that is inside a root. Every file is opened without
+// blocking (O_NONBLOCK where the system has it), so that a FIFO with no
+// writer, or one with no reader for writing, does not hold the call: a
+// FIFO, device or socket is returned in non-blocking mode, and its reads
+// and writes go through Go's poller where the system allows, or fail with
+// EAGAIN where they would block. Check [os.File.Stat] before reading what
+// a client named; [RootSetOf.ReadFile] reads regular files only.
+func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+	return s.openFile("open", p, flag|oNonblock, perm)
+}
+
+func (s *RootSetOf[R]) openFile(op, p string, flag int, perm fs.FileMode) (*os.File, error) {
+	if haveOpenBeneath && !s.closed.Load() {
+		if i, name, ok := s.lexicalName(p); ok {
+			if dir := s.dirFile(i); dir != nil {
+				if f, handled, err := openBeneath(dir, name, flag, perm); handled {
+					if err != nil {
+						return nil, pathError(op, p, err)
+					}
+					return f, nil
+				}
+			}
+		}
+	}
+	var f *os.File
+	err := s.act(op, p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
+		f, err = dir.OpenFile(name, flag, perm)
+		return err
+	})
+	return f, err
+}
+
+// ReadFile reads the whole file p names, through the root that holds it.
+// It reads regular files only: a FIFO, device, socket or directory is an
+// error wrapping [ErrNotRegularFile], refused without blocking, and a file
+// larger than the set's read limit ([DefaultReadLimit] unless [ReadLimit]
+// sets another) wraps [ErrFileTooLarge].
+func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
+	f, err := s.openFile("open", p, os.O_RDONLY|oNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, pathError("read", p, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
+	}
+	if info.Size() > s.readLimit {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrFileTooLarge}
+	}
+	// The size is a hint: the file can change while it is read, and the
+	// limit holds whatever it says.
+	data := make([]byte, 0, min(info.Size(), s.readLimit, 1<<20)+512)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > s.readLimit {
+			return nil, &fs.PathError{Op: "read", Path: p, Err: ErrFileTooLarge}
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, pathError("read", p, err)
+		}
+	}
+}
+
+// Stat is [os.Stat] through the root that holds p: it describes the file
+// a final link leads to.
+func (s *RootSetOf[R]) Stat(p string) (fs.FileInfo, error) {
+	var info fs.FileInfo
+	err := s.act("stat", p, resolveMode{}, func(dir *os.Root, name string) (err error) {
+		info, err = dir.Stat(name)
+		return err
+	})
+	return info, err
+}
+
+// Lstat is [os.Lstat] through the root that holds p: a final link is
+// described, not followed.
+func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
+	var info fs.FileInfo
+	err := s.act("lstat", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) (err error) {
+		info, err = dir.Lstat(name)
+		return err
+	})
+	return info, err
+}
+
+// Mkdir is [os.Mkdir] through the root that holds p.
+func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
+	return s.act("mkdir", p, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) error {
+		return dir.Mkdir(name, perm)
+	})
+}
+
+// MkdirAll is [os.MkdirAll] through the root that holds p: each missing
+// directory is made through the root, so a link cannot lead the rest out.
+func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
+	return s.act("mkdir", p, resolveMode{missing: true}, func(dir *os.Root, name string) error {
+		for i := 1; i <= len(name); i++ {
+			if i < len(name) && !os.IsPathSeparator(name[i]) {
+				continue
+			}
+			if err := dir.Mkdir(name[:i], perm); !errors.Is(err, fs.ErrExist) {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			// Something is there already: fine if it is a directory.
+			info, err := dir.Stat(name[:i])
+			if err != nil {
+				return err
+			}
+			if !info.IsDir() {
+				return &fs.PathError{Op: "mkdir", Path: name[:i], Err: errNotDir}
+			}
+		}
+		return nil
+	})
+}
+
+// Remove is [os.Remove] through the root that holds p: a final link is
+// removed, not what it points to.
+func (s *RootSetOf[R]) Remove(p string) error {
+	return s.act("remove", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) error {
+		return dir.Remove(name)
+	})
+}
+
+// OpenRoot returns a new [os.Root] on the directory of the root that holds
+// what p names, p's path relative to it (resolved, so without links or
+// ".." names), and the root, for the file operations this set has no
+// method for. The caller closes the os.Root; whatever it does through it
+// stays inside the root.
+func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, string, R, error) {
+	var zero R
+	if s.closed.Load() {
+		return nil, "", zero, &fs.PathError{Op: "openroot", Path: p, Err: fs.ErrClosed}
+	}
+	_, i, name, err := s.resolveIn("openroot", p, resolveMode{missing: true})
+	if err != nil {
+		return nil, "", zero, err
+	}
+	dir, err := s.dir(i)
+	if err != nil {
+		return nil, "", zero, pathError("openroot", p, err)
+	}
+	r, err := dir.OpenRoot(".")
+	if err != nil {
+		return nil, "", zero, pathError("openroot", p, err)
+	}
+	return r, name, s.roots[s.owner[i]], nil
+}
