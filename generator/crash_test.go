@@ -20,16 +20,21 @@ import (
 // again with ROOTSGEN_CRASH_DIR set) and kill them between its steps, or
 // run two at once, then check that the directory holds one whole package.
 
-// TestCrashChild is the child: it writes ROOTSGEN_CRASH_REVISION into
-// ROOTSGEN_CRASH_DIR and kills itself with SIGKILL after step
-// ROOTSGEN_CRASH_STEP of Write (0: never), pausing ROOTSGEN_CRASH_PAUSE
-// after each step.
+// TestCrashChild is the child: it writes ROOTSGEN_CRASH_REVISION (or, with
+// ROOTSGEN_CRASH_TREE set, newTree) into ROOTSGEN_CRASH_DIR and kills
+// itself with SIGKILL after step ROOTSGEN_CRASH_STEP of Write (0: never),
+// pausing ROOTSGEN_CRASH_PAUSE after each step.
 func TestCrashChild(t *testing.T) {
 	dir := os.Getenv("ROOTSGEN_CRASH_DIR")
 	if dir == "" {
 		t.Skip("run by TestWriteKilledAtRandomSteps and TestConcurrentWrites")
 	}
-	files := generateFor(t, os.Getenv("ROOTSGEN_CRASH_REVISION"))
+	var files []File
+	if os.Getenv("ROOTSGEN_CRASH_TREE") != "" {
+		files = newTree(t)
+	} else {
+		files = generateFor(t, os.Getenv("ROOTSGEN_CRASH_REVISION"))
+	}
 	killAt, _ := strconv.Atoi(os.Getenv("ROOTSGEN_CRASH_STEP"))
 	pause, _ := time.ParseDuration(os.Getenv("ROOTSGEN_CRASH_PAUSE"))
 	steps := 0

@@ -8,20 +8,23 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
+	"slices"
 	"strings"
 	"time"
 )
 
-// Replacing a package is one rename per file, so a run that is killed
-// midway would leave files of two revisions. Write therefore first records
-// the whole change in a journal in the output directory, written to a
-// temporary file and renamed into place, and removes it once every file is
-// in place. A run that finds a journal completes the write it describes
-// before doing anything else, and removes the temporary files a killed run
-// left, so the directory always ends up holding one run's package. A lock
-// on the directory keeps two runs from writing it at once. A run asked to
-// stop (WriteContext's context) needs none of this: it stops only where
-// the directory holds one whole package, before the journal or after the
+// Replacing a package, or a tree of them, is one rename per file, so a
+// run that is killed midway would leave files of two revisions. Write
+// therefore first records the whole change in a journal in the output
+// directory, written to a temporary file and renamed into place, and
+// removes it once every file is in place. A run that finds a journal
+// completes the write it describes before doing anything else, and
+// removes the temporary files a killed run left, so the directory always
+// ends up holding one run's package or tree. A lock on the directory
+// keeps two runs from writing it at once. A run asked to stop
+// (WriteContext's context) needs none of this: it stops only where the
+// directory holds one whole package, before the journal or after the
 // last rename.
 
 // journalName is the journal's file name in the output directory.
@@ -41,6 +44,9 @@ type journal struct {
 	Files []journalFile `json:"files"`
 	// Remove are the names of stale files to remove.
 	Remove []string `json:"remove"`
+	// RemoveDirs are the directories to remove once the files are: left
+	// empty, deepest first.
+	RemoveDirs []string `json:"removeDirs,omitempty"`
 }
 
 type journalFile struct {
@@ -55,8 +61,8 @@ var ErrLocked = errors.New("another rootsgen process is writing this directory")
 
 // writeJournal records the change durably: once it returns, a later run
 // completes the change even if this one is killed.
-func writeJournal(root *os.Root, changes []Change, content map[string][]byte) error {
-	var j journal
+func writeJournal(root *os.Root, changes []Change, content map[string][]byte, rmdirs []string) error {
+	j := journal{RemoveDirs: rmdirs}
 	for _, c := range changes {
 		if c.Kind == "remove" {
 			j.Remove = append(j.Remove, c.Name)
@@ -76,7 +82,7 @@ func writeJournal(root *os.Root, changes []Change, content map[string][]byte) er
 		_ = root.Remove(tmp)
 		return err
 	}
-	syncDir(root)
+	syncDir(root, ".")
 	return nil
 }
 
@@ -85,7 +91,7 @@ func removeJournal(root *os.Root) error {
 	if err := root.Remove(journalName); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	syncDir(root)
+	syncDir(root, ".")
 	return nil
 }
 
@@ -107,9 +113,30 @@ func finishInterrupted(root *os.Root) error {
 		if err := json.Unmarshal(data, &j); err != nil {
 			return fmt.Errorf("%s, left by an interrupted run, is damaged (%v); remove it and regenerate", journalName, err)
 		}
+		// Nothing is changed for a journal that names what no run writes.
 		for _, f := range j.Files {
-			if !isGoFileName(f.Name) {
+			if checkName(f.Name) != nil {
 				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, f.Name)
+			}
+		}
+		for _, name := range j.Remove {
+			if checkName(name) != nil {
+				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, name)
+			}
+		}
+		for _, dir := range j.RemoveDirs {
+			if checkDirName(dir) != nil {
+				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, dir)
+			}
+		}
+		var steps []Change
+		for _, f := range j.Files {
+			made, err := makeDirs(root, f.Name)
+			for _, dir := range made {
+				steps = append(steps, Change{Name: dir, Kind: "mkdir"})
+			}
+			if err != nil {
+				return err
 			}
 			if old, err := readRegular(root, f.Name); err == nil && bytes.Equal(old, f.Content) {
 				continue
@@ -122,18 +149,31 @@ func finishInterrupted(root *os.Root) error {
 				_ = root.Remove(tmp)
 				return err
 			}
+			steps = append(steps, Change{Name: f.Name, Kind: "update"})
 		}
 		for _, name := range j.Remove {
-			if !isGoFileName(name) {
-				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, name)
+			if ok, err := existingDir(root, path.Dir(name)); err != nil {
+				return err
+			} else if !ok {
+				continue
 			}
 			if old, err := readRegular(root, name); err == nil && bytes.HasPrefix(old, []byte(headerPrefix)) {
 				if err := root.Remove(name); err != nil {
 					return err
 				}
+				steps = append(steps, Change{Name: name, Kind: "remove"})
 			}
 		}
-		syncDir(root)
+		for _, dir := range j.RemoveDirs {
+			removed, err := removeEmptyDir(root, dir)
+			if err != nil {
+				return err
+			}
+			if removed {
+				steps = append(steps, Change{Name: dir, Kind: "rmdir"})
+			}
+		}
+		syncDirs(root, steps)
 		if err := removeJournal(root); err != nil {
 			return err
 		}
@@ -152,8 +192,8 @@ func finishInterrupted(root *os.Root) error {
 	return nil
 }
 
-// isGoFileName reports whether name is a Go file's name in the directory
-// itself, as every generated file's is.
+// isGoFileName reports whether name is a plain Go file's name, as the last
+// element of every generated file's name is.
 func isGoFileName(name string) bool {
 	return strings.HasSuffix(name, ".go") && !strings.ContainsAny(name, `/\`) && name != ".go" && !strings.HasPrefix(name, ".")
 }
@@ -175,12 +215,27 @@ func isLeftoverTemp(name string) bool {
 	return base == journalName || isGoFileName(base)
 }
 
-// syncDir makes renames and removals in root durable where the system
-// can; where it cannot (Windows), renames are durable enough on their own.
-func syncDir(root *os.Root) {
-	if d, err := root.Open("."); err == nil {
+// syncDir makes renames and removals in dir, a directory below root or
+// "." for root's own, durable where the system can; where it cannot
+// (Windows), renames are durable enough on their own.
+func syncDir(root *os.Root, dir string) {
+	if d, err := root.Open(dir); err == nil {
 		_ = d.Sync()
 		_ = d.Close()
+	}
+}
+
+// syncDirs syncs root's directory and each directory that steps (changes
+// of files, "mkdir" and "rmdir" of directories) changed an entry of.
+func syncDirs(root *os.Root, steps []Change) {
+	dirs := []string{"."}
+	for _, c := range steps {
+		if d := path.Dir(c.Name); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		syncDir(root, d)
 	}
 }
 

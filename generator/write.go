@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,6 +28,8 @@ var ErrLeftChanged = errors.New("left changed")
 
 // Change is how one file on disk differs from what the generator produces.
 type Change struct {
+	// Name is the file's path relative to the output directory, with "/"
+	// as separator: "types.go", "rootsrt/rootset.go".
 	Name string
 	// Kind is "create" (missing on disk), "update" (content differs) or
 	// "remove" (written by rootsgen earlier, no longer produced).
@@ -43,8 +46,13 @@ func (c Change) String() string {
 }
 
 // Diff compares files with the contents of dir without changing anything.
-// A missing dir means every file is to be created.
+// A missing dir means every file is to be created. A file's Name may name
+// a file in a subdirectory of dir ("rootsrt/rootset.go"), and the changes
+// name files so too; see Write for what a tree of files changes.
 func Diff(dir string, files []File) ([]Change, error) {
+	if err := checkNames(files); err != nil {
+		return nil, err
+	}
 	if err := refuseSymlink(dir); err != nil {
 		return nil, err
 	}
@@ -63,32 +71,75 @@ func Diff(dir string, files []File) ([]Change, error) {
 	if hasJournal(root) {
 		return nil, fmt.Errorf("%s holds the journal of a rootsgen run that was interrupted (%s); run rootsgen without -check to complete it", dir, journalName)
 	}
-	return diffIn(root, files)
+	p, err := planIn(root, files)
+	if err != nil {
+		return nil, err
+	}
+	return p.changes, nil
 }
 
-func diffIn(root *os.Root, files []File) ([]Change, error) {
-	var changes []Change
+// A plan is what writing files changes below the output directory.
+type plan struct {
+	changes []Change
+	// mkdirs are the missing directories that files go into, parents
+	// first; rmdirs are the directories that the removals leave empty and
+	// that no file goes into, deepest first.
+	mkdirs, rmdirs []string
+}
+
+// planIn works out what writing files into root changes, refusing what
+// Write refuses to replace: the changes Diff reports, and the directories
+// to make and to remove.
+func planIn(root *os.Root, files []File) (*plan, error) {
+	var p plan
+	want, named := map[string]bool{}, map[string]bool{}
+	tree := false
 	for _, f := range files {
+		want[f.Name] = true
+		for _, dir := range parentDirs(f.Name) {
+			tree = true
+			if named[dir] {
+				continue
+			}
+			named[dir] = true
+			ok, err := existingDir(root, dir)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				p.mkdirs = append(p.mkdirs, dir)
+			}
+		}
+	}
+	for _, f := range files {
+		if slices.Contains(p.mkdirs, path.Dir(f.Name)) {
+			p.changes = append(p.changes, Change{Name: f.Name, Kind: "create"})
+			continue
+		}
 		old, err := readRegular(root, f.Name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			changes = append(changes, Change{Name: f.Name, Kind: "create"})
+			p.changes = append(p.changes, Change{Name: f.Name, Kind: "create"})
 		case err != nil:
 			return nil, err
 		case !bytes.HasPrefix(old, []byte(headerPrefix)):
 			return nil, fmt.Errorf("%s in the output directory was not written by rootsgen; refusing to replace it (move it, or choose another -out)", f.Name)
 		case !bytes.Equal(old, f.Content):
-			changes = append(changes, Change{Name: f.Name, Kind: "update", Lines: lineDiff(old, f.Content)})
+			p.changes = append(p.changes, Change{Name: f.Name, Kind: "update", Lines: lineDiff(old, f.Content)})
 		}
 	}
-	stale, err := staleFiles(root, files)
+	// Below a directory that only plain names are written to, nothing is
+	// looked at: a package generated there by another run is not this
+	// one's. A tree's directory is the tree's, down to maxNameDirs.
+	stale, rmdirs, _, err := staleTree(root, ".", 0, want, named, tree)
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range stale {
-		changes = append(changes, Change{Name: name, Kind: "remove"})
+		p.changes = append(p.changes, Change{Name: name, Kind: "remove"})
 	}
-	return changes, nil
+	p.rmdirs = rmdirs
+	return &p, nil
 }
 
 // refuseSymlink refuses an output directory that is itself a symbolic
@@ -150,30 +201,6 @@ func hasHeader(root *os.Root, name string) (bool, error) {
 	return string(head[:n]) == headerPrefix, err
 }
 
-// staleFiles lists the .go files in root that rootsgen wrote and that are
-// not among files: left over from an earlier run with other output.
-func staleFiles(root *os.Root, files []File) ([]string, error) {
-	entries, err := fs.ReadDir(root.FS(), ".")
-	if err != nil {
-		return nil, err
-	}
-	var stale []string
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".go") || slices.ContainsFunc(files, func(f File) bool { return f.Name == name }) {
-			continue
-		}
-		ours, err := hasHeader(root, name)
-		if err != nil {
-			return nil, err
-		}
-		if ours {
-			stale = append(stale, name)
-		}
-	}
-	return stale, nil
-}
-
 // lineDiff summarizes how many lines differ between two versions.
 func lineDiff(old, new []byte) string {
 	a, b := strings.Split(string(old), "\n"), strings.Split(string(new), "\n")
@@ -186,7 +213,7 @@ func lineDiff(old, new []byte) string {
 
 // Write puts files into dir, creating it if needed, and removes the files
 // an earlier run wrote that are no longer produced. Every file is first
-// written in full to a temporary file beside it, then renamed into place,
+// written in full to a temporary file in dir, then renamed into place,
 // so a reader never sees half a file; if any step fails, the files already
 // replaced are put back and the error is returned (wrapping ErrLocked when
 // another process held the directory too long, ErrLeftChanged if putting
@@ -194,6 +221,19 @@ func lineDiff(old, new []byte) string {
 // an os.Root for dir, so nothing outside dir can be written, whatever
 // symlinks it holds; a dir that is itself a symlink is refused, and so is a
 // symlink where a generated file goes. It returns what changed.
+//
+// A file's Name is a path relative to dir with "/" as separator, at most
+// maxNameDirs (2) directories deep, ending in a Go file's name; no element
+// may be empty, "." or "..", or start with a dot. A bad name is an error
+// before anything is looked at. Files with such paths make one tree,
+// written as one change under one lock and one journal, both in dir: the
+// directories files go into are created as needed (and removed again if
+// the write fails), a symlink where one goes is refused, and the Go files
+// that start with rootsgen's header and are no longer produced are removed
+// throughout dir, down to maxNameDirs, with each directory that held only
+// such files and is no longer written to. A directory that holds a file
+// rootsgen did not write is kept, with that file. When every Name is a
+// plain file name, Write looks at dir alone, not below it.
 //
 // When dir or some of its parents are missing, Write creates them, and
 // removes them again if it then fails, so that a failed Write leaves the
@@ -204,17 +244,21 @@ func Write(dir string, files []File) ([]Change, error) {
 
 // WriteContext is Write that stops early when ctx is done. The change is
 // committed once its journal is in place, after every new file is staged
-// and before the first is renamed into place. If ctx is done before that,
-// including while WriteContext waits for another process's lock, it
-// removes its temporary files and the directories it created and returns
-// an error wrapping ctx.Err(): dir holds what it held before (its old
-// package). Once committed, it completes the change whatever ctx says, as
-// the renames that remain are quick and undoing them would take longer,
-// and returns as Write does: dir holds the new package, and a caller that
-// needs to know whether ctx was done by then asks ctx. Either way nothing
-// of the write is left in dir and the lock is released when it returns.
-// ctx is only read: WriteContext starts nothing that outlives it.
+// and before the first directory is made or file renamed into place. If
+// ctx is done before that, including while WriteContext waits for another
+// process's lock, it removes its temporary files and the directories it
+// created and returns an error wrapping ctx.Err(): dir holds what it held
+// before (its old package or tree). Once committed, it completes the
+// change whatever ctx says, as the renames that remain are quick and
+// undoing them would take longer, and returns as Write does: dir holds the
+// new package, and a caller that needs to know whether ctx was done by
+// then asks ctx. Either way nothing of the write is left in dir and the
+// lock is released when it returns. ctx is only read: WriteContext starts
+// nothing that outlives it.
 func WriteContext(ctx context.Context, dir string, files []File) (changes []Change, err error) {
+	if err := checkNames(files); err != nil {
+		return nil, err
+	}
 	if ctx.Err() != nil {
 		return nil, stopped(ctx)
 	}
@@ -248,15 +292,20 @@ func WriteContext(ctx context.Context, dir string, files []File) (changes []Chan
 	if ctx.Err() != nil {
 		return nil, stopped(ctx)
 	}
-	changes, err = diffIn(root, files)
-	if err != nil || len(changes) == 0 {
+	p, err := planIn(root, files)
+	if err != nil || len(p.changes) == 0 {
+		if p != nil {
+			changes = p.changes
+		}
 		return changes, err
 	}
+	changes = p.changes
 	content := map[string][]byte{}
 	for _, f := range files {
 		content[f.Name] = f.Content
 	}
-	// Stage every new content in a temporary file.
+	// Stage every new content in a temporary file in dir itself, so that
+	// until the commit nothing is made below it.
 	temps := map[string]string{}
 	cleanup := func() {
 		for _, tmp := range temps {
@@ -296,22 +345,31 @@ func WriteContext(ctx context.Context, dir string, files []File) (changes []Chan
 		cleanup()
 		return nil, stopped(ctx)
 	}
-	if err := writeJournal(root, changes, content); err != nil {
+	if err := writeJournal(root, changes, content, p.rmdirs); err != nil {
 		cleanup()
 		return nil, err
 	}
 	afterStep()
+	// done lists the steps taken, files as changes and directories as
+	// "mkdir" and "rmdir", to be undone in reverse if a later one fails.
 	var done []Change
 	rollback := func(cause error) ([]Change, error) {
 		errs := []error{cause}
 		for _, c := range slices.Backward(done) {
 			var err error
-			if c.Kind == "create" {
+			switch c.Kind {
+			case "create", "mkdir":
+				// A directory is empty again once the files renamed into
+				// it are removed.
 				err = root.Remove(c.Name)
-			} else {
+			case "rmdir":
+				err = root.Mkdir(c.Name, 0o755)
+			default:
 				var tmp string
 				if tmp, err = stage(root, c.Name, old[c.Name]); err == nil {
-					err = renameIn(root, tmp, c.Name)
+					if err = renameIn(root, tmp, c.Name); err != nil {
+						_ = root.Remove(tmp)
+					}
 				}
 			}
 			if err != nil {
@@ -326,6 +384,13 @@ func WriteContext(ctx context.Context, dir string, files []File) (changes []Chan
 			errs = append(errs, fmt.Errorf("%w: could not remove %s, so the next run completes this write: %w", ErrLeftChanged, journalName, err))
 		}
 		return nil, errors.Join(errs...)
+	}
+	for _, d := range p.mkdirs {
+		if err := root.Mkdir(d, 0o755); err != nil {
+			return rollback(err)
+		}
+		done = append(done, Change{Name: d, Kind: "mkdir"})
+		afterStep()
 	}
 	for _, c := range changes {
 		if c.Kind == "remove" {
@@ -347,7 +412,17 @@ func WriteContext(ctx context.Context, dir string, files []File) (changes []Chan
 			afterStep()
 		}
 	}
-	syncDir(root)
+	for _, d := range p.rmdirs {
+		removed, err := removeEmptyDir(root, d)
+		if err != nil {
+			return rollback(err)
+		}
+		if removed {
+			done = append(done, Change{Name: d, Kind: "rmdir"})
+		}
+		afterStep()
+	}
+	syncDirs(root, done)
 	if err := removeJournal(root); err != nil {
 		return changes, fmt.Errorf("%w: every file is in place, but %s could not be removed: %w", ErrLeftChanged, journalName, err)
 	}
@@ -414,11 +489,14 @@ func removeCreated(created []string) error {
 	return errors.Join(errs...)
 }
 
-// stage writes data to a new temporary file in root and returns its name.
+// stage writes data to a new temporary file in root's directory, for the
+// file name (which may be below it), and returns its name.
 func stage(root *os.Root, name string, data []byte) (string, error) {
 	var suffix [6]byte
 	_, _ = rand.Read(suffix[:])
-	tmp := "." + name + "." + hex.EncodeToString(suffix[:]) + ".tmp"
+	// In root's directory whatever directory name is in: a run stopped
+	// before its commit has then made nothing below it.
+	tmp := "." + path.Base(name) + "." + hex.EncodeToString(suffix[:]) + ".tmp"
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return "", err
