@@ -17,6 +17,8 @@ import (
 	"github.com/rootsgen/rootsgen/generated/roots20250618"
 	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/roots20260728"
+
+	kitroots20260728 "github.com/rootsgen/rootsgen/generated/rootsgate/roots20260728"
 )
 
 // revisionPackages names the package of every embedded revision, by revision.
@@ -371,13 +373,14 @@ var rsAPIs = []rsAPI{
 		roots20260728.ErrOutsideRoots, roots20260728.ErrOutsideBounds, roots20260728.ErrNotRegularFile, roots20260728.ErrFileTooLarge),
 }
 
-// revisionStateErrors are the errors of the requestState check of every
-// revision with a sealed state (requeststate.go), which the gate wraps.
+// revisionStateErrors are the errors of the requestState check of the
+// kit's package of every revision with a sealed state, which the gate
+// returns: one set shared by every revision.
 var revisionStateErrors = map[string]revisionStateSentinels{
 	"2026-07-28": {
-		missing: roots20260728.ErrStateMissing, tampered: roots20260728.ErrStateTampered,
-		wrongAudience: roots20260728.ErrStateWrongAudience, notYetValid: roots20260728.ErrStateNotYetValid,
-		wrongPrincipal: roots20260728.ErrStateWrongPrincipal, wrongRequest: roots20260728.ErrStateWrongRequest, expired: roots20260728.ErrStateExpired,
+		missing: kitroots20260728.ErrStateMissing, tampered: kitroots20260728.ErrStateTampered, wrongAudience: kitroots20260728.ErrStateWrongAudience,
+		notYetValid: kitroots20260728.ErrStateNotYetValid, wrongPrincipal: kitroots20260728.ErrStateWrongPrincipal,
+		wrongRequest: kitroots20260728.ErrStateWrongRequest, expired: kitroots20260728.ErrStateExpired,
 	},
 }
 

@@ -18,5 +18,5 @@ package generated
 //go:generate go run ../cmd/rootsgen -revision 2025-06-18 -out roots20250618
 //go:generate go run ../cmd/rootsgen -revision 2025-11-25 -out roots20251125
 //go:generate go run ../cmd/rootsgen -revision 2026-07-28 -out roots20260728
-//go:generate go run ../cmd/rootsgen -gate 2024-11-05=github.com/rootsgen/rootsgen/generated/roots20241105,2025-03-26=github.com/rootsgen/rootsgen/generated/roots20250326,2025-06-18=github.com/rootsgen/rootsgen/generated/roots20250618,2025-11-25=github.com/rootsgen/rootsgen/generated/roots20251125,2026-07-28=github.com/rootsgen/rootsgen/generated/roots20260728 -out rootsgate
+//go:generate go run ../cmd/rootsgen -sdk none -out rootsgate
 //go:generate go run ./internal/adapters/gen

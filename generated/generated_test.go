@@ -14,7 +14,7 @@ import (
 
 var (
 	directive     = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -revision (\S+) -out (\S+)$`)
-	gateDirective = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -gate (\S+) -out (\S+)$`)
+	kitDirective  = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -sdk none -out (\S+)$`)
 )
 
 // TestGeneratedFresh regenerates every package named by the go:generate
@@ -44,25 +44,25 @@ func TestGeneratedFresh(t *testing.T) {
 			}
 		})
 	}
-	gate := gateDirective.FindStringSubmatch(string(src))
-	if gate == nil {
-		t.Fatal("generate.go has no -gate line")
+	kit := kitDirective.FindStringSubmatch(string(src))
+	if kit == nil {
+		t.Fatal("generate.go has no -sdk none line")
 	}
-	t.Run("gate", func(t *testing.T) {
-		revs, err := generator.ParseGateFlag(gate[1])
+	t.Run("kit", func(t *testing.T) {
+		var revs []generator.GateRevision
+		for _, r := range schema.Revisions() {
+			revs = append(revs, generator.GateRevision{Revision: r})
+		}
+		files, err := generator.GenerateKit(generator.KitOptions{Import: "github.com/rootsgen/rootsgen/generated/" + kit[1], Package: kit[1], Revisions: revs})
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, err := generator.GenerateGate(generator.GateOptions{Package: gate[2], Revisions: revs})
-		if err != nil {
-			t.Fatal(err)
-		}
-		changes, err := generator.Diff(gate[2], files)
+		changes, err := generator.Diff(kit[1], files)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range changes {
-			t.Errorf("generated/%s is stale: %s (run go generate ./...)", gate[2], c)
+			t.Errorf("generated/%s is stale: %s (run go generate ./...)", kit[1], c)
 		}
 	})
 	if !slices.Equal(revisions, schema.Revisions()) {

@@ -92,7 +92,10 @@ type KitOptions struct {
 	// Package is the front package's name.
 	Package   string
 	Revisions []GateRevision
-	Version   string
+	// SDK names the MCP SDK whose adapter the front package has (see
+	// SDKs); empty means none, for a server that speaks JSON-RPC itself.
+	SDK     string
+	Version string
 	// Load limits the reading of the revisions' Schema.
 	Load LoadOptions
 }
@@ -102,8 +105,11 @@ type KitOptions struct {
 // The revisions' packages are written in terms of their plans and import
 // the runtime; the front lists them and names the gate's API.
 func GenerateKit(opts KitOptions) ([]File, error) {
-	if !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) {
+	if !token.IsIdentifier(opts.Package) || token.IsKeyword(opts.Package) || opts.Package == "_" {
 		return nil, &UsageError{fmt.Errorf("invalid package name %q: it must be a Go identifier", opts.Package)}
+	}
+	if _, ok := sdkAdapters[opts.SDK]; opts.SDK != "" && !ok {
+		return nil, &UsageError{fmt.Errorf("unknown SDK %q; known: %s", opts.SDK, strings.Join(SDKs(), ", "))}
 	}
 	if err := checkImportPath(opts.Import); err != nil {
 		return nil, &UsageError{err}
@@ -168,7 +174,15 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 		return nil, err
 	}
 	front.Name = "gate.go"
-	return append(files, front), nil
+	files = append(files, front)
+	if opts.SDK != "" {
+		f, err := sdkFile(opts.SDK, opts.Package, version)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // PackageName is the name rootsgen gives the package of revision in a

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -219,11 +220,12 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 				own[n] = true
 			}
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
+		// A name the file does not declare (locals and the file's own
+		// declarations resolve) may be the runtime's.
+		references(f, func(id *ast.Ident) {
+			if id.Obj == nil {
 				roots[id.Name] = true
 			}
-			return true
 		})
 	}
 	// Keep what is reachable from the revision's code and API.
@@ -236,7 +238,8 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 		}
 	}
 	for name := range decls {
-		if roots[inlineName(name)] {
+		// A name the package declares itself is its own, not the runtime's.
+		if in := inlineName(name); roots[in] && !own[in] {
 			mark(name)
 		}
 	}
@@ -247,12 +250,7 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 		name := queue[0]
 		queue = queue[1:]
 		for _, d := range decls[name] {
-			ast.Inspect(d, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					mark(id.Name)
-				}
-				return true
-			})
+			references(d, func(id *ast.Ident) { mark(id.Name) })
 		}
 	}
 	renamed := map[string]string{} // runtime name -> inline name
@@ -283,7 +281,9 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 		f.Decls = kept
 		f.Comments = cmap.Filter(f).Comments()
 		rename(f, renamed)
+		renameInComments(f, renamed)
 		f.Name.Name = pkg
+		var unused [][2]string // name, path
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
 			if !astutil.UsesImport(f, p) {
@@ -291,8 +291,11 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 				if imp.Name != nil {
 					name = imp.Name.Name
 				}
-				astutil.DeleteNamedImport(fset, f, name, p)
+				unused = append(unused, [2]string{name, p})
 			}
+		}
+		for _, u := range unused {
+			astutil.DeleteNamedImport(fset, f, u[0], u[1])
 		}
 		var b bytes.Buffer
 		if err := format.Node(&b, fset, f); err != nil {
@@ -412,6 +415,33 @@ func declNames(d ast.Decl) []string {
 	return nil
 }
 
+// references calls ref with each identifier in n that may name a
+// package-level declaration: not a field, method or selector name.
+func references(n ast.Node, ref func(id *ast.Ident)) {
+	astutil.Apply(n, func(c *astutil.Cursor) bool {
+		if id, ok := c.Node().(*ast.Ident); ok && !isMemberName(c) {
+			ref(id)
+		}
+		return true
+	}, nil)
+}
+
+// isMemberName reports whether the identifier at c names a field, a method
+// or a selected member, never a package-level declaration.
+func isMemberName(c *astutil.Cursor) bool {
+	switch parent := c.Parent().(type) {
+	case *ast.SelectorExpr:
+		return c.Name() == "Sel"
+	case *ast.Field:
+		return c.Name() == "Names"
+	case *ast.FuncDecl:
+		return c.Name() == "Name" && parent.Recv != nil
+	case *ast.KeyValueExpr:
+		return c.Name() == "Key" // a field of a struct literal; the runtime keys no map literal with its own names
+	}
+	return false
+}
+
 // rename renames, in f, the identifiers that name the runtime's
 // package-level declarations as renamed says. Only exported names are
 // renamed, and the runtime's local names are never exported, so a name is
@@ -423,31 +453,31 @@ func rename(f *ast.File, renamed map[string]string) {
 			return true
 		}
 		in, ok := renamed[id.Name]
-		if !ok {
+		if !ok || isMemberName(c) {
 			return true
-		}
-		switch parent := c.Parent().(type) {
-		case *ast.SelectorExpr:
-			if c.Name() == "Sel" {
-				return true
-			}
-		case *ast.Field:
-			if c.Name() == "Names" {
-				return true
-			}
-		case *ast.FuncDecl:
-			if c.Name() == "Name" && parent.Recv != nil {
-				return true
-			}
-		case *ast.KeyValueExpr:
-			if c.Name() == "Key" {
-				return true // a field of a struct literal; the runtime keys no map literal with its own names
-			}
 		}
 		id.Name = in
 		return true
 	}, nil)
 }
+
+// renameInComments renames, in f's comments, the words that are renamed
+// identifiers, so that doc comments still name what they document.
+func renameInComments(f *ast.File, renamed map[string]string) {
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			c.Text = commentWord.ReplaceAllStringFunc(c.Text, func(w string) string {
+				if in, ok := renamed[w]; ok {
+					return in
+				}
+				return w
+			})
+		}
+	}
+}
+
+// commentWord is an identifier-like word in a comment.
+var commentWord = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`)
 
 // isImportName reports whether name is the name of one of f's imports.
 func isImportName(f *ast.File, name string) bool {

@@ -5,13 +5,20 @@
 //
 //	rootsgen -revision 2025-06-18 -out ./mcproots
 //
-// With -gate it writes a gate package over several revisions' packages, and
-// with -sdk an opt-in adapter package connecting a gate package to an MCP
-// SDK (the only output that imports an SDK).
+// With -sdk it writes a kit for a server that serves several revisions:
+//
+//	rootsgen -sdk go-sdk -out ./mcproots
+//
+// writes, under mcproots, the runtime every revision shares (rootsrt), one
+// package per revision (roots20250618, ...) importing it, and in mcproots
+// itself the gate that serves them all with the adapter for the SDK
+// (go-sdk, mcp-go; none for a server that speaks JSON-RPC itself). The kit
+// serves every embedded revision unless -revisions narrows it; the import
+// paths come from the go.mod of the module -out is in.
 //
 // It is meant for go:generate:
 //
-//	//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -revision 2025-06-18 -out ./mcproots
+//	//go:generate go tool rootsgen -revision 2025-06-18 -out ./mcproots
 //
 // Run rootsgen -h for the flags. Exit status: 0 on success, 1 when -check
 // finds stale files or the output cannot be written, 2 for a usage error
@@ -37,7 +44,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -80,12 +87,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		strict   = fs.Bool("strict", false, "treat a part of the roots feature left out (a warning) as an error: exit 2 and write nothing")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
 		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
-		gate     = fs.String("gate", "", "generate a gate package that serves these revisions with one handler: `REV=IMPORT,...`, each the import path of the package generated for REV (a revision generated with -schema needs that schema: -schema REV=FILE,...)")
-		sdk      = fs.String("sdk", "", "generate an adapter package connecting a gate package to this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+"); opt-in, the only output that imports an SDK")
-		gateImp  = fs.String("gate-import", "", "with -sdk: the `import path` of the gate package (generated with -gate) the adapter serves roots through")
+		sdk      = fs.String("sdk", "", "write a kit serving several revisions, with the adapter for this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+", or none); the adapter is the only output that imports an SDK")
+		revs     = fs.String("revisions", "", "with -sdk: the `revisions` the kit serves, separated by commas (default: every embedded revision)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check] [-strict] [-v]\n       rootsgen -gate REV=IMPORT,... -out DIR [-schema REV=FILE,...] [-package NAME] [-check]\n       rootsgen -sdk SDK -gate-import IMPORT -out DIR [-package NAME] [-check]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check] [-strict] [-v]\n       rootsgen -sdk go-sdk|mcp-go|none -out DIR [-revisions REV,...] [-package NAME] [-check] [-v]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -111,17 +117,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return interrupted(ctx, listRevisions(stdout, stderr), stderr)
 	case *markdown:
 		return usage("-markdown goes with -list")
-	case *sdk != "" && (*gate != "" || *revision != "" || *schemaF != ""):
-		return usage("-sdk writes an adapter over a gate package named by -gate-import; it takes neither -gate, -revision nor -schema")
-	case *sdk == "" && *gateImp != "":
-		return usage("-gate-import goes with -sdk")
-	case *sdk != "" && *gateImp == "":
-		return usage("-sdk needs -gate-import: the import path of the gate package (rootsgen -gate) the adapter serves roots through")
-	case *gate != "" && *revision != "":
-		return usage("-gate names its revisions itself; it takes no -revision")
-	case *gate == "" && *sdk == "" && *revision == "":
+	case *sdk != "" && (*revision != "" || *schemaF != ""):
+		return usage("-sdk writes a kit of the embedded revisions (narrow it with -revisions); it takes neither -revision nor -schema")
+	case *sdk == "" && *revs != "":
+		return usage("-revisions goes with -sdk")
+	case *sdk == "" && *revision == "":
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
-	case *gate == "" && *sdk == "" && schema.CheckRevision(*revision) != nil:
+	case *sdk == "" && schema.CheckRevision(*revision) != nil:
 		// Before the schema is read: the name, not the file, is wrong.
 		return usage("%v", schema.CheckRevision(*revision))
 	case *out == "":
@@ -136,25 +138,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	var files []generator.File
 	what := "revision " + *revision
 	if *sdk != "" {
-		what = "SDK adapter " + *sdk
-		if files, err = generator.GenerateSDK(generator.SDKOptions{SDK: *sdk, Package: name, GateImport: *gateImp}); err != nil {
+		what = "the kit"
+		if files, err = generateKit(*sdk, *revs, *out, name); err != nil {
 			if ue := (*generator.UsageError)(nil); errors.As(err, &ue) {
 				return usage("%v", err)
 			}
 			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
 			return exitFail
-		}
-	} else if *gate != "" {
-		what = "gate " + *gate
-		revs, err := generator.ParseGateFlag(*gate)
-		if err == nil {
-			err = gateSchemas(revs, *schemaF, *maxBytes)
-		}
-		if err == nil {
-			files, err = generator.GenerateGate(generator.GateOptions{Package: name, Revisions: revs, Load: generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth}})
-		}
-		if err != nil {
-			return usage("%v", err)
 		}
 	} else {
 		var m *generator.Model
@@ -191,48 +181,81 @@ func interrupted(ctx context.Context, code int, stderr io.Writer) int {
 	return code
 }
 
-// gateSchemas reads the schemas of -schema for -gate: "REV=FILE,...", or
-// a single FILE when exactly one revision of the gate is not embedded.
-func gateSchemas(revs []generator.GateRevision, value string, maxBytes int) error {
-	if value == "" {
-		return nil
+// generateKit writes the kit of -sdk into out, a directory of the module
+// whose go.mod is in out or above it.
+func generateKit(sdk, revisions, out, name string) ([]generator.File, error) {
+	if sdk == "none" {
+		sdk = ""
 	}
-	var notEmbedded []int
-	for i, r := range revs {
-		if !slices.Contains(schema.Revisions(), r.Revision) {
-			notEmbedded = append(notEmbedded, i)
+	var revs []generator.GateRevision
+	if revisions == "" {
+		for _, r := range schema.Revisions() {
+			revs = append(revs, generator.GateRevision{Revision: r})
 		}
-	}
-	files := map[string]string{}
-	if !strings.Contains(value, "=") {
-		if len(notEmbedded) != 1 {
-			return fmt.Errorf("with -gate, -schema wants REV=FILE pairs separated by commas (a bare FILE only serves a gate with exactly one revision that is not embedded)")
-		}
-		files[revs[notEmbedded[0]].Revision] = value
 	} else {
-		for _, item := range strings.Split(value, ",") {
-			rev, file, ok := strings.Cut(strings.TrimSpace(item), "=")
-			if !ok || rev == "" || file == "" {
-				return fmt.Errorf("with -gate, -schema wants REV=FILE pairs separated by commas, got %q", item)
+		for _, r := range strings.Split(revisions, ",") {
+			r = strings.TrimSpace(r)
+			if err := schema.CheckRevision(r); err != nil {
+				return nil, &generator.UsageError{Err: err}
 			}
-			if _, dup := files[rev]; dup {
-				return fmt.Errorf("-schema gives revision %s twice", rev)
-			}
-			files[rev] = file
+			revs = append(revs, generator.GateRevision{Revision: r})
 		}
 	}
-	for rev, file := range files {
-		i := slices.IndexFunc(revs, func(r generator.GateRevision) bool { return r.Revision == rev })
-		if i < 0 {
-			return fmt.Errorf("-schema gives a schema for %s, which -gate does not name", rev)
-		}
-		data, err := readLimited(file, maxBytes)
-		if err != nil {
-			return fmt.Errorf("%w: %w", errSchemaFile, err)
-		}
-		revs[i].Schema = data
+	imp, err := importPath(out)
+	if err != nil {
+		return nil, &generator.UsageError{Err: err}
 	}
-	return nil
+	return generator.GenerateKit(generator.KitOptions{Import: imp, Package: name, Revisions: revs, SDK: sdk})
+}
+
+// importPath is the import path of dir: the path of the module whose
+// go.mod is in dir or the nearest directory above it, and dir below that.
+func importPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for root := abs; ; root = filepath.Dir(root) {
+		data, err := readLimited(filepath.Join(root, "go.mod"), 1<<20)
+		if err == nil {
+			mod := modulePath(data)
+			if mod == "" {
+				return "", fmt.Errorf("%s: no module directive", filepath.Join(root, "go.mod"))
+			}
+			rel, err := filepath.Rel(root, abs)
+			if err != nil {
+				return "", err
+			}
+			if rel == "." {
+				return mod, nil
+			}
+			return mod + "/" + filepath.ToSlash(rel), nil
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		if filepath.Dir(root) == root {
+			return "", fmt.Errorf("%s is in no Go module (no go.mod in it or above it): a kit's packages import each other by the module's path", dir)
+		}
+	}
+}
+
+// modulePath returns the module path a go.mod declares, or "".
+func modulePath(gomod []byte) string {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '"') {
+			rest = strings.TrimSpace(rest)
+			if i := strings.Index(rest, "//"); i >= 0 {
+				rest = strings.TrimSpace(rest[:i])
+			}
+			if unq, err := strconv.Unquote(rest); err == nil {
+				return unq
+			}
+			return rest
+		}
+	}
+	return ""
 }
 
 var errSchemaFile = errors.New("schema file")

@@ -34,33 +34,33 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("Root", "", err)
+		return newDecodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p Root
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "name":
-			err = decodeString(m.value, &p.Name)
+			err = decodeString(m.Value, &p.Name)
 		case "uri":
-			seen[0] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.URI)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("Root", string(m.key), err)
+			return memberError("Root", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("Root", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("Root", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("Root", "uri", errRequired)
+		return newDecodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -96,41 +96,41 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsRequest", "", err)
+		return newDecodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsRequest
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "method":
 			seen[0] = true
-			if !constMatches(m.value, MethodListRoots) {
+			if !constMatches(m.Value, MethodListRoots) {
 				err = constError(MethodListRoots)
 			}
 		case "params":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Params = nil
 			} else {
 				v := new(ListRootsRequestParams)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Params = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsRequest", string(m.key), err)
+			return memberError("ListRootsRequest", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsRequest", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsRequest", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("ListRootsRequest", "method", errRequired)
+		return newDecodeError("ListRootsRequest", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -164,32 +164,32 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsRequestParams", "", err)
+		return newDecodeError("ListRootsRequestParams", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsRequestParams
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Meta = nil
 			} else {
 				v := new(ListRootsRequestParamsMeta)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Meta = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsRequestParams", string(m.key), err)
+			return memberError("ListRootsRequestParams", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsRequestParams", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsRequestParams", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -223,32 +223,32 @@ func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsRequestParamsMeta", "", err)
+		return newDecodeError("ListRootsRequestParamsMeta", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsRequestParamsMeta
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "progressToken":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.ProgressToken = nil
 			} else {
 				v := new(ProgressToken)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.ProgressToken = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsRequestParamsMeta", string(m.key), err)
+			return memberError("ListRootsRequestParamsMeta", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsRequestParamsMeta", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsRequestParamsMeta", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -273,7 +273,7 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendKey(b, &n, "\"roots\":")
-	if b, err = appendSlice(b, x.Roots); err != nil {
+	if b, err = appendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
 	return appendExtra(b, n > 0, x.Extra, "_meta", "roots")
@@ -286,35 +286,35 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsResult", "", err)
+		return newDecodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsResult
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v map[string]any
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		case "roots":
-			seen[0] = !isNullValue(m.value)
-			err = decodeSlice(m.value, &p.Roots)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeSlice(m.Value, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsResult", string(m.key), err)
+			return memberError("ListRootsResult", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsResult", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsResult", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("ListRootsResult", "roots", errRequired)
+		return newDecodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -350,41 +350,41 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RootsListChangedNotification", "", err)
+		return newDecodeError("RootsListChangedNotification", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RootsListChangedNotification
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "method":
 			seen[0] = true
-			if !constMatches(m.value, MethodRootsListChanged) {
+			if !constMatches(m.Value, MethodRootsListChanged) {
 				err = constError(MethodRootsListChanged)
 			}
 		case "params":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Params = nil
 			} else {
 				v := new(RootsListChangedNotificationParams)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Params = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RootsListChangedNotification", string(m.key), err)
+			return memberError("RootsListChangedNotification", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RootsListChangedNotification", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RootsListChangedNotification", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("RootsListChangedNotification", "method", errRequired)
+		return newDecodeError("RootsListChangedNotification", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -418,28 +418,28 @@ func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RootsListChangedNotificationParams", "", err)
+		return newDecodeError("RootsListChangedNotificationParams", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RootsListChangedNotificationParams
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v map[string]any
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RootsListChangedNotificationParams", string(m.key), err)
+			return memberError("RootsListChangedNotificationParams", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RootsListChangedNotificationParams", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RootsListChangedNotificationParams", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -473,32 +473,32 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ClientCapabilities", "", err)
+		return newDecodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ClientCapabilities
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "roots":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Roots = nil
 			} else {
 				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Roots = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ClientCapabilities", string(m.key), err)
+			return memberError("ClientCapabilities", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ClientCapabilities", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ClientCapabilities", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -529,28 +529,28 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RootsCapability", "", err)
+		return newDecodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RootsCapability
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "listChanged":
 			var v bool
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.ListChanged = v
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RootsCapability", string(m.key), err)
+			return memberError("RootsCapability", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RootsCapability", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RootsCapability", "", m.Err)
 	}
 	*x = p
 	return nil

@@ -241,18 +241,18 @@ func (u *ProgressToken) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("ProgressToken: %w", err)
 	}
 	switch {
-	case v.is("integer"):
+	case v.Is("integer"):
 		*u = ProgressToken{
-			i:    v.i,
+			i:    v.I,
 			kind: 2,
 		}
 		return nil
-	case v.is("string"):
+	case v.Is("string"):
 		*u = ProgressToken{
 			kind: 1,
-			s:    v.s,
+			s:    v.S,
 		}
 		return nil
 	}
-	return fmt.Errorf("ProgressToken: want string or integer, got %s", v.describe())
+	return fmt.Errorf("ProgressToken: want string or integer, got %s", v.Describe())
 }

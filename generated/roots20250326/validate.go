@@ -5,51 +5,51 @@ package roots20250326
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *Root) Validate() error {
-	v := validator{typeName: "Root"}
+	v := validator{TypeName: "Root"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *Root) validate(v *validator, at *path) {
 	if msg := checkURI(x.URI, "file"); msg != "" {
-		v.add(&path{at, "uri", -1}, msg)
+		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := validator{typeName: "ListRootsRequest"}
+	v := validator{TypeName: "ListRootsRequest"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsRequest) validate(v *validator, at *path) {
 	if x.Params != nil {
-		x.Params.validate(v, &path{at, "params", -1})
+		x.Params.validate(v, at.Member("params"))
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	v := validator{typeName: "ListRootsRequestParams"}
+	v := validator{TypeName: "ListRootsRequestParams"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsRequestParams) validate(v *validator, at *path) {
 	if x.Meta != nil {
-		x.Meta.validate(v, &path{at, "_meta", -1})
+		x.Meta.validate(v, at.Member("_meta"))
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsRequestParamsMeta) Validate() error {
-	v := validator{typeName: "ListRootsRequestParamsMeta"}
+	v := validator{TypeName: "ListRootsRequestParamsMeta"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsRequestParamsMeta) validate(v *validator, at *path) {}
@@ -57,14 +57,14 @@ func (x *ListRootsRequestParamsMeta) validate(v *validator, at *path) {}
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := validator{typeName: "ListRootsResult"}
+	v := validator{TypeName: "ListRootsResult"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
 	for i := range x.Roots {
-		x.Roots[i].validate(v, &path{at, "roots", i})
+		x.Roots[i].validate(v, at.Item("roots", i))
 	}
 }
 
@@ -73,38 +73,38 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := validator{typeName: "ListRootsResult"}
+	v := validator{TypeName: "ListRootsResult"}
 	valid := make([]Root, 0, len(x.Roots))
 	for i := range x.Roots {
-		before := len(v.problems)
-		x.Roots[i].validate(&v, &path{nil, "roots", i})
-		if len(v.problems) == before {
+		before := len(v.Problems)
+		x.Roots[i].validate(&v, itemPath("roots", i))
+		if len(v.Problems) == before {
 			valid = append(valid, x.Roots[i])
 		}
 	}
-	return valid, v.err()
+	return valid, v.Err()
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	v := validator{typeName: "RootsListChangedNotification"}
+	v := validator{TypeName: "RootsListChangedNotification"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *RootsListChangedNotification) validate(v *validator, at *path) {
 	if x.Params != nil {
-		x.Params.validate(v, &path{at, "params", -1})
+		x.Params.validate(v, at.Member("params"))
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *RootsListChangedNotificationParams) Validate() error {
-	v := validator{typeName: "RootsListChangedNotificationParams"}
+	v := validator{TypeName: "RootsListChangedNotificationParams"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *RootsListChangedNotificationParams) validate(v *validator, at *path) {}
@@ -112,23 +112,23 @@ func (x *RootsListChangedNotificationParams) validate(v *validator, at *path) {}
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := validator{typeName: "ClientCapabilities"}
+	v := validator{TypeName: "ClientCapabilities"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ClientCapabilities) validate(v *validator, at *path) {
 	if x.Roots != nil {
-		x.Roots.validate(v, &path{at, "roots", -1})
+		x.Roots.validate(v, at.Member("roots"))
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := validator{typeName: "RootsCapability"}
+	v := validator{TypeName: "RootsCapability"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *RootsCapability) validate(v *validator, at *path) {}

@@ -41,37 +41,37 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("Root", "", err)
+		return newDecodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p Root
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v map[string]any
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		case "name":
-			err = decodeString(m.value, &p.Name)
+			err = decodeString(m.Value, &p.Name)
 		case "uri":
-			seen[0] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.URI)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("Root", string(m.key), err)
+			return memberError("Root", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("Root", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("Root", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("Root", "uri", errRequired)
+		return newDecodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -113,55 +113,55 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsRequest", "", err)
+		return newDecodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsRequest
 	var seen [3]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "jsonrpc":
 			seen[0] = true
-			if !constMatches(m.value, JSONRPCVersion) {
+			if !constMatches(m.Value, JSONRPCVersion) {
 				err = constError(JSONRPCVersion)
 			}
 		case "method":
 			seen[1] = true
-			if !constMatches(m.value, MethodListRoots) {
+			if !constMatches(m.Value, MethodListRoots) {
 				err = constError(MethodListRoots)
 			}
 		case "id":
-			seen[2] = !isNullValue(m.value)
-			err = p.ID.UnmarshalJSON(m.value)
+			seen[2] = !isNullValue(m.Value)
+			err = p.ID.UnmarshalJSON(m.Value)
 		case "params":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Params = nil
 			} else {
 				v := new(RequestParams)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Params = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsRequest", string(m.key), err)
+			return memberError("ListRootsRequest", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsRequest", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsRequest", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("ListRootsRequest", "jsonrpc", errRequired)
+		return newDecodeError("ListRootsRequest", "jsonrpc", errRequired)
 	}
 	if !seen[1] {
-		return decodeError("ListRootsRequest", "method", errRequired)
+		return newDecodeError("ListRootsRequest", "method", errRequired)
 	}
 	if !seen[2] {
-		return decodeError("ListRootsRequest", "id", errRequired)
+		return newDecodeError("ListRootsRequest", "id", errRequired)
 	}
 	*x = p
 	return nil
@@ -186,7 +186,7 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendKey(b, &n, "\"roots\":")
-	if b, err = appendSlice(b, x.Roots); err != nil {
+	if b, err = appendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
 	return appendExtra(b, n > 0, x.Extra, "_meta", "roots")
@@ -199,35 +199,35 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsResult", "", err)
+		return newDecodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsResult
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v map[string]any
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		case "roots":
-			seen[0] = !isNullValue(m.value)
-			err = decodeSlice(m.value, &p.Roots)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeSlice(m.Value, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsResult", string(m.key), err)
+			return memberError("ListRootsResult", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsResult", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsResult", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("ListRootsResult", "roots", errRequired)
+		return newDecodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -265,49 +265,49 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RootsListChangedNotification", "", err)
+		return newDecodeError("RootsListChangedNotification", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RootsListChangedNotification
 	var seen [2]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "jsonrpc":
 			seen[0] = true
-			if !constMatches(m.value, JSONRPCVersion) {
+			if !constMatches(m.Value, JSONRPCVersion) {
 				err = constError(JSONRPCVersion)
 			}
 		case "method":
 			seen[1] = true
-			if !constMatches(m.value, MethodRootsListChanged) {
+			if !constMatches(m.Value, MethodRootsListChanged) {
 				err = constError(MethodRootsListChanged)
 			}
 		case "params":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Params = nil
 			} else {
 				v := new(NotificationParams)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Params = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RootsListChangedNotification", string(m.key), err)
+			return memberError("RootsListChangedNotification", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RootsListChangedNotification", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RootsListChangedNotification", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("RootsListChangedNotification", "jsonrpc", errRequired)
+		return newDecodeError("RootsListChangedNotification", "jsonrpc", errRequired)
 	}
 	if !seen[1] {
-		return decodeError("RootsListChangedNotification", "method", errRequired)
+		return newDecodeError("RootsListChangedNotification", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -341,32 +341,32 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ClientCapabilities", "", err)
+		return newDecodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ClientCapabilities
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "roots":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Roots = nil
 			} else {
 				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Roots = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ClientCapabilities", string(m.key), err)
+			return memberError("ClientCapabilities", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ClientCapabilities", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ClientCapabilities", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -397,28 +397,28 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RootsCapability", "", err)
+		return newDecodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RootsCapability
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "listChanged":
 			var v bool
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.ListChanged = v
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RootsCapability", string(m.key), err)
+			return memberError("RootsCapability", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RootsCapability", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RootsCapability", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -452,32 +452,32 @@ func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RequestParams", "", err)
+		return newDecodeError("RequestParams", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RequestParams
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Meta = nil
 			} else {
 				v := new(RequestParamsMeta)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Meta = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RequestParams", string(m.key), err)
+			return memberError("RequestParams", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RequestParams", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RequestParams", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -511,32 +511,32 @@ func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RequestParamsMeta", "", err)
+		return newDecodeError("RequestParamsMeta", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RequestParamsMeta
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "progressToken":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.ProgressToken = nil
 			} else {
 				v := new(ProgressToken)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.ProgressToken = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RequestParamsMeta", string(m.key), err)
+			return memberError("RequestParamsMeta", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RequestParamsMeta", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RequestParamsMeta", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -570,28 +570,28 @@ func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("NotificationParams", "", err)
+		return newDecodeError("NotificationParams", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p NotificationParams
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v map[string]any
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("NotificationParams", string(m.key), err)
+			return memberError("NotificationParams", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("NotificationParams", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("NotificationParams", "", m.Err)
 	}
 	*x = p
 	return nil

@@ -5,38 +5,8 @@ package roots20251125
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"slices"
-	"sync"
 	"time"
 )
-
-// RPCError is a JSON-RPC error object. Handlers return one to answer with
-// a specific error; any other error becomes -32603 without its text.
-type RPCError struct {
-	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
-	Code int64 `json:"code"`
-	// Message is a short description of the error.
-	Message string `json:"message"`
-	// Data, if not nil, is sent as the error's data member.
-	Data any `json:"data,omitempty"`
-}
-
-// Error returns the code and message.
-func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
-
-// JSON-RPC error codes the roots feature answers with.
-const (
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
-)
-
-// notSupported is the error the specification shows for a client without roots.
-func notSupported(reason string) *RPCError {
-	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
-}
 
 // ListRootsParams is the params of a roots/list request under a name that
 // every revision's package has: a handler written in terms of it compiles
@@ -92,41 +62,25 @@ func (c *Client) Capabilities() ClientCapabilities {
 
 // listRoots runs the handler and checks its answer.
 func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError) {
-	if c.Capability == nil {
-		return nil, notSupported("Client does not have roots capability")
+	call := listRootsCall[RequestParams, ListRootsResult]{
+		HasCapability: c.Capability != nil,
+		HasHandler:    c.Handler != nil,
+		Decode: func(raw json.RawMessage) (*RequestParams, error) {
+			params := new(RequestParams)
+			if len(raw) > 0 {
+				if err := params.UnmarshalJSON(raw); err != nil {
+					return nil, err
+				}
+			}
+			return params, params.Validate()
+		},
+		Handle: func(ctx context.Context, params *RequestParams) (*ListRootsResult, error) {
+			return c.Handler.ListRoots(ctx, params)
+		},
+		Check: (*ListRootsResult).Validate,
+		New:   func() *ListRootsResult { return &ListRootsResult{} },
 	}
-	if c.Handler == nil {
-		return nil, notSupported("Client has no roots handler")
-	}
-	params := new(RequestParams)
-	if len(raw) > 0 {
-		err := checkJSON(raw)
-		if err == nil {
-			err = params.UnmarshalJSON(raw)
-		}
-		if err != nil {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": err.Error()}}
-		}
-	}
-	if err := params.Validate(); err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": err.Error()}}
-	}
-	result, err := c.Handler.ListRoots(ctx, params)
-	var rpcErr *RPCError
-	switch {
-	case errors.As(err, &rpcErr):
-		return nil, rpcErr
-	case err != nil:
-		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
-	case result == nil:
-		result = &ListRootsResult{}
-	}
-	if err := result.Validate(); err != nil {
-		// The handler's own roots break the rules: answering with them
-		// would fail at the server.
-		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
-	}
-	return result, nil
+	return call.Answer(ctx, raw)
 }
 
 // HandleRequest answers a request from the server: roots/list gets the
@@ -144,7 +98,7 @@ func (c *Client) HandleRequest(ctx context.Context, method string, params json.R
 	// again and again as the buffer grows.
 	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
 	if err != nil {
-		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
+		return nil, internalError()
 	}
 	return out, nil
 }
@@ -201,17 +155,6 @@ var (
 	_ ListChangedHandler = UnimplementedListChangedHandler{}
 )
 
-// ErrNoRootsCapability is returned, and nothing is sent, when a server asks
-// for the roots of a client that did not declare the roots capability.
-var ErrNoRootsCapability = errors.New("roots/list: the client did not declare the roots capability")
-
-// ErrNoAnswer is wrapped by the error of a roots/list that the client did
-// not answer within the timeout.
-var ErrNoAnswer = errors.New("roots/list: no answer from the client")
-
-// DefaultTimeout bounds a roots/list request when Server.Timeout is zero.
-const DefaultTimeout = 30 * time.Second
-
 // RequestFunc sends a request to the client and returns its result's JSON,
 // or the error the client answered with (an *RPCError) or the transport's.
 // It must return when ctx is done.
@@ -261,19 +204,7 @@ type Server struct {
 	// notifications/roots/list_changed.
 	OnListChanged ListChangedHandler
 
-	mu     sync.Mutex
-	cached []Root
-	valid  bool
-	sent   time.Time // when the request that got cached was sent
-	gen    uint64    // counts invalidations, so a fetch that began before one is not cached
-	call   *fetch
-}
-
-// fetch is one roots/list in flight, shared by every caller that waits.
-type fetch struct {
-	done  chan struct{}
-	roots []Root
-	err   error
+	asker asker[Root]
 }
 
 // NewListRootsRequest returns the method and params of a roots/list
@@ -300,166 +231,44 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if s.valid && (s.MaxAge <= 0 || time.Since(s.sent) < s.MaxAge) {
-		roots := slices.Clone(s.cached)
-		s.mu.Unlock()
-		return roots, nil
-	}
-	s.valid, s.cached = false, nil
-	call := s.call
-	if call == nil {
-		call = &fetch{done: make(chan struct{})}
-		s.call = call
-		go s.run(context.WithoutCancel(ctx), call, s.gen)
-	}
-	s.mu.Unlock()
-	select {
-	case <-call.done:
-		return slices.Clone(call.roots), call.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return s.asker.Roots(ctx, &askConfig[Root]{
+		Timeout:        s.Timeout,
+		MaxAge:         s.MaxAge,
+		Keep:           s.ClientRoots.ListChanged,
+		Lenient:        s.Lenient,
+		OnInvalidRoots: s.OnInvalidRoots,
+		Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+			return s.Request(ctx, MethodListRoots, params)
+		},
+		Params: listRootsParams,
+		Decode: decodeListRoots,
+	})
 }
 
 // Invalidate drops the cached roots; the next Roots asks the client again,
 // even while a request sent before is still in flight (its callers get its
 // answer, which is not cached).
-func (s *Server) Invalidate() {
-	s.mu.Lock()
-	s.gen++
-	s.valid, s.cached = false, nil
-	s.call = nil
-	s.mu.Unlock()
+func (s *Server) Invalidate() { s.asker.Invalidate() }
+
+// listRootsParams are the params of the roots/list that asks for the page
+// at cursor ("" for the first).
+func listRootsParams(cursor string) (json.RawMessage, error) {
+	return json.RawMessage("{}"), nil
 }
 
-// keeps reports whether an answer may be served again later: the client
-// announces changes, or MaxAge allows reuse.
-func (s *Server) keeps() bool {
-	return s.MaxAge > 0 || s.ClientRoots != nil && s.ClientRoots.ListChanged
-}
-
-// run sends the shared request for call, which began at generation gen,
-// and hands its outcome to the callers waiting on call.done. ctx carries
-// the values of the caller that started it, without its cancellation.
-func (s *Server) run(ctx context.Context, call *fetch, gen uint64) {
-	timeout := s.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	sent := time.Now()
-	returned := false
-	defer func() {
-		if !returned {
-			// Something panicked outside Request and OnInvalidRoots (whose
-			// panics are errors already), or called runtime.Goexit, which
-			// cannot be stopped: the waiters must still hear of it.
-			call.roots = nil
-			if v := recover(); v != nil {
-				call.err = fmt.Errorf("roots/list: %w", &panicError{"the request", v})
-			} else {
-				call.err = errors.New("roots/list: Request or OnInvalidRoots called runtime.Goexit")
-			}
-		}
-		s.mu.Lock()
-		if s.call == call {
-			s.call = nil
-		}
-		if call.err == nil && gen == s.gen && s.keeps() {
-			s.cached, s.valid, s.sent = call.roots, true, sent
-		}
-		s.mu.Unlock()
-		close(call.done)
-	}()
-	call.roots, call.err = s.ask(ctx, timeout)
-	returned = true
-}
-
-// panicError reports a panic in one of the Server's functions.
-type panicError struct {
-	what  string // the function that panicked
-	value any    // what it panicked with
-}
-
-func (e *panicError) Error() string { return fmt.Sprintf("%s panicked: %v", e.what, e.value) }
-
-// Unwrap returns the panic's value when it is an error.
-func (e *panicError) Unwrap() error {
-	err, _ := e.value.(error)
-	return err
-}
-
-// request calls s.Request, turning a panic into a *panicError.
-func (s *Server) request(ctx context.Context, method Method, params json.RawMessage) (raw json.RawMessage, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			raw, err = nil, &panicError{"Request", v}
-		}
-	}()
-	return s.Request(ctx, method, params)
-}
-
-// reportInvalid calls s.OnInvalidRoots, turning a panic into a *panicError.
-func (s *Server) reportInvalid(invalid error) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &panicError{"OnInvalidRoots", v}
-		}
-	}()
-	s.OnInvalidRoots(invalid)
-	return nil
-}
-
-func (s *Server) ask(ctx context.Context, timeout time.Duration) ([]Root, error) {
-	method, params, err := s.NewListRootsRequest()
-	if err != nil {
-		return nil, err
-	}
-	roots, _, err := s.askPage(ctx, timeout, method, params)
-	return roots, err
-}
-
-// askPage sends one roots/list and reads the answer: its roots (the valid
-// ones, when Lenient) and the cursor of the next page, if any.
-func (s *Server) askPage(ctx context.Context, timeout time.Duration, method Method, params json.RawMessage) (roots []Root, next string, err error) {
-	raw, err := s.request(ctx, method, params)
-	if err != nil {
-		// A failure once the timeout has passed is the timeout's doing,
-		// whatever Request made of it; a panic is reported as such. An
-		// answer, even one that came just as time ran out, is used.
-		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
-			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
-		}
-		return nil, "", fmt.Errorf("roots/list: %w", err)
-	}
-	if isNullValue(raw[skipSpace(raw, 0):]) {
-		return nil, "", errors.New("roots/list: the client answered null, not a result")
-	}
-	if err := checkJSON(raw); err != nil {
-		return nil, "", fmt.Errorf("roots/list: %w", err)
-	}
+// decodeListRoots reads a roots/list result: its roots (the valid ones
+// when lenient, the others' problems as invalid) and its next page's
+// cursor.
+func decodeListRoots(raw json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error) {
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {
-		return nil, "", fmt.Errorf("roots/list: %w", err)
+		return nil, nil, "", err
 	}
-	if !s.Lenient {
-		if err := result.Validate(); err != nil {
-			return nil, "", fmt.Errorf("roots/list: %w", err)
-		}
-		return result.Roots, next, nil
+	if !lenient {
+		return result.Roots, nil, next, result.Validate()
 	}
-	roots, err = result.ValidRoots()
-	if err != nil && s.OnInvalidRoots != nil {
-		if err := s.reportInvalid(err); err != nil {
-			return nil, "", fmt.Errorf("roots/list: %w", err)
-		}
-	}
-	return roots, next, nil
+	roots, invalid = result.ValidRoots()
+	return roots, invalid, next, nil
 }
 
 // HandleNotification handles a notification from the client:

@@ -41,37 +41,37 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 func (x *Root) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("Root", "", err)
+		return newDecodeError("Root", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p Root
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v MetaObject
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		case "name":
-			err = decodeString(m.value, &p.Name)
+			err = decodeString(m.Value, &p.Name)
 		case "uri":
-			seen[0] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.URI)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("Root", string(m.key), err)
+			return memberError("Root", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("Root", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("Root", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("Root", "uri", errRequired)
+		return newDecodeError("Root", "uri", errRequired)
 	}
 	*x = p
 	return nil
@@ -107,41 +107,41 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsRequest", "", err)
+		return newDecodeError("ListRootsRequest", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsRequest
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "method":
 			seen[0] = true
-			if !constMatches(m.value, MethodListRoots) {
+			if !constMatches(m.Value, MethodListRoots) {
 				err = constError(MethodListRoots)
 			}
 		case "params":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Params = nil
 			} else {
 				v := new(ListRootsRequestParams)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Params = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsRequest", string(m.key), err)
+			return memberError("ListRootsRequest", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsRequest", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsRequest", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("ListRootsRequest", "method", errRequired)
+		return newDecodeError("ListRootsRequest", "method", errRequired)
 	}
 	*x = p
 	return nil
@@ -175,28 +175,28 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsRequestParams", "", err)
+		return newDecodeError("ListRootsRequestParams", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsRequestParams
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v MetaObject
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsRequestParams", string(m.key), err)
+			return memberError("ListRootsRequestParams", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsRequestParams", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsRequestParams", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -215,7 +215,7 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	n := 0
 	var err error
 	b = appendKey(b, &n, "\"roots\":")
-	if b, err = appendSlice(b, x.Roots); err != nil {
+	if b, err = appendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
 		return nil, fmt.Errorf("roots: %w", err)
 	}
 	return appendExtra(b, n > 0, x.Extra, "roots")
@@ -228,31 +228,31 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ListRootsResult", "", err)
+		return newDecodeError("ListRootsResult", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ListRootsResult
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "roots":
-			seen[0] = !isNullValue(m.value)
-			err = decodeSlice(m.value, &p.Roots)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeSlice(m.Value, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ListRootsResult", string(m.key), err)
+			return memberError("ListRootsResult", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ListRootsResult", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ListRootsResult", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("ListRootsResult", "roots", errRequired)
+		return newDecodeError("ListRootsResult", "roots", errRequired)
 	}
 	*x = p
 	return nil
@@ -286,32 +286,32 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("ClientCapabilities", "", err)
+		return newDecodeError("ClientCapabilities", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p ClientCapabilities
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "roots":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.Roots = nil
 			} else {
 				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.Roots = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("ClientCapabilities", string(m.key), err)
+			return memberError("ClientCapabilities", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("ClientCapabilities", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("ClientCapabilities", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -338,24 +338,24 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RootsCapability", "", err)
+		return newDecodeError("RootsCapability", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RootsCapability
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RootsCapability", string(m.key), err)
+			return memberError("RootsCapability", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RootsCapability", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RootsCapability", "", m.Err)
 	}
 	*x = p
 	return nil
@@ -401,41 +401,41 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("InputRequiredResult", "", err)
+		return newDecodeError("InputRequiredResult", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p InputRequiredResult
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
 			var v ResultMetaObject
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Meta = v
 		case "inputRequests":
 			var v InputRequests
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.InputRequests = v
 		case "requestState":
-			err = decodeString(m.value, &p.RequestState)
+			err = decodeString(m.Value, &p.RequestState)
 		case "resultType":
-			seen[0] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.ResultType)
+			seen[0] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.ResultType)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("InputRequiredResult", string(m.key), err)
+			return memberError("InputRequiredResult", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("InputRequiredResult", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("InputRequiredResult", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("InputRequiredResult", "resultType", errRequired)
+		return newDecodeError("InputRequiredResult", "resultType", errRequired)
 	}
 	*x = p
 	return nil
@@ -477,37 +477,37 @@ func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("InputResponseRequestParams", "", err)
+		return newDecodeError("InputResponseRequestParams", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p InputResponseRequestParams
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "_meta":
-			seen[0] = !isNullValue(m.value)
-			err = p.Meta.UnmarshalJSON(m.value)
+			seen[0] = !isNullValue(m.Value)
+			err = p.Meta.UnmarshalJSON(m.Value)
 		case "inputResponses":
 			var v InputResponses
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.InputResponses = v
 		case "requestState":
-			err = decodeString(m.value, &p.RequestState)
+			err = decodeString(m.Value, &p.RequestState)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("InputResponseRequestParams", string(m.key), err)
+			return memberError("InputResponseRequestParams", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("InputResponseRequestParams", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("InputResponseRequestParams", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("InputResponseRequestParams", "_meta", errRequired)
+		return newDecodeError("InputResponseRequestParams", "_meta", errRequired)
 	}
 	*x = p
 	return nil
@@ -547,47 +547,47 @@ func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, err
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("MissingRequiredClientCapabilityError", "", err)
+		return newDecodeError("MissingRequiredClientCapabilityError", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p MissingRequiredClientCapabilityError
 	var seen [2]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "jsonrpc":
 			seen[0] = true
-			if !constMatches(m.value, JSONRPCVersion) {
+			if !constMatches(m.Value, JSONRPCVersion) {
 				err = constError(JSONRPCVersion)
 			}
 		case "error":
-			seen[1] = !isNullValue(m.value)
-			err = p.Error.UnmarshalJSON(m.value)
+			seen[1] = !isNullValue(m.Value)
+			err = p.Error.UnmarshalJSON(m.Value)
 		case "id":
-			if isNullValue(m.value) {
+			if isNullValue(m.Value) {
 				p.ID = nil
 			} else {
 				v := new(RequestID)
-				err = v.UnmarshalJSON(m.value)
+				err = v.UnmarshalJSON(m.Value)
 				p.ID = v
 			}
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("MissingRequiredClientCapabilityError", string(m.key), err)
+			return memberError("MissingRequiredClientCapabilityError", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("MissingRequiredClientCapabilityError", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("MissingRequiredClientCapabilityError", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("MissingRequiredClientCapabilityError", "jsonrpc", errRequired)
+		return newDecodeError("MissingRequiredClientCapabilityError", "jsonrpc", errRequired)
 	}
 	if !seen[1] {
-		return decodeError("MissingRequiredClientCapabilityError", "error", errRequired)
+		return newDecodeError("MissingRequiredClientCapabilityError", "error", errRequired)
 	}
 	*x = p
 	return nil
@@ -623,45 +623,45 @@ func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byt
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("MissingRequiredClientCapabilityErrorObject", "", err)
+		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p MissingRequiredClientCapabilityErrorObject
 	var seen [3]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "code":
 			seen[0] = true
-			if !constMatches(m.value, float64(CodeMissingRequiredClientCapability)) {
+			if !constMatches(m.Value, float64(CodeMissingRequiredClientCapability)) {
 				err = constError(float64(CodeMissingRequiredClientCapability))
 			}
 		case "data":
-			seen[1] = !isNullValue(m.value)
-			err = p.Data.UnmarshalJSON(m.value)
+			seen[1] = !isNullValue(m.Value)
+			err = p.Data.UnmarshalJSON(m.Value)
 		case "message":
-			seen[2] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.Message)
+			seen[2] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.Message)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("MissingRequiredClientCapabilityErrorObject", string(m.key), err)
+			return memberError("MissingRequiredClientCapabilityErrorObject", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("MissingRequiredClientCapabilityErrorObject", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("MissingRequiredClientCapabilityErrorObject", "code", errRequired)
+		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "code", errRequired)
 	}
 	if !seen[1] {
-		return decodeError("MissingRequiredClientCapabilityErrorObject", "data", errRequired)
+		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "data", errRequired)
 	}
 	if !seen[2] {
-		return decodeError("MissingRequiredClientCapabilityErrorObject", "message", errRequired)
+		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "message", errRequired)
 	}
 	*x = p
 	return nil
@@ -693,31 +693,31 @@ func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte,
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("MissingRequiredClientCapabilityErrorData", "", err)
+		return newDecodeError("MissingRequiredClientCapabilityErrorData", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p MissingRequiredClientCapabilityErrorData
 	var seen [1]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "requiredCapabilities":
-			seen[0] = !isNullValue(m.value)
-			err = p.RequiredCapabilities.UnmarshalJSON(m.value)
+			seen[0] = !isNullValue(m.Value)
+			err = p.RequiredCapabilities.UnmarshalJSON(m.Value)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("MissingRequiredClientCapabilityErrorData", string(m.key), err)
+			return memberError("MissingRequiredClientCapabilityErrorData", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("MissingRequiredClientCapabilityErrorData", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("MissingRequiredClientCapabilityErrorData", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("MissingRequiredClientCapabilityErrorData", "requiredCapabilities", errRequired)
+		return newDecodeError("MissingRequiredClientCapabilityErrorData", "requiredCapabilities", errRequired)
 	}
 	*x = p
 	return nil
@@ -751,37 +751,37 @@ func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("RequestMetaObject", "", err)
+		return newDecodeError("RequestMetaObject", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p RequestMetaObject
 	var seen [2]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "io.modelcontextprotocol/clientCapabilities":
-			seen[0] = !isNullValue(m.value)
-			err = p.ClientCapabilities.UnmarshalJSON(m.value)
+			seen[0] = !isNullValue(m.Value)
+			err = p.ClientCapabilities.UnmarshalJSON(m.Value)
 		case "io.modelcontextprotocol/protocolVersion":
-			seen[1] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.ProtocolVersion)
+			seen[1] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.ProtocolVersion)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("RequestMetaObject", string(m.key), err)
+			return memberError("RequestMetaObject", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("RequestMetaObject", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("RequestMetaObject", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", errRequired)
+		return newDecodeError("RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", errRequired)
 	}
 	if !seen[1] {
-		return decodeError("RequestMetaObject", "io.modelcontextprotocol/protocolVersion", errRequired)
+		return newDecodeError("RequestMetaObject", "io.modelcontextprotocol/protocolVersion", errRequired)
 	}
 	*x = p
 	return nil
@@ -819,43 +819,43 @@ func (x *Error) appendJSON(b []byte) ([]byte, error) {
 func (x *Error) UnmarshalJSON(data []byte) error {
 	m, isNull, err := objectMembers(data)
 	if err != nil {
-		return decodeError("Error", "", err)
+		return newDecodeError("Error", "", err)
 	}
 	if isNull {
 		return nil
 	}
 	var p Error
 	var seen [2]bool
-	for m.next() {
+	for m.Next() {
 		var err error
-		switch string(m.key) {
+		switch string(m.Key) {
 		case "code":
-			seen[0] = !isNullValue(m.value)
+			seen[0] = !isNullValue(m.Value)
 			var v int64
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Code = v
 		case "data":
 			var v any
-			err = decodeJSON(m.value, &v)
+			err = decodeJSON(m.Value, &v)
 			p.Data = v
 		case "message":
-			seen[1] = !isNullValue(m.value)
-			err = decodeString(m.value, &p.Message)
+			seen[1] = !isNullValue(m.Value)
+			err = decodeString(m.Value, &p.Message)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.key, m.value)
+			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
 		}
 		if err != nil {
-			return memberError("Error", string(m.key), err)
+			return memberError("Error", string(m.Key), err)
 		}
 	}
-	if m.err != nil {
-		return decodeError("Error", "", m.err)
+	if m.Err != nil {
+		return newDecodeError("Error", "", m.Err)
 	}
 	if !seen[0] {
-		return decodeError("Error", "code", errRequired)
+		return newDecodeError("Error", "code", errRequired)
 	}
 	if !seen[1] {
-		return decodeError("Error", "message", errRequired)
+		return newDecodeError("Error", "message", errRequired)
 	}
 	*x = p
 	return nil

@@ -11,32 +11,6 @@ import (
 	"slices"
 )
 
-// RPCError is a JSON-RPC error object. Handlers return one to answer with
-// a specific error; any other error becomes -32603 without its text.
-type RPCError struct {
-	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
-	Code int64 `json:"code"`
-	// Message is a short description of the error.
-	Message string `json:"message"`
-	// Data, if not nil, is sent as the error's data member.
-	Data any `json:"data,omitempty"`
-}
-
-// Error returns the code and message.
-func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
-
-// JSON-RPC error codes the roots feature answers with.
-const (
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
-)
-
-// notSupported is the error the specification shows for a client without roots.
-func notSupported(reason string) *RPCError {
-	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
-}
-
 // ListRootsParams is the params of a roots/list request under a name that
 // every revision's package has: a handler written in terms of it compiles
 // unchanged against the package of another revision. In this revision it is
@@ -116,41 +90,25 @@ func (c *Client) Capabilities() ClientCapabilities {
 
 // listRoots runs the handler and checks its answer.
 func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError) {
-	if c.Capability == nil {
-		return nil, notSupported("Client does not have roots capability")
+	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
+		HasCapability: c.Capability != nil,
+		HasHandler:    c.Handler != nil,
+		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
+			params := new(ListRootsRequestParams)
+			if len(raw) > 0 {
+				if err := params.UnmarshalJSON(raw); err != nil {
+					return nil, err
+				}
+			}
+			return params, params.Validate()
+		},
+		Handle: func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
+			return c.Handler.ListRoots(ctx, params)
+		},
+		Check: (*ListRootsResult).Validate,
+		New:   func() *ListRootsResult { return &ListRootsResult{} },
 	}
-	if c.Handler == nil {
-		return nil, notSupported("Client has no roots handler")
-	}
-	params := new(ListRootsRequestParams)
-	if len(raw) > 0 {
-		err := checkJSON(raw)
-		if err == nil {
-			err = params.UnmarshalJSON(raw)
-		}
-		if err != nil {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": err.Error()}}
-		}
-	}
-	if err := params.Validate(); err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": err.Error()}}
-	}
-	result, err := c.Handler.ListRoots(ctx, params)
-	var rpcErr *RPCError
-	switch {
-	case errors.As(err, &rpcErr):
-		return nil, rpcErr
-	case err != nil:
-		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
-	case result == nil:
-		result = &ListRootsResult{}
-	}
-	if err := result.Validate(); err != nil {
-		// The handler's own roots break the rules: answering with them
-		// would fail at the server.
-		return nil, &RPCError{Code: CodeInternalError, Message: "Internal error"}
-	}
-	return result, nil
+	return call.Answer(ctx, raw)
 }
 
 // AnswerInputRequests answers the roots/list entries of an
@@ -189,26 +147,6 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 		}
 	}
 	return responses, others, nil
-}
-
-// inputRequestMethod returns the method of an inputRequests entry, raw
-// valid JSON: the string in the member named exactly "method", as the
-// decoders match names (encoding/json would also take "METHOD" or
-// "Method"), or "" when raw is not an object or has no such string.
-func inputRequestMethod(raw json.RawMessage) string {
-	m, _, err := objectMembers(raw)
-	if err != nil {
-		return ""
-	}
-	var method string
-	for m.next() {
-		if string(m.key) == "method" {
-			// Of duplicate members the last wins, as in the decoders.
-			method = ""
-			_ = decodeString(m.value, &method)
-		}
-	}
-	return method
 }
 
 // AskForRoots returns the result a server sends to ask for the client's
@@ -261,15 +199,9 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
 	resp, ok := params.InputResponses[key]
-	if !ok {
-		return nil, fmt.Errorf("inputResponses has no %q entry", key)
-	}
-	raw := resp.Raw()
-	if len(raw) == 0 || isNullValue(raw[skipSpace(raw, 0):]) {
-		return nil, fmt.Errorf("inputResponses[%q] is null, not a result", key)
-	}
-	if err := checkJSON(raw); err != nil {
-		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
+	raw, err := inputResponse(resp.Raw(), ok, key)
+	if err != nil {
+		return nil, err
 	}
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {
@@ -312,4 +244,53 @@ func RequireRoots(id *RequestID, meta *RequestMetaObject) *MissingRequiredClient
 			},
 		},
 	}
+}
+
+// AskForRoots is the package's AskForRoots with a sealed requestState: the
+// InputRequiredResult that asks for roots under key while serving the
+// request b describes, carrying state sealed for that request. The result
+// always has a requestState, even for an empty state, so that the retry
+// must bring back one this server sealed. A nil sealer sends state as it
+// is, unsealed, as AskForRoots does: configure a sealer and the same code
+// seals.
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+func (s *StateSealer) AskForRoots(key string, state []byte, b StateBinding) (InputRequiredResult, error) {
+	if s == nil {
+		return AskForRoots(key, string(state))
+	}
+	sealed, err := s.Seal(state, b)
+	if err != nil {
+		return InputRequiredResult{}, err
+	}
+	return AskForRoots(key, sealed)
+}
+
+// RootsFromInputResponses is the package's RootsFromInputResponses for a
+// retried request whose requestState must open: it opens
+// params.RequestState for the request b describes and, only if that
+// succeeds, reads the roots answered under key. It returns the roots as
+// RootsFromInputResponses does, and the state that was sealed. A state
+// that does not open is one of the ErrState errors, with no roots. A nil
+// sealer opens nothing: the state is the requestState as the client sent
+// it, unchecked.
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+func (s *StateSealer) RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool, b StateBinding) (roots []Root, state []byte, err error) {
+	if params == nil {
+		return nil, nil, errors.New("RootsFromInputResponses: nil params")
+	}
+	if s == nil {
+		state = []byte(params.RequestState)
+	} else if state, err = s.Open(params.RequestState, b); err != nil {
+		return nil, nil, err
+	}
+	roots, err = RootsFromInputResponses(params, key, lenient)
+	return roots, state, err
 }

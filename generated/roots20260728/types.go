@@ -317,20 +317,20 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("RequestID: %w", err)
 	}
 	switch {
-	case v.is("integer"):
+	case v.Is("integer"):
 		*u = RequestID{
-			i:    v.i,
+			i:    v.I,
 			kind: 2,
 		}
 		return nil
-	case v.is("string"):
+	case v.Is("string"):
 		*u = RequestID{
 			kind: 1,
-			s:    v.s,
+			s:    v.S,
 		}
 		return nil
 	}
-	return fmt.Errorf("RequestID: want string or integer, got %s", v.describe())
+	return fmt.Errorf("RequestID: want string or integer, got %s", v.Describe())
 }
 
 // InputRequest is a request a server can place in inputRequests. Only the

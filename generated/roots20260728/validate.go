@@ -5,37 +5,37 @@ package roots20260728
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *Root) Validate() error {
-	v := validator{typeName: "Root"}
+	v := validator{TypeName: "Root"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *Root) validate(v *validator, at *path) {
 	if msg := checkURI(x.URI, "file"); msg != "" {
-		v.add(&path{at, "uri", -1}, msg)
+		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := validator{typeName: "ListRootsRequest"}
+	v := validator{TypeName: "ListRootsRequest"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsRequest) validate(v *validator, at *path) {
 	if x.Params != nil {
-		x.Params.validate(v, &path{at, "params", -1})
+		x.Params.validate(v, at.Member("params"))
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	v := validator{typeName: "ListRootsRequestParams"}
+	v := validator{TypeName: "ListRootsRequestParams"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsRequestParams) validate(v *validator, at *path) {}
@@ -43,14 +43,14 @@ func (x *ListRootsRequestParams) validate(v *validator, at *path) {}
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := validator{typeName: "ListRootsResult"}
+	v := validator{TypeName: "ListRootsResult"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
 	for i := range x.Roots {
-		x.Roots[i].validate(v, &path{at, "roots", i})
+		x.Roots[i].validate(v, at.Item("roots", i))
 	}
 }
 
@@ -59,38 +59,38 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := validator{typeName: "ListRootsResult"}
+	v := validator{TypeName: "ListRootsResult"}
 	valid := make([]Root, 0, len(x.Roots))
 	for i := range x.Roots {
-		before := len(v.problems)
-		x.Roots[i].validate(&v, &path{nil, "roots", i})
-		if len(v.problems) == before {
+		before := len(v.Problems)
+		x.Roots[i].validate(&v, itemPath("roots", i))
+		if len(v.Problems) == before {
 			valid = append(valid, x.Roots[i])
 		}
 	}
-	return valid, v.err()
+	return valid, v.Err()
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := validator{typeName: "ClientCapabilities"}
+	v := validator{TypeName: "ClientCapabilities"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *ClientCapabilities) validate(v *validator, at *path) {
 	if x.Roots != nil {
-		x.Roots.validate(v, &path{at, "roots", -1})
+		x.Roots.validate(v, at.Member("roots"))
 	}
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := validator{typeName: "RootsCapability"}
+	v := validator{TypeName: "RootsCapability"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *RootsCapability) validate(v *validator, at *path) {}
@@ -98,9 +98,9 @@ func (x *RootsCapability) validate(v *validator, at *path) {}
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *InputRequiredResult) Validate() error {
-	v := validator{typeName: "InputRequiredResult"}
+	v := validator{TypeName: "InputRequiredResult"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *InputRequiredResult) validate(v *validator, at *path) {}
@@ -108,69 +108,69 @@ func (x *InputRequiredResult) validate(v *validator, at *path) {}
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *InputResponseRequestParams) Validate() error {
-	v := validator{typeName: "InputResponseRequestParams"}
+	v := validator{TypeName: "InputResponseRequestParams"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *InputResponseRequestParams) validate(v *validator, at *path) {
-	x.Meta.validate(v, &path{at, "_meta", -1})
+	x.Meta.validate(v, at.Member("_meta"))
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *MissingRequiredClientCapabilityError) Validate() error {
-	v := validator{typeName: "MissingRequiredClientCapabilityError"}
+	v := validator{TypeName: "MissingRequiredClientCapabilityError"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *MissingRequiredClientCapabilityError) validate(v *validator, at *path) {
-	x.Error.validate(v, &path{at, "error", -1})
+	x.Error.validate(v, at.Member("error"))
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
-	v := validator{typeName: "MissingRequiredClientCapabilityErrorObject"}
+	v := validator{TypeName: "MissingRequiredClientCapabilityErrorObject"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *MissingRequiredClientCapabilityErrorObject) validate(v *validator, at *path) {
-	x.Data.validate(v, &path{at, "data", -1})
+	x.Data.validate(v, at.Member("data"))
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorData) Validate() error {
-	v := validator{typeName: "MissingRequiredClientCapabilityErrorData"}
+	v := validator{TypeName: "MissingRequiredClientCapabilityErrorData"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *MissingRequiredClientCapabilityErrorData) validate(v *validator, at *path) {
-	x.RequiredCapabilities.validate(v, &path{at, "requiredCapabilities", -1})
+	x.RequiredCapabilities.validate(v, at.Member("requiredCapabilities"))
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *RequestMetaObject) Validate() error {
-	v := validator{typeName: "RequestMetaObject"}
+	v := validator{TypeName: "RequestMetaObject"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *RequestMetaObject) validate(v *validator, at *path) {
-	x.ClientCapabilities.validate(v, &path{at, "io.modelcontextprotocol/clientCapabilities", -1})
+	x.ClientCapabilities.validate(v, at.Member("io.modelcontextprotocol/clientCapabilities"))
 }
 
 // Validate reports every way x breaks the rules of the schema, each problem
 // with the JSON path of the member at fault; the error is a *ValidationError.
 func (x *Error) Validate() error {
-	v := validator{typeName: "Error"}
+	v := validator{TypeName: "Error"}
 	x.validate(&v, nil)
-	return v.err()
+	return v.Err()
 }
 
 func (x *Error) validate(v *validator, at *path) {}

@@ -235,7 +235,7 @@ func innermost(err error) error {
 	return err
 }
 
-// Members walks the Members of a JSON object in place: no map, no copies.
+// Members walks the members of a JSON object in place: no map, no copies.
 // Each value is only delimited here; the code that decodes it checks it.
 type Members struct {
 	data  []byte
@@ -316,7 +316,7 @@ func (m *Members) Next() bool {
 	return true
 }
 
-// Elements walks the Elements of a JSON array, like Members.
+// Elements walks the elements of a JSON array, like Members.
 type Elements struct {
 	data  []byte
 	pos   int
@@ -624,7 +624,7 @@ func AppendMarshalled(b []byte, v any) ([]byte, error) {
 }
 
 // KeepMember adds a member with no field to extra, as raw JSON or decoded
-// into the type the schema gives additional Members.
+// into the type the schema gives additional members.
 func KeepMember[E any](extra map[string]E, key, value []byte) (map[string]E, error) {
 	var e E
 	if raw, ok := any(&e).(*json.RawMessage); ok {
@@ -644,8 +644,8 @@ func KeepMember[E any](extra map[string]E, key, value []byte) (map[string]E, err
 	return extra, nil
 }
 
-// AppendExtra appends the Members kept in extra that do not have a known
-// name, in sorted order, and closes the object; comma says whether Members
+// AppendExtra appends the members kept in extra that do not have a known
+// name, in sorted order, and closes the object; comma says whether members
 // precede them.
 func AppendExtra[E any](b []byte, comma bool, extra map[string]E, known ...string) ([]byte, error) {
 	if len(extra) == 0 {

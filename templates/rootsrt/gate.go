@@ -378,10 +378,13 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 			return nil, err
 		}
 		roots, invalid, err := req.Roots(key, lenient)
-		if err == nil {
-			err = invalid
+		switch {
+		case err != nil:
+			return nil, err
+		case invalid != nil && !lenient:
+			return nil, invalid
 		}
-		return roots, err
+		return roots, invalid
 	}
 	return nil, wrongPath(version, "no way to read roots")
 }

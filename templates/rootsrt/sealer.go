@@ -710,14 +710,28 @@ func (b *StateBinding) digestInput() int {
 	return 32 + binary.MaxVarintLen64 + len(b.Method) + max(len(b.Principal), len(b.Params))
 }
 
-var errNilSealer = errors.New("requestState: nil StateSealer")
+var (
+	errNilSealer  = errors.New("requestState: nil StateSealer")
+	errZeroSealer = errors.New("requestState: a StateSealer not made by NewStateSealer has no key")
+)
+
+// ready says why s cannot seal or open, or nil when it can.
+func (s *StateSealer) ready() error {
+	switch {
+	case s == nil:
+		return errNilSealer
+	case s.current == nil:
+		return errZeroSealer
+	}
+	return nil
+}
 
 // Seal seals state for the request b describes, to be opened within the
 // sealer's TTL, and returns the requestState to send: unpadded base64url
 // text that the client can neither read nor change unnoticed.
 func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
-	if s == nil {
-		return "", errNilSealer
+	if err := s.ready(); err != nil {
+		return "", err
 	}
 	n := s.sealedLen(state)
 	size := max(n, b.digestInput()) + stateEncoding.EncodedLen(n)
@@ -735,8 +749,8 @@ func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
 // AppendSeal is Seal, appending the sealed state to dst and returning the
 // extended slice; it allocates nothing when dst has room.
 func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, error) {
-	if s == nil {
-		return dst, errNilSealer
+	if err := s.ready(); err != nil {
+		return dst, err
 	}
 	size := max(s.sealedLen(state), b.digestInput())
 	buf := getStateBuffer(size)
@@ -804,8 +818,8 @@ func (s *StateSealer) Open(sealed string, b StateBinding) ([]byte, error) {
 // extended slice; it allocates nothing when dst has room. On an error,
 // dst is returned unchanged.
 func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]byte, error) {
-	if s == nil {
-		return dst, errNilSealer
+	if err := s.ready(); err != nil {
+		return dst, err
 	}
 	if sealed == "" {
 		return dst, ErrStateMissing

@@ -712,14 +712,28 @@ func (b *StateBinding) digestInput() int {
 	return 32 + binary.MaxVarintLen64 + len(b.Method) + max(len(b.Principal), len(b.Params))
 }
 
-var errNilSealer = errors.New("requestState: nil StateSealer")
+var (
+	errNilSealer  = errors.New("requestState: nil StateSealer")
+	errZeroSealer = errors.New("requestState: a StateSealer not made by NewStateSealer has no key")
+)
+
+// ready says why s cannot seal or open, or nil when it can.
+func (s *StateSealer) ready() error {
+	switch {
+	case s == nil:
+		return errNilSealer
+	case s.current == nil:
+		return errZeroSealer
+	}
+	return nil
+}
 
 // Seal seals state for the request b describes, to be opened within the
 // sealer's TTL, and returns the requestState to send: unpadded base64url
 // text that the client can neither read nor change unnoticed.
 func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
-	if s == nil {
-		return "", errNilSealer
+	if err := s.ready(); err != nil {
+		return "", err
 	}
 	n := s.sealedLen(state)
 	size := max(n, b.digestInput()) + stateEncoding.EncodedLen(n)
@@ -737,8 +751,8 @@ func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
 // AppendSeal is Seal, appending the sealed state to dst and returning the
 // extended slice; it allocates nothing when dst has room.
 func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, error) {
-	if s == nil {
-		return dst, errNilSealer
+	if err := s.ready(); err != nil {
+		return dst, err
 	}
 	size := max(s.sealedLen(state), b.digestInput())
 	buf := getStateBuffer(size)
@@ -806,8 +820,8 @@ func (s *StateSealer) Open(sealed string, b StateBinding) ([]byte, error) {
 // extended slice; it allocates nothing when dst has room. On an error,
 // dst is returned unchanged.
 func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]byte, error) {
-	if s == nil {
-		return dst, errNilSealer
+	if err := s.ready(); err != nil {
+		return dst, err
 	}
 	if sealed == "" {
 		return dst, ErrStateMissing
@@ -861,53 +875,4 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 		return dst, ErrStateWrongRequest
 	}
 	return append(dst, plain[stateFixed:]...), nil
-}
-
-// AskForRoots is the package's AskForRoots with a sealed requestState: the
-// InputRequiredResult that asks for roots under key while serving the
-// request b describes, carrying state sealed for that request. The result
-// always has a requestState, even for an empty state, so that the retry
-// must bring back one this server sealed. A nil sealer sends state as it
-// is, unsealed, as AskForRoots does: configure a sealer and the same code
-// seals.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func (s *StateSealer) AskForRoots(key string, state []byte, b StateBinding) (InputRequiredResult, error) {
-	if s == nil {
-		return AskForRoots(key, string(state))
-	}
-	sealed, err := s.Seal(state, b)
-	if err != nil {
-		return InputRequiredResult{}, err
-	}
-	return AskForRoots(key, sealed)
-}
-
-// RootsFromInputResponses is the package's RootsFromInputResponses for a
-// retried request whose requestState must open: it opens
-// params.RequestState for the request b describes and, only if that
-// succeeds, reads the roots answered under key. It returns the roots as
-// RootsFromInputResponses does, and the state that was sealed. A state
-// that does not open is one of the ErrState errors, with no roots. A nil
-// sealer opens nothing: the state is the requestState as the client sent
-// it, unchecked.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func (s *StateSealer) RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool, b StateBinding) (roots []Root, state []byte, err error) {
-	if params == nil {
-		return nil, nil, errors.New("RootsFromInputResponses: nil params")
-	}
-	if s == nil {
-		state = []byte(params.RequestState)
-	} else if state, err = s.Open(params.RequestState, b); err != nil {
-		return nil, nil, err
-	}
-	roots, err = RootsFromInputResponses(params, key, lenient)
-	return roots, state, err
 }
