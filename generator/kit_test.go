@@ -131,3 +131,27 @@ func TestSDKUsageErrors(t *testing.T) {
 		t.Errorf("GenerateKit(Package _) = %v, want a usage error naming it", err)
 	}
 }
+
+// TestKitWithSchemas: a kit over revisions generated from schemas of the
+// caller's (a revision that is not embedded, and one whose AskForRoots is
+// left out by a renamed member) compiles and vets: the gate serves each
+// by what its plan has, and calls nothing the revision's package lacks.
+func TestKitWithSchemas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compiles a kit")
+	}
+	latest, err := schema.Open("2026-07-28")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed, err := applyPatch(latest, []patchOp{{Op: "move", From: "/$defs/InputRequiredResult/properties/inputRequests", Path: "/$defs/InputRequiredResult/properties/requests"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	revs := []GateRevision{{Revision: "2025-06-18"}, {Revision: "2026-09-01", Schema: latest}, {Revision: "2026-10-01", Schema: renamed}}
+	files, err := GenerateKit(KitOptions{Import: "example.com/edge/kit", Package: "kit", Revisions: revs, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vetPackages(t, map[string][]File{"kit": files})
+}

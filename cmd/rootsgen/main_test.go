@@ -61,6 +61,8 @@ func TestUsageErrors(t *testing.T) {
 	os.WriteFile(noRoots, []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{"Root":{"type":"object"}}}`), 0o644)
 	malformed := filepath.Join(dir, "bad.json")
 	os.WriteFile(malformed, []byte("{\n  \"$defs\": {\n    \"Root\": [1,,]\n  }\n}\n"), 0o644)
+	// A module, for the kits: their import paths come from its go.mod.
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/app\n\ngo 1.24\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	for _, tc := range []struct {
 		name string
@@ -76,15 +78,14 @@ func TestUsageErrors(t *testing.T) {
 		{"bad package", []string{"-revision", "2025-06-18", "-out", out, "-package", "func"}, []string{`invalid package name "func"`}},
 		{"stray argument", []string{"-revision", "2025-06-18", "-out", out, "extra"}, []string{"unexpected arguments"}},
 		{"unknown flag", []string{"-revison", "2025-06-18"}, []string{"flag provided but not defined: -revison"}},
-		{"gate without pairs", []string{"-gate", "2025-06-18", "-out", out}, []string{"-gate wants REVISION=IMPORT_PATH pairs"}},
-		{"gate with an unknown revision", []string{"-gate", "1999-01-01=example.com/x", "-out", out}, []string{`unknown revision "1999-01-01"`}},
-		{"gate with a revision twice", []string{"-gate", "2025-06-18=example.com/a,2025-06-18=example.com/b", "-out", out}, []string{"revision 2025-06-18 is given twice"}},
-		{"gate and revision", []string{"-gate", "2025-06-18=example.com/a", "-revision", "2025-06-18", "-out", out}, []string{"-gate names its revisions itself"}},
-		{"sdk without gate-import", []string{"-sdk", "go-sdk", "-out", out}, []string{"-sdk needs -gate-import"}},
-		{"sdk unknown", []string{"-sdk", "nope", "-gate-import", "example.com/gate", "-out", out}, []string{`unknown SDK "nope"`, "go-sdk"}},
-		{"sdk and revision", []string{"-sdk", "go-sdk", "-gate-import", "example.com/gate", "-revision", "2025-06-18", "-out", out}, []string{"-sdk writes an adapter over a gate package"}},
-		{"sdk with a bad import path", []string{"-sdk", "go-sdk", "-gate-import", "example.com/\"gate", "-out", out}, []string{`invalid import path`}},
-		{"gate-import alone", []string{"-gate-import", "example.com/gate", "-revision", "2025-06-18", "-out", out}, []string{"-gate-import goes with -sdk"}},
+		{"sdk unknown", []string{"-sdk", "nope", "-out", out}, []string{`unknown SDK "nope"`, "go-sdk"}},
+		{"sdk and revision", []string{"-sdk", "go-sdk", "-revision", "2025-06-18", "-out", out}, []string{"-sdk writes a kit"}},
+		{"sdk and schema", []string{"-sdk", "none", "-schema", noRoots, "-out", out}, []string{"-sdk writes a kit"}},
+		{"revisions alone", []string{"-revisions", "2025-06-18", "-revision", "2025-06-18", "-out", out}, []string{"-revisions goes with -sdk"}},
+		{"kit with an unknown revision", []string{"-sdk", "none", "-revisions", "1999-01-01", "-out", out}, []string{`unknown revision "1999-01-01"`}},
+		{"kit with a bad revision", []string{"-sdk", "none", "-revisions", "2025-06-18,x\ny", "-out", out}, []string{"invalid revision"}},
+		{"kit with a revision twice", []string{"-sdk", "none", "-revisions", "2025-06-18,2025-06-18", "-out", out}, []string{"revision 2025-06-18 is given twice"}},
+		{"kit outside a module", []string{"-sdk", "none", "-out", filepath.Join(t.TempDir(), "out")}, []string{"in no Go module"}},
 		{"schema too large", []string{"-revision", "x", "-schema", malformed, "-out", out, "-max-bytes", "10"}, []string{"larger than the limit of 10 bytes", "-max-bytes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -293,38 +294,53 @@ func TestFailedCreateOfOutRemovesParents(t *testing.T) {
 	}
 }
 
-// -sdk writes one adapter file, named after -out's base, that imports the
-// gate at -gate-import and the SDK, with a header naming the SDK version;
-// -check passes on it and fails once it is edited.
-func TestSDKAdapter(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "mcprootsgosdk")
-	args := []string{"-sdk", "go-sdk", "-gate-import", "example.com/app/mcprootsgate", "-out", out}
+// -sdk writes a kit under -out: the runtime, one package per revision and
+// the front package (named after -out's base) with the adapter, whose
+// header names the SDK version; import paths come from the module's
+// go.mod; -check passes on it and fails once any file of the tree is
+// edited.
+func TestSDKKit(t *testing.T) {
+	mod := t.TempDir()
+	writeFile(t, filepath.Join(mod, "go.mod"), "module example.com/app\n\ngo 1.25.0\n")
+	out := filepath.Join(mod, "mcproots")
+	args := []string{"-sdk", "go-sdk", "-revisions", "2025-06-18,2026-07-28", "-out", out}
 	if code, _, stderr := rootsgen(t, nil, args...); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	files := snapshot(t, out)
 	src, ok := files[filepath.Join(out, "gosdk.go")]
-	if len(files) != 1 || !ok {
-		t.Fatalf("wrote %d files, want gosdk.go alone", len(files))
+	if !ok {
+		t.Fatalf("no gosdk.go among %d files", len(files))
 	}
 	for _, want := range []string{
 		"// Code generated by rootsgen ",
 		" for github.com/modelcontextprotocol/go-sdk v1.8.0. DO NOT EDIT.\n",
-		"\npackage mcprootsgosdk\n",
-		`gate "example.com/app/mcprootsgate"`,
+		"\npackage mcproots\n",
 		`"github.com/modelcontextprotocol/go-sdk/mcp"`,
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("gosdk.go lacks %q", want)
 		}
 	}
+	for _, want := range []string{"rootsrt/set.go", "roots20250618/types.go", "roots20260728/gate.go", "gate.go"} {
+		if _, ok := files[filepath.Join(out, want)]; !ok {
+			t.Errorf("the kit has no %s", want)
+		}
+	}
+	if _, ok := files[filepath.Join(out, "roots20251125", "types.go")]; ok {
+		t.Errorf("-revisions did not narrow the kit")
+	}
+	if !strings.Contains(files[filepath.Join(out, "gate.go")], `"example.com/app/mcproots/roots20250618"`) {
+		t.Errorf("the front does not import the revisions by the module's path")
+	}
 	if code, _, stderr := rootsgen(t, nil, append(args, "-check")...); code != exitOK {
 		t.Errorf("-check on fresh output: exit %d: %s", code, stderr)
 	}
-	if err := os.WriteFile(filepath.Join(out, "gosdk.go"), []byte(src+"// edited\n"), 0o644); err != nil {
+	edited := filepath.Join(out, "roots20250618", "roots.go")
+	if err := os.WriteFile(edited, []byte(files[edited]+"// edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := rootsgen(t, nil, append(args, "-check")...); code != exitFail || !strings.Contains(stderr, "SDK adapter go-sdk") || !strings.Contains(stderr, "update gosdk.go") {
+	if code, _, stderr := rootsgen(t, nil, append(args, "-check")...); code != exitFail || !strings.Contains(stderr, "the kit") || !strings.Contains(stderr, "update roots20250618/roots.go") {
 		t.Errorf("-check on edited output: exit %d: %s", code, stderr)
 	}
 }
