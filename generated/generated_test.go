@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	directive     = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -revision (\S+) -out (\S+)$`)
-	kitDirective  = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -sdk none -out (\S+)$`)
+	directive    = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -revision (\S+) -out (\S+)$`)
+	kitDirective = regexp.MustCompile(`(?m)^//go:generate go run \.\./cmd/rootsgen -sdk none -out (\S+)$`)
 )
 
 // TestGeneratedFresh regenerates every package named by the go:generate

@@ -177,6 +177,12 @@ func dropDirectives(src []byte, deprecated []string) []byte {
 			continue
 		}
 		indent := line[:bytes.Index(line, []byte("//"))]
+		if len(deprecated) == 0 {
+			// The empty comment line that set the directive apart goes too.
+			if out := b.Bytes(); bytes.HasSuffix(out, append(slices.Clone(indent), "//\n"...)) {
+				b.Truncate(len(out) - len(indent) - len("//\n"))
+			}
+		}
 		for _, d := range deprecated {
 			b.Write(indent)
 			b.WriteString(d)

@@ -97,7 +97,6 @@ import (
 // name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x. A
 // set of the other system's paths answers the lexical questions only: its
 // file methods refuse every path.
-//
 type RootSetOf[R any] struct {
 	roots []R
 	// The directories paths may be in, one or more per root: the root's
@@ -171,7 +170,6 @@ func (x *rootIndex) add(p string, i int) {
 }
 
 // A RootSetOption changes how [NewRootSetOf] reads roots and paths.
-//
 type RootSetOption func(*rootSetConfig)
 
 type rootSetConfig struct {
@@ -191,7 +189,6 @@ type rootSetConfig struct {
 // cannot be resolved is reported and left out. Safety does not depend on
 // it: with or without it, the file methods act through the directories
 // opened when the set was built.
-//
 func ResolveSymlinks() RootSetOption {
 	return func(c *rootSetConfig) { c.resolve = true }
 }
@@ -212,7 +209,6 @@ func ResolveSymlinks() RootSetOption {
 // the lexical questions, and the file methods under it return the error
 // of opening it. Bounds given more than once add up. With no dirs at all,
 // nothing is allowed.
-//
 func Bounds(dirs ...string) RootSetOption {
 	return func(c *rootSetConfig) {
 		c.bounds = append(c.bounds, dirs...)
@@ -224,7 +220,6 @@ func Bounds(dirs ...string) RootSetOption {
 // (false). The default is the system the program runs on; a set of
 // the other kind can check paths as text, and its file methods refuse
 // every path.
-//
 func WindowsPaths(on bool) RootSetOption {
 	return func(c *rootSetConfig) { c.windows = on }
 }
@@ -236,7 +231,6 @@ const DefaultReadLimit = 16 << 20
 // ReadLimit sets the size, in bytes, of the largest file
 // [RootSetOf.ReadFile] reads: a larger one is refused with
 // [ErrFileTooLarge]. Zero or less means [DefaultReadLimit].
-//
 func ReadLimit(n int64) RootSetOption {
 	return func(c *rootSetConfig) { c.readLimit = n }
 }
@@ -248,7 +242,6 @@ const DefaultMaxRoots = 1024
 // MaxRoots sets how many roots a set keeps: the roots of a list after the
 // first n valid ones are left out and reported. Zero or less means
 // [DefaultMaxRoots].
-//
 func MaxRoots(n int) RootSetOption {
 	return func(c *rootSetConfig) { c.maxRoots = n }
 }
@@ -259,7 +252,6 @@ func MaxRoots(n int) RootSetOption {
 // rules are left out, and the error, a [*ValidationError], names each by
 // its index (roots[3].uri); the valid ones are kept, so one bad root never
 // costs the good ones. Check the error to refuse the list instead.
-//
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := rootSetConfig{windows: runtime.GOOS == "windows"}
 	for _, o := range opts {

@@ -18,14 +18,15 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/rootsgen/rootsgen/generator"
+	"github.com/rootsgen/rootsgen/schema"
 )
 
-var directive = regexp.MustCompile(`(?m)^//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk (\S+) -gate-import (\S+) -out \.$`)
+var directive = regexp.MustCompile(`(?m)^//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk (\S+) -out \.$`)
 
-// Fresh regenerates the adapter package pkg in the current directory from
-// the rootsgen -sdk line of its generate.go and fails t on any difference,
-// and when the header of the file does not end with the SDK module and
-// the version ../go.mod requires of it.
+// Fresh regenerates the kit whose front package pkg is in the current
+// directory from the rootsgen -sdk line of its generate.go and fails t on
+// any difference, and when the header of the adapter does not end with
+// the SDK module and the version ../go.mod requires of it.
 func Fresh(t *testing.T, pkg, module string) {
 	t.Helper()
 	src, err := os.ReadFile("generate.go")
@@ -36,7 +37,11 @@ func Fresh(t *testing.T, pkg, module string) {
 	if m == nil {
 		t.Fatal("generate.go has no rootsgen -sdk line")
 	}
-	files, err := generator.GenerateSDK(generator.SDKOptions{SDK: m[1], Package: pkg, GateImport: m[2]})
+	var revs []generator.GateRevision
+	for _, r := range schema.Revisions() {
+		revs = append(revs, generator.GateRevision{Revision: r})
+	}
+	files, err := generator.GenerateKit(generator.KitOptions{Import: "github.com/rootsgen/rootsgen/cmd/internal/peers/" + pkg, Package: pkg, Revisions: revs, SDK: m[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,6 +67,9 @@ func Fresh(t *testing.T, pkg, module string) {
 		}
 	}
 	for _, f := range files {
+		if !strings.Contains(string(f.Content[:min(len(f.Content), 200)]), " for "+module+" ") {
+			continue // not the adapter
+		}
 		got, err := os.ReadFile(f.Name)
 		if err != nil {
 			t.Fatal(err)

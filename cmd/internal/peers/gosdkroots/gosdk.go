@@ -2,12 +2,11 @@
 
 //lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
 
-// Package gosdkroots serves the roots feature of an MCP server built on
+// The adapter serves the roots feature of an MCP server built on
 // the Go SDK through a roots gate, and checks the roots an SDK client
 // announces by the gate's rules.
 //
 // SDK: github.com/modelcontextprotocol/go-sdk v1.8.0
-// Gate: github.com/rootsgen/rootsgen/generated/rootsgate
 //
 // On the server, an [Adapter] gives a tool handler the roots of the client
 // of the request it serves, on whatever revision the client negotiated,
@@ -46,7 +45,7 @@
 // StreamableHTTPHandler.
 //
 // Where roots/list travels inside an input_required result (2026-07-28),
-// the first call returns an [*InputRequiredError]; [Handler] and
+// the first call returns a [*ToolInputRequiredError]; [Handler] and
 // [HandlerFor] answer the request with the input_required result it
 // holds, the client retries with its roots, and the same call then
 // returns them. A request that does not declare the roots capability is
@@ -62,6 +61,7 @@
 // root is refused.
 //
 // On the client, [AddRoots] checks roots before the SDK announces them.
+
 package gosdkroots
 
 import (
@@ -74,8 +74,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	gate "github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // SDKVersion is the version of the SDK (github.com/modelcontextprotocol/go-sdk) this
@@ -108,9 +106,9 @@ func OnInvalidRoots(f func(error)) Option { return func(a *Adapter) { a.onInvali
 func InputKey(key string) Option { return func(a *Adapter) { a.inputKey = key } }
 
 // RootSetOptions are given to every RootSet the adapter builds, such as
-// gate.Bounds to intersect the client's roots with the directories the
+// Bounds to intersect the client's roots with the directories the
 // server allows.
-func RootSetOptions(opts ...gate.RootSetOption) Option {
+func RootSetOptions(opts ...RootSetOption) Option {
 	return func(a *Adapter) { a.setOpts = append(a.setOpts, opts...) }
 }
 
@@ -118,10 +116,10 @@ func RootSetOptions(opts ...gate.RootSetOption) Option {
 // the roots of a retried request are taken only from a state this server
 // sealed for the same request and principal (the UserID of the request's
 // bearer token, else "anonymous"). The audience is the sealer's: set
-// gate.StateSealerConfig.Audience to the server's name, so that another
+// StateSealerConfig.Audience to the server's name, so that another
 // service holding the same key cannot take its states. See the gate's
 // StateSealer.
-func Sealer(s *gate.StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
+func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
 
 // An Adapter serves the roots of the clients of one or more go-sdk
 // servers. Create it with New; it is safe for concurrent use.
@@ -130,12 +128,12 @@ type Adapter struct {
 	strict          bool
 	onInvalid       func(error)
 	inputKey        string
-	setOpts         []gate.RootSetOption
-	sealer          *gate.StateSealer
+	setOpts         []RootSetOption
+	sealer          *StateSealer
 
 	// perRequest serves the requests that name their revision in _meta
 	// and carry roots in inputRequests: nothing is kept between them.
-	perRequest *gate.Session
+	perRequest *Session
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -146,7 +144,7 @@ type Adapter struct {
 // gate session that asks its client for roots, once needed.
 type session struct {
 	version string
-	gate    *gate.Session
+	gate    *Session
 	// invalid is the last report of roots left out, made once while the
 	// cached roots it is about are served again.
 	invalid string
@@ -162,8 +160,8 @@ func New(opts ...Option) *Adapter {
 	return a
 }
 
-func (a *Adapter) gateSession(request func(context.Context, string, json.RawMessage) (json.RawMessage, error)) *gate.Session {
-	return &gate.Session{
+func (a *Adapter) gateSession(request func(context.Context, string, json.RawMessage) (json.RawMessage, error)) *Session {
+	return &Session{
 		Request:        request,
 		Timeout:        a.timeout,
 		MaxAge:         a.maxAge,
@@ -232,7 +230,7 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	}
 	next := o.RootsListChangedHandler
 	o.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {
-		var s *gate.Session
+		var s *Session
 		a.mu.Lock()
 		if kept := a.sessions[req.Session]; kept != nil {
 			s = kept.gate
@@ -254,12 +252,12 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 // the rules of the revision they came in, those of its RootSet included:
 // the roots of RootSet. Its errors wrap the gate's: ErrNoRootsCapability
 // when the client did not declare roots (nothing was sent; on 2026-07-28 a
-// *gate.MissingCapabilityError), ErrMalformedRequest when a 2026-07-28
+// *MissingCapabilityError), ErrMalformedRequest when a 2026-07-28
 // request's params are not what the revision requires (a
-// *gate.MalformedRequestError), ErrNoAnswer when it did not answer in
-// time, and ErrInputRequired (an [*InputRequiredError]) when the request
+// *MalformedRequestError), ErrNoAnswer when it did not answer in
+// time, and ErrInputRequired (a [*ToolInputRequiredError]) when the request
 // must first be answered with an input_required result.
-func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]gate.Root, error) {
+func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
 	set, err := a.RootSet(ctx, req)
 	if err != nil {
 		return nil, err
@@ -273,7 +271,7 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]gate.Root, erro
 // adapter is Strict, roots the RootSet rules refuse (a file URI naming
 // another host, say) are left out and reported to OnInvalidRoots. Close
 // the set when done.
-func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*gate.RootSet, error) {
+func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {
 	s, kept, params, ctx, err := a.serve(ctx, req)
 	if err != nil {
 		return nil, err
@@ -314,7 +312,7 @@ func (a *Adapter) reportInvalid(kept *session, err error) {
 // session (the request's, as JSON, where requests stand alone; none on a
 // legacy session, whose version decides), and ctx with what the gate
 // session needs.
-func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *session, json.RawMessage, context.Context, error) {
+func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*Session, *session, json.RawMessage, context.Context, error) {
 	if req == nil || req.GetParams() == nil {
 		return nil, nil, nil, ctx, errors.New("gosdkroots: no request")
 	}
@@ -327,7 +325,7 @@ func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*gate.Session, *s
 		return nil, nil, nil, ctx, fmt.Errorf("gosdkroots: reading the request's params: %w", err)
 	}
 	if a.sealer != nil {
-		ctx = gate.WithStateBinding(ctx, gate.StateBinding{Principal: principal(req), Method: method(req)})
+		ctx = WithStateBinding(ctx, StateBinding{Principal: principal(req), Method: method(req)})
 	}
 	if a.standsAlone(ss) {
 		return a.perRequest, nil, params, ctx, nil
@@ -355,7 +353,7 @@ func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
 	if init == nil {
 		return true
 	}
-	if rev, err := gate.Lookup(init.ProtocolVersion); err != nil || rev.DirectRequest {
+	if rev, err := Lookup(init.ProtocolVersion); err != nil || rev.DirectRequest {
 		return false
 	}
 	var negotiated string
@@ -367,13 +365,13 @@ func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
 	if negotiated == "" {
 		return true // no initialize answered, or no Middleware to see it
 	}
-	rev, err := gate.Lookup(negotiated)
+	rev, err := Lookup(negotiated)
 	return err != nil || !rev.DirectRequest
 }
 
 // legacy returns the gate session of ss, a session that negotiated its
 // revision at initialize, set up on first use.
-func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, *session, error) {
+func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	kept := a.session(ss)
@@ -382,7 +380,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, *session, error)
 	}
 	init := ss.InitializeParams()
 	if init == nil {
-		return nil, nil, fmt.Errorf("gosdkroots: the session has not been initialized: %w", gate.ErrUnknownVersion)
+		return nil, nil, fmt.Errorf("gosdkroots: the session has not been initialized: %w", ErrUnknownVersion)
 	}
 	version := kept.version
 	if version == "" {
@@ -400,7 +398,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*gate.Session, *session, error)
 		}
 		res, err := ss.ListRoots(ctx, &p)
 		if wire := (*jsonrpc.Error)(nil); errors.As(err, &wire) {
-			return nil, &gate.RPCError{Code: wire.Code, Message: wire.Message, Data: wire.Data}
+			return nil, &RPCError{Code: wire.Code, Message: wire.Message, Data: wire.Data}
 		}
 		if err != nil {
 			return nil, err
@@ -446,10 +444,10 @@ func method(req mcp.Request) string {
 	return fmt.Sprintf("%T", req)
 }
 
-// convert turns the gate's InputRequiredError into one that holds what
+// convert turns the gate's InputRequiredError into a ToolInputRequiredError, which holds what
 // the SDK sends.
 func (a *Adapter) convert(err error) error {
-	var ir *gate.InputRequiredError
+	var ir *InputRequiredError
 	if !errors.As(err, &ir) {
 		return err
 	}
@@ -460,48 +458,48 @@ func (a *Adapter) convert(err error) error {
 	if err := json.Unmarshal(ir.Result, &res); err != nil {
 		return fmt.Errorf("gosdkroots: reading the input_required result: %w", err)
 	}
-	return &InputRequiredError{InputRequests: res.InputRequests, RequestState: res.RequestState, Err: ir}
+	return &ToolInputRequiredError{InputRequests: res.InputRequests, RequestState: res.RequestState, Err: ir}
 }
 
-// InputRequiredError is the error of Roots and RootSet for a request whose
+// ToolInputRequiredError is the error of Roots and RootSet for a request whose
 // revision carries roots/list inside an input_required result, when the
 // request does not carry the client's roots yet: answer it with a result
 // holding InputRequests and RequestState ([Handler] and [HandlerFor] do,
 // for tools). The client retries the request with its roots. It wraps the
 // gate's InputRequiredError, and so ErrInputRequired.
-type InputRequiredError struct {
+type ToolInputRequiredError struct {
 	InputRequests mcp.InputRequestMap
 	RequestState  string
-	Err           *gate.InputRequiredError
+	Err           *InputRequiredError
 }
 
 // Error says that the request must be answered with an input_required
 // result.
-func (e *InputRequiredError) Error() string { return e.Err.Error() }
+func (e *ToolInputRequiredError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the gate's error.
-func (e *InputRequiredError) Unwrap() error { return e.Err }
+func (e *ToolInputRequiredError) Unwrap() error { return e.Err }
 
 // CallToolResult is the input_required result of a tools/call.
-func (e *InputRequiredError) CallToolResult() *mcp.CallToolResult {
+func (e *ToolInputRequiredError) CallToolResult() *mcp.CallToolResult {
 	return &mcp.CallToolResult{InputRequests: e.InputRequests, RequestState: e.RequestState}
 }
 
 // ToolResult turns an error of Roots or RootSet into what a tool handler
-// returns: an input_required result for an [*InputRequiredError], a
+// returns: an input_required result for a [*ToolInputRequiredError], a
 // JSON-RPC error -32021 for a request without the roots capability
-// (*gate.MissingCapabilityError), a JSON-RPC error -32602 for a malformed
-// request (*gate.MalformedRequestError), and otherwise err itself. go-sdk
+// (*MissingCapabilityError), a JSON-RPC error -32602 for a malformed
+// request (*MalformedRequestError), and otherwise err itself. go-sdk
 // sends a *jsonrpc.Error that a tool handler returns as the response's
 // error member, as it is.
 func ToolResult(err error) (*mcp.CallToolResult, error) {
-	if ir := (*InputRequiredError)(nil); errors.As(err, &ir) {
+	if ir := (*ToolInputRequiredError)(nil); errors.As(err, &ir) {
 		return ir.CallToolResult(), nil
 	}
-	var obj *gate.RPCError
-	if mc := (*gate.MissingCapabilityError)(nil); errors.As(err, &mc) {
+	var obj *RPCError
+	if mc := (*MissingCapabilityError)(nil); errors.As(err, &mc) {
 		obj = mc.Object
-	} else if mr := (*gate.MalformedRequestError)(nil); errors.As(err, &mr) {
+	} else if mr := (*MalformedRequestError)(nil); errors.As(err, &mr) {
 		obj = mr.Object
 	} else {
 		return nil, err
@@ -545,15 +543,15 @@ func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[I
 // as a server would read them, touching no file. The error names each
 // invalid root by its index.
 func CheckRoots(roots ...*mcp.Root) error {
-	in := make([]gate.Root, len(roots))
+	in := make([]Root, len(roots))
 	for i, r := range roots {
 		if r == nil {
 			return fmt.Errorf("roots[%d]: nil root", i)
 		}
-		in[i] = gate.Root{URI: r.URI, Name: r.Name, Meta: r.Meta}
+		in[i] = Root{URI: r.URI, Name: r.Name, Meta: r.Meta}
 	}
-	for _, rev := range gate.Revisions() {
-		set, err := gate.NewRootSet(rev.Version, in)
+	for _, rev := range Revisions() {
+		set, err := NewRootSet(rev.Version, in)
 		if set != nil {
 			set.Close()
 		}

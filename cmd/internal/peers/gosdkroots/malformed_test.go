@@ -14,7 +14,6 @@ import (
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 const (
@@ -27,7 +26,7 @@ const (
 // that into the JSON-RPC error -32602 with its data.reason, not into the
 // -32021 of a client whose capabilities lack roots.
 func TestToolResultMalformedRequest(t *testing.T) {
-	var s rootsgate.Session
+	var s gosdkroots.Session
 	_, gateErr := s.Roots(context.Background(), json.RawMessage(`{"name":"read","_meta":{`+metaVersion+`}}`))
 	check := func(what string, res *mcp.CallToolResult, err error) {
 		t.Helper()

@@ -17,7 +17,6 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // calls is how many tool calls each routing test makes: enough that a
@@ -115,8 +114,8 @@ func TestMetaCannotLeaveLegacySessionNoRoots(t *testing.T) {
 		return outcome(cs.CallTool(ctx, &mcp.CallToolParams{Meta: meta, Name: "read", Arguments: map[string]any{"path": path}}))
 	}
 	// The first call sets up what the session keeps for as long as it lasts.
-	if got := call(nil); !strings.Contains(got, rootsgate.ErrNoRootsCapability.Error()) {
-		t.Fatalf("a call without _meta: %q, want %v", got, rootsgate.ErrNoRootsCapability)
+	if got := call(nil); !strings.Contains(got, gosdkroots.ErrNoRootsCapability.Error()) {
+		t.Fatalf("a call without _meta: %q, want %v", got, gosdkroots.ErrNoRootsCapability)
 	}
 	baseline := adaptertest.Idle()
 	var wg sync.WaitGroup
@@ -124,7 +123,7 @@ func TestMetaCannotLeaveLegacySessionNoRoots(t *testing.T) {
 	wrong := map[string]int{}
 	for range calls {
 		wg.Go(func() {
-			if got := call(meta); !strings.Contains(got, rootsgate.ErrNoRootsCapability.Error()) {
+			if got := call(meta); !strings.Contains(got, gosdkroots.ErrNoRootsCapability.Error()) {
 				mu.Lock()
 				wrong[got]++
 				mu.Unlock()
@@ -133,7 +132,7 @@ func TestMetaCannotLeaveLegacySessionNoRoots(t *testing.T) {
 	}
 	wg.Wait()
 	for got, n := range wrong {
-		t.Errorf("%d of %d calls naming 2026-07-28: %q, want %v", n, calls, got, rootsgate.ErrNoRootsCapability)
+		t.Errorf("%d of %d calls naming 2026-07-28: %q, want %v", n, calls, got, gosdkroots.ErrNoRootsCapability)
 	}
 	if n := asked.Load(); n != 0 {
 		t.Errorf("the client was sent roots/list %d times; it never declared roots", n)
@@ -154,8 +153,8 @@ func TestMetaCannotLeaveLegacySessionSilentClient(t *testing.T) {
 	defer cancel()
 	wire := adaptertest.Dial(t, serveWire(t, ctx, routeServer()), "2025-06-18", `{"roots":{"listChanged":true}}`)
 	const plain = `{"name":"read","arguments":{"path":"/f"}}`
-	if got := wire.Call(1, plain); len(got) != 1 || !strings.Contains(got[0], rootsgate.ErrNoAnswer.Error()) {
-		t.Fatalf("a call without _meta: %q, want %v", got, rootsgate.ErrNoAnswer)
+	if got := wire.Call(1, plain); len(got) != 1 || !strings.Contains(got[0], gosdkroots.ErrNoAnswer.Error()) {
+		t.Fatalf("a call without _meta: %q, want %v", got, gosdkroots.ErrNoAnswer)
 	}
 	baseline := adaptertest.Idle()
 	got := wire.Call(calls, `{"name":"read","arguments":{"path":"/f"},"_meta":`+adaptertest.MetaNaming2026+`}`)
@@ -163,8 +162,8 @@ func TestMetaCannotLeaveLegacySessionSilentClient(t *testing.T) {
 		t.Errorf("%d of %d calls naming 2026-07-28 answered within %v", len(got), calls, peertest.Wait)
 	}
 	for _, raw := range got {
-		if !strings.Contains(raw, rootsgate.ErrNoAnswer.Error()) {
-			t.Errorf("a call naming 2026-07-28: %s, want %v", raw, rootsgate.ErrNoAnswer)
+		if !strings.Contains(raw, gosdkroots.ErrNoAnswer.Error()) {
+			t.Errorf("a call naming 2026-07-28: %s, want %v", raw, gosdkroots.ErrNoAnswer)
 			break
 		}
 	}

@@ -18,7 +18,6 @@ import (
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // rootsFunc is a client.RootsHandler that sends whatever it is given,
@@ -40,7 +39,7 @@ func serve(t *testing.T, ctx context.Context, o mcpgoroots.Options, version stri
 	t.Helper()
 	r := mcpgoroots.New(o)
 	s := server.NewMCPServer("test", "v0", r.ServerOption())
-	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		data, err := set.ReadFile(req.GetString("path", ""))
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
@@ -175,7 +174,7 @@ func TestTimeout(t *testing.T) {
 		return nil, ctx.Err()
 	}))
 	text, isErr := read(t, ctx, c, "/x")
-	if !isErr || !strings.Contains(text, rootsgate.ErrNoAnswer.Error()) {
+	if !isErr || !strings.Contains(text, mcpgoroots.ErrNoAnswer.Error()) {
 		t.Errorf("%q (error %t), want a tool error saying the client did not answer", text, isErr)
 	}
 }
@@ -187,8 +186,8 @@ func TestSealer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
 	d := dir(t)
-	key := rootsgate.StateKey{ID: "k1", Secret: make([]byte, 32)}
-	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: key, Audience: "files-server"})
+	key := mcpgoroots.StateKey{ID: "k1", Secret: make([]byte, 32)}
+	sealer, err := mcpgoroots.NewStateSealer(mcpgoroots.StateSealerConfig{Current: key, Audience: "files-server"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +211,7 @@ func TestSealer(t *testing.T) {
 	req.Params.RequestState = "forged"
 	mctx := server.WithRequestProtocolInfo(ctx, &server.RequestProtocolInfo{Modern: true, ProtocolVersion: "2026-07-28", ClientCapabilities: &mcp.ClientCapabilities{}})
 	_, err = r.Roots(mctx, req)
-	if !errors.Is(err, rootsgate.ErrStateTampered) {
+	if !errors.Is(err, mcpgoroots.ErrStateTampered) {
 		t.Errorf("forged requestState: %v, want ErrStateTampered", err)
 	}
 	if res, err := mcpgoroots.Result(err); res != nil || err == nil {
@@ -221,13 +220,13 @@ func TestSealer(t *testing.T) {
 
 	// A state that another service, sealing for its own audience with
 	// the same key, put in its input_required result.
-	other, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: key, Audience: "mail-server"})
+	other, err := mcpgoroots.NewStateSealer(mcpgoroots.StateSealerConfig{Current: key, Audience: "mail-server"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bound := rootsgate.WithStateBinding(ctx, rootsgate.StateBinding{Principal: "anyone", Method: "tools/call"})
-	_, err = (&rootsgate.Session{Sealer: other}).Roots(bound, []byte(`{"name":"read","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}`))
-	var ask *rootsgate.InputRequiredError
+	bound := mcpgoroots.WithStateBinding(ctx, mcpgoroots.StateBinding{Principal: "anyone", Method: "tools/call"})
+	_, err = (&mcpgoroots.Session{Sealer: other}).Roots(bound, []byte(`{"name":"read","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}`))
+	var ask *mcpgoroots.InputRequiredError
 	var asked struct {
 		RequestState string `json:"requestState"`
 	}
@@ -236,7 +235,7 @@ func TestSealer(t *testing.T) {
 	}
 	req.Params.RequestState = asked.RequestState
 	_, err = r.Roots(mctx, req)
-	if !errors.Is(err, rootsgate.ErrStateWrongAudience) {
+	if !errors.Is(err, mcpgoroots.ErrStateWrongAudience) {
 		t.Errorf("another service's requestState: %v, want ErrStateWrongAudience", err)
 	}
 	if res, err := mcpgoroots.Result(err); res != nil || err == nil {

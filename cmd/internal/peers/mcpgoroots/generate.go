@@ -1,7 +1,8 @@
-// Package mcpgoroots is the mcp-go adapter rootsgen writes over the gate
-// package generated/rootsgate, generated here as a user's go generate would
-// write it, and committed. TestAdapterFresh fails when mcpgo.go differs
-// from what rootsgen produces now.
+// mcpgoroots is the mcp-go kit rootsgen writes for that SDK (the runtime, a package per revision,
+// and here the gate with the adapter), generated here as a user's go generate would
+// write it, and committed. TestAdapterFresh fails when the kit differs from what
+// rootsgen produces now.
+
 package mcpgoroots
 
-//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk mcp-go -gate-import github.com/rootsgen/rootsgen/generated/rootsgate -out .
+//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk mcp-go -out .

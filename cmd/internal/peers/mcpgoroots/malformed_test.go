@@ -15,7 +15,6 @@ import (
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 const (
@@ -28,11 +27,11 @@ const (
 // JSON-RPC error, which mcp-go sends as -32603), not as a tool error, and
 // it is not the error of a client whose capabilities lack roots.
 func TestResultMalformedRequest(t *testing.T) {
-	var s rootsgate.Session
+	var s mcpgoroots.Session
 	_, gateErr := s.Roots(context.Background(), json.RawMessage(`{"name":"read","_meta":{`+metaVersion+`}}`))
 	res, err := mcpgoroots.Result(gateErr)
-	var bad *rootsgate.MalformedRequestError
-	if res != nil || !errors.As(err, &bad) || bad.Object.Code != -32602 || errors.Is(err, rootsgate.ErrNoRootsCapability) {
+	var bad *mcpgoroots.MalformedRequestError
+	if res != nil || !errors.As(err, &bad) || bad.Object.Code != -32602 || errors.Is(err, mcpgoroots.ErrNoRootsCapability) {
 		t.Errorf("Result = %+v, %v; want the gate's *MalformedRequestError (-32602) as the handler's error", res, err)
 	}
 }
@@ -46,7 +45,7 @@ func TestMCPGoRefusesMalformedMeta(t *testing.T) {
 	r := mcpgoroots.New(mcpgoroots.Options{})
 	s := server.NewMCPServer("malformed", "v0", r.ServerOption())
 	var ran atomic.Int32
-	s.AddTool(mcp.NewTool("read"), r.Tool(func(context.Context, mcp.CallToolRequest, *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewTool("read"), r.Tool(func(context.Context, mcp.CallToolRequest, *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		ran.Add(1)
 		return mcp.NewToolResultText("read"), nil
 	}))

@@ -14,7 +14,6 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // calls is how many tool calls each routing test makes: enough that a
@@ -29,7 +28,7 @@ func stdioWire(t *testing.T, caps string) *adaptertest.Wire {
 	t.Helper()
 	r := mcpgoroots.New(mcpgoroots.Options{Timeout: 50 * time.Millisecond})
 	s := server.NewMCPServer("route", "v0", r.ServerOption())
-	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		data, err := set.ReadFile(req.GetString("path", ""))
 		if err != nil {
 			return mcp.NewToolResultError(err.Error()), nil
@@ -82,13 +81,13 @@ func TestMetaCannotLeaveLegacySessionNoRoots(t *testing.T) {
 		t.Errorf("%d of %d calls naming 2026-07-28 answered within %v", len(got), calls, peertest.Wait)
 	}
 	for _, raw := range got {
-		if !failsWith(raw, rootsgate.ErrNoRootsCapability.Error()) {
-			t.Errorf("a call naming 2026-07-28: %s, want %v", raw, rootsgate.ErrNoRootsCapability)
+		if !failsWith(raw, mcpgoroots.ErrNoRootsCapability.Error()) {
+			t.Errorf("a call naming 2026-07-28: %s, want %v", raw, mcpgoroots.ErrNoRootsCapability)
 			break
 		}
 	}
-	if got := wire.Call(1, plainCall); len(got) != 1 || !failsWith(got[0], rootsgate.ErrNoRootsCapability.Error()) {
-		t.Errorf("a call without _meta after them: %q, want %v", got, rootsgate.ErrNoRootsCapability)
+	if got := wire.Call(1, plainCall); len(got) != 1 || !failsWith(got[0], mcpgoroots.ErrNoRootsCapability.Error()) {
+		t.Errorf("a call without _meta after them: %q, want %v", got, mcpgoroots.ErrNoRootsCapability)
 	}
 	if n := wire.Asked(); n != 0 {
 		t.Errorf("the client was sent roots/list %d times; it never declared roots", n)
@@ -107,8 +106,8 @@ func TestMetaCannotLeaveLegacySessionNoRoots(t *testing.T) {
 // input_required result.
 func TestMetaCannotLeaveLegacySessionSilentClient(t *testing.T) {
 	wire := stdioWire(t, `{"roots":{"listChanged":true}}`)
-	if got := wire.Call(1, plainCall); len(got) != 1 || !failsWith(got[0], rootsgate.ErrNoAnswer.Error()) {
-		t.Fatalf("a call without _meta: %q, want %v", got, rootsgate.ErrNoAnswer)
+	if got := wire.Call(1, plainCall); len(got) != 1 || !failsWith(got[0], mcpgoroots.ErrNoAnswer.Error()) {
+		t.Fatalf("a call without _meta: %q, want %v", got, mcpgoroots.ErrNoAnswer)
 	}
 	baseline := adaptertest.Idle()
 	got := wire.Call(calls, call2026)

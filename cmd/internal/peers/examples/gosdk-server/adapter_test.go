@@ -17,7 +17,6 @@ import (
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // rawServer serves read_file with an untyped tool handler, wrapped by
@@ -103,8 +102,8 @@ func TestTimeout(t *testing.T) {
 	})
 	p := connectTo(t, ctx, rawServer(gosdkroots.Timeout(50*time.Millisecond)), client, "2025-06-18", &mcp.Root{URI: adaptertest.FileURI(tr.Root)})
 	t.Cleanup(func() { close(release) }) // before the session closes
-	if _, _, err := p.read(ctx, filepath.Join(tr.Root, "in.txt")); err == nil || !strings.Contains(err.Error(), rootsgate.ErrNoAnswer.Error()) {
-		t.Errorf("read_file: %v, want %v", err, rootsgate.ErrNoAnswer)
+	if _, _, err := p.read(ctx, filepath.Join(tr.Root, "in.txt")); err == nil || !strings.Contains(err.Error(), gosdkroots.ErrNoAnswer.Error()) {
+		t.Errorf("read_file: %v, want %v", err, gosdkroots.ErrNoAnswer)
 	}
 }
 
@@ -113,7 +112,7 @@ func TestTimeout(t *testing.T) {
 // altered requestState is refused.
 func TestSealer(t *testing.T) {
 	tr, ctx := setup(t)
-	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k1", Secret: make([]byte, 32)}})
+	sealer, err := gosdkroots.NewStateSealer(gosdkroots.StateSealerConfig{Current: gosdkroots.StateKey{ID: "k1", Secret: make([]byte, 32)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +139,7 @@ func TestSealer(t *testing.T) {
 	}
 	tampered := []byte(first.RequestState)
 	tampered[len(tampered)/2] ^= 1
-	if res, err := retry(string(tampered)); err == nil || !strings.Contains(err.Error(), rootsgate.ErrStateTampered.Error()) && !errors.Is(err, rootsgate.ErrStateTampered) {
+	if res, err := retry(string(tampered)); err == nil || !strings.Contains(err.Error(), gosdkroots.ErrStateTampered.Error()) && !errors.Is(err, gosdkroots.ErrStateTampered) {
 		t.Errorf("retry with an altered state: %+v, %v; want refused", res, err)
 	}
 }
@@ -151,7 +150,7 @@ func TestBounds(t *testing.T) {
 	for _, v := range versions {
 		t.Run(v.name, func(t *testing.T) {
 			tr, ctx := setup(t)
-			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(rootsgate.Bounds(tr.Root))), newClient(nil), v.pin, &mcp.Root{URI: "file:///"})
+			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(gosdkroots.Bounds(tr.Root))), newClient(nil), v.pin, &mcp.Root{URI: "file:///"})
 			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 			p.mustRefuseAs(t, ctx, filepath.Join(tr.Other, "new.txt"), "outside the directories the server allows")
 			p.mustRefuseAs(t, ctx, filepath.Join(tr.Root, "link"), "outside the directories the server allows")
@@ -171,7 +170,7 @@ func TestBoundsRootRepointedBetweenCalls(t *testing.T) {
 			if err := os.Symlink(tr.Root, proj); err != nil {
 				t.Fatal(err)
 			}
-			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(rootsgate.Bounds(tr.Dir))), newClient(nil), v.pin, &mcp.Root{URI: "file://" + proj})
+			p := connectTo(t, ctx, rawServer(gosdkroots.RootSetOptions(gosdkroots.Bounds(tr.Dir))), newClient(nil), v.pin, &mcp.Root{URI: "file://" + proj})
 			p.mustRead(t, ctx, filepath.Join(proj, "in.txt"), "inside")
 			if err := os.Remove(proj); err != nil {
 				t.Fatal(err)

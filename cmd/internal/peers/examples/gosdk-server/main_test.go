@@ -23,7 +23,6 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // versions are the client's pins: a legacy session, and none, which
@@ -241,8 +240,8 @@ func TestNoRootsCapability(t *testing.T) {
 				if !errors.As(err, &wire) || wire.Code != -32021 || !strings.Contains(string(wire.Data), `"requiredCapabilities":{"roots":{}}`) {
 					t.Errorf("read_file = %q, %v; want error -32021 with data.requiredCapabilities", text, err)
 				}
-			} else if err != nil || !isErr || !strings.Contains(text, rootsgate.ErrNoRootsCapability.Error()) {
-				t.Errorf("read_file = %q (tool error %t, %v), want a tool error: %v", text, isErr, err, rootsgate.ErrNoRootsCapability)
+			} else if err != nil || !isErr || !strings.Contains(text, gosdkroots.ErrNoRootsCapability.Error()) {
+				t.Errorf("read_file = %q (tool error %t, %v), want a tool error: %v", text, isErr, err, gosdkroots.ErrNoRootsCapability)
 			}
 			if n := p.asked.Load(); n != 0 {
 				t.Errorf("the client was asked for its roots %d times", n)

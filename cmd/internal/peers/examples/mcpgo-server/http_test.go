@@ -20,7 +20,6 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 // The example over mcp-go's Streamable HTTP transport, with mcp-go's
@@ -80,7 +79,7 @@ func TestMCPGoHTTPRootsNeedGETStream(t *testing.T) {
 	defer cancel()
 	roots := mcpgoroots.New(mcpgoroots.Options{Timeout: time.Second})
 	s := server.NewMCPServer("no-get-stream", "v0", roots.ServerOption())
-	s.AddTool(mcp.NewTool("read_file"), roots.Tool(func(context.Context, mcp.CallToolRequest, *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+	s.AddTool(mcp.NewTool("read_file"), roots.Tool(func(context.Context, mcp.CallToolRequest, *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("roots arrived"), nil
 	}))
 	quiet := slog.New(slog.DiscardHandler)
@@ -97,7 +96,7 @@ func TestMCPGoHTTPRootsNeedGETStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, isErr := readFile(t, ctx, c, "/x")
-	if n := asked.n.Load(); n != 0 || !isErr || !strings.Contains(text, rootsgate.ErrNoAnswer.Error()) {
+	if n := asked.n.Load(); n != 0 || !isErr || !strings.Contains(text, mcpgoroots.ErrNoAnswer.Error()) {
 		t.Errorf("read_file = %q (error %t), roots/list reached the client %d times; want never, and no answer: mcp-go may now send roots/list on the POST stream, update the README", text, isErr, n)
 	}
 }

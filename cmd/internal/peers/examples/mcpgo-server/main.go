@@ -24,7 +24,6 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots"
-	"github.com/rootsgen/rootsgen/generated/rootsgate"
 )
 
 func main() {
@@ -45,10 +44,10 @@ func main() {
 func newServer(logger *log.Logger) *server.MCPServer {
 	roots := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
 	s := server.NewMCPServer("mcpgo-server", "v0.1.0", roots.ServerOption())
-	readFile := func(ctx context.Context, req mcp.CallToolRequest, set *rootsgate.RootSet) (*mcp.CallToolResult, error) {
+	readFile := func(ctx context.Context, req mcp.CallToolRequest, set *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		path := req.GetString("path", "")
 		data, err := set.ReadFile(path) // only inside a root: no "..", no link out
-		if errors.Is(err, rootsgate.ErrOutsideRoots) {
+		if errors.Is(err, mcpgoroots.ErrOutsideRoots) {
 			return mcp.NewToolResultError(fmt.Sprintf("read_file: refused: %q is outside the client's roots", path)), nil
 		}
 		if err != nil {
