@@ -75,47 +75,39 @@ func (e *emitter) emitJSON(m *Model, f *jen.File) {
 // Nested generated types append to the same buffer.
 func (e *emitter) emitMarshal(t *Type, f *jen.File) {
 	f.Line()
-	docComments(f.Group, []string{"MarshalJSON writes x as a JSON object; see appendJSON."}, nil)
+	docComments(f.Group, []string{"MarshalJSON writes x as a JSON object: the members in schema order, then those kept in Extra, sorted."}, nil)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("x").Dot("appendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(64)))),
 	)
 	f.Line()
-	docComments(f.Group, []string{
-		"appendJSON appends x to b as a JSON object: the members in schema order,",
-		"fixed ones included, optional ones only when set, a nil required array or",
-		"object as [] or {}, then the members kept in Extra in sorted order.",
-	}, nil)
-	body := []jen.Code{
-		jen.Id("b").Op("=").Append(jen.Id("b"), jen.LitRune('{')),
-		jen.Id("n").Op(":=").Lit(0),
-	}
+	body := []jen.Code{jen.Id("o").Op(":=").Add(e.rt("StartObject")).Call(jen.Id("b"))}
 	for _, c := range t.Consts {
-		body = append(body,
-			jen.Id("b").Op("=").Add(e.rt("AppendKey")).Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(c.JSONName))),
-			jen.Id("b").Op("=").Add(e.appendConst(c.Const)),
-		)
+		body = append(body, jen.Id("o").Dot("Raw").Call(jen.Lit(quotedKey(c.JSONName)), jen.Lit(constJSON(c.Const))))
 	}
 	for _, fl := range t.Fields {
-		// jennifer statements grow in place, so each use gets its own.
-		write := append([]jen.Code{
-			jen.Id("b").Op("=").Add(e.rt("AppendKey")).Call(jen.Id("b"), jen.Op("&").Id("n"), jen.Lit(quotedKey(fl.JSONName))),
-		}, e.appendValue(fl, jen.Id("x").Dot(fl.Name))...)
+		write := e.appendValue(fl, jen.Id("x").Dot(fl.Name))
 		if cond := omitCondition(fl, jen.Id("x").Dot(fl.Name)); cond != nil {
-			body = append(body, jen.If(cond).Block(write...))
+			body = append(body, jen.If(cond).Block(write))
 		} else {
-			body = append(body, write...)
+			body = append(body, write)
 		}
 	}
-	if usesErr(t) {
-		body = append(body[:2:2], append([]jen.Code{jen.Var().Err().Error()}, body[2:]...)...)
-	}
-	if t.Extra != nil {
-		body = append(body, jen.Return(e.rt("AppendExtra").Call(
-			append([]jen.Code{jen.Id("b"), jen.Id("n").Op(">").Lit(0), jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
+	if t.Extra == nil {
+		body = append(body, jen.Return(e.rt("EndObject").Call(jen.Op("&").Id("o"), jen.Map(jen.String()).Any().Parens(jen.Nil()))))
 	} else {
-		body = append(body, jen.Return(jen.Append(jen.Id("b"), jen.LitRune('}')), jen.Nil()))
+		body = append(body, jen.Return(e.rt("EndObject").Call(
+			append([]jen.Code{jen.Op("&").Id("o"), jen.Id("x").Dot(t.ExtraName)}, knownNames(t)...)...)))
 	}
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("appendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(body...)
+}
+
+// constJSON is a fixed member's value as JSON.
+func constJSON(c *Const) string {
+	b, err := json.Marshal(c.Value)
+	if err != nil {
+		panic(fmt.Sprintf("constant %s: %v", c.Name, err)) // the model holds JSON values only
+	}
+	return string(b)
 }
 
 // usesErr reports whether appendJSON of t calls something that can fail.
@@ -135,22 +127,6 @@ func usesErr(t *Type) bool {
 func quotedKey(name string) string {
 	b, _ := json.Marshal(name)
 	return string(b) + ":"
-}
-
-func (e *emitter) appendConst(c *Const) jen.Code {
-	switch c.Value.(type) {
-	case int64:
-		return jen.Qual("strconv", "AppendInt").Call(jen.Id("b"), jen.Int64().Call(jen.Id(c.Name)), jen.Lit(10))
-	case bool:
-		return jen.Qual("strconv", "AppendBool").Call(jen.Id("b"), jen.Id(c.Name))
-	case float64:
-		return jen.Qual("strconv", "AppendFloat").Call(jen.Id("b"), jen.Id(c.Name), jen.LitRune('g'), jen.Lit(-1), jen.Lit(64))
-	}
-	if c.Type == "" {
-		// An untyped string constant is a string already.
-		return e.rt("AppendString").Call(jen.Id("b"), jen.Id(c.Name))
-	}
-	return e.rt("AppendString").Call(jen.Id("b"), jen.String().Call(jen.Id(c.Name)))
 }
 
 // omitCondition is when an optional member is written (omitempty's rule),
@@ -177,156 +153,98 @@ func omitCondition(fl *Field, x *jen.Statement) jen.Code {
 	return nil
 }
 
-// appendValue writes a field's value to b.
-func (e *emitter) appendValue(fl *Field, x *jen.Statement) []jen.Code {
+// appendValue writes a field's value as a member of the object o.
+func (e *emitter) appendValue(fl *Field, x *jen.Statement) jen.Code {
 	g := fl.Type
-	appendErr := func(call jen.Code) []jen.Code {
-		return []jen.Code{
-			jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Add(call), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(fl.JSONName+": %w"), jen.Err())),
-			),
-		}
-	}
+	key := jen.Lit(quotedKey(fl.JSONName))
 	switch {
 	case g.Prim == String:
-		return []jen.Code{jen.Id("b").Op("=").Add(e.rt("AppendString")).Call(jen.Id("b"), x)}
+		return jen.Id("o").Dot("String").Call(key, x)
 	case g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
-		return []jen.Code{jen.Id("b").Op("=").Add(e.rt("AppendString")).Call(jen.Id("b"), jen.String().Call(x))}
+		return jen.Id("o").Dot("String").Call(key, jen.String().Call(x))
 	case g.Prim == Boolean:
-		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendBool").Call(jen.Id("b"), x)}
+		return jen.Id("o").Dot("Bool").Call(key, x)
 	case g.Prim == Integer:
-		return []jen.Code{jen.Id("b").Op("=").Qual("strconv", "AppendInt").Call(jen.Id("b"), x, jen.Lit(10))}
+		return jen.Id("o").Dot("Int").Call(key, x)
 	case g.Named != nil && g.Named.Kind == KindStruct:
-		return appendErr(x.Dot("appendJSON").Call(jen.Id("b")))
+		return jen.Id("o").Dot("Append").Call(key, x.Dot("appendJSON"))
 	case g.Slice != nil && g.Slice.Named != nil && g.Slice.Named.Kind == KindStruct:
-		return appendErr(e.rt("AppendSlice").Call(jen.Id("b"), x, jen.Parens(jen.Op("*").Id(g.Slice.Named.Name)).Dot("appendJSON")))
+		return jen.Id("o").Dot("Append").Call(key, jen.Func().Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(e.rt("AppendSlice").Call(jen.Id("b"), x, jen.Parens(jen.Op("*").Id(g.Slice.Named.Name)).Dot("appendJSON"))),
+		))
 	case isCollection(g) && fl.Required:
 		// nil would marshal as null; the schema wants an empty array or object.
 		empty := "[]"
 		if g.Map != nil || g.Named != nil && g.Named.Kind == KindMap {
 			empty = "{}"
 		}
-		return []jen.Code{jen.If(jen.Id("x").Dot(fl.Name).Op("==").Nil()).Block(
-			jen.Id("b").Op("=").Append(jen.Id("b"), jen.Lit(empty).Op("...")),
-		).Else().Block(appendErr(e.rt("AppendMarshalled").Call(jen.Id("b"), jen.Id("x").Dot(fl.Name)))...)}
+		return jen.If(jen.Id("x").Dot(fl.Name).Op("==").Nil()).Block(
+			jen.Id("o").Dot("Raw").Call(key, jen.Lit(empty)),
+		).Else().Block(jen.Id("o").Dot("Value").Call(key.Clone(), jen.Id("x").Dot(fl.Name)))
 	}
-	return appendErr(e.rt("AppendMarshalled").Call(jen.Id("b"), x))
+	return jen.Id("o").Dot("Value").Call(key, x)
 }
 
 func (e *emitter) emitUnmarshal(t *Type, f *jen.File) {
 	f.Line()
-	docComments(f.Group, []string{
-		"UnmarshalJSON decodes a JSON object member by member. Member names match exactly;",
-		"a required member that is missing or null, a fixed member with another value,",
-		"or a value of the wrong type is a *DecodeError naming the member's path.",
-		"JSON null leaves x unchanged, as encoding/json does.",
-	}, nil)
-	// Members that must be present get a slot in seen.
-	var required []string
-	slot := map[string]int{}
-	for _, c := range t.Consts {
-		if c.Required {
-			slot[c.JSONName] = len(required)
-			required = append(required, c.JSONName)
-		}
-	}
-	for _, fl := range t.Fields {
-		if fl.Required {
-			slot[fl.JSONName] = len(required)
-			required = append(required, fl.JSONName)
-		}
-	}
-	body := []jen.Code{
-		jen.List(jen.Id("m"), jen.Id("isNull"), jen.Err()).Op(":=").Add(e.rt("ObjectMembers")).Call(jen.Id("data")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(e.rt("NewDecodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Err()))),
-		jen.If(jen.Id("isNull")).Block(jen.Return(jen.Nil())),
-		jen.Var().Id("p").Id(t.Name),
-	}
-	if len(required) > 0 {
-		body = append(body, jen.Var().Id("seen").Index(jen.Lit(len(required))).Bool())
-	}
+	docComments(f.Group, []string{"UnmarshalJSON decodes a JSON object member by member (see DecodeObject of the runtime); JSON null leaves x unchanged."}, nil)
+	var required []jen.Code
 	cases := []jen.Code{}
 	for _, c := range t.Consts {
+		if c.Required {
+			required = append(required, jen.Lit(c.JSONName))
+		}
 		want := jen.Id(c.Const.Name)
 		switch c.Const.Value.(type) {
 		case int64, float64:
 			want = jen.Float64().Call(jen.Id(c.Const.Name))
 		}
-		stmts := []jen.Code{}
-		if c.Required {
-			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[c.JSONName])).Op("=").True())
-		}
-		stmts = append(stmts, jen.If(jen.Op("!").Add(e.rt("ConstMatches")).Call(jen.Id("m").Dot("Value"), want.Clone())).Block(
-			jen.Err().Op("=").Add(e.rt("ConstError")).Call(want.Clone()),
-		))
-		cases = append(cases, jen.Case(jen.Lit(c.JSONName)).Block(stmts...))
+		cases = append(cases, jen.Case(jen.Lit(c.JSONName)).Block(jen.Return(e.rt("ConstIs").Call(jen.Id("v"), want))))
 	}
 	for _, fl := range t.Fields {
-		stmts := []jen.Code{}
 		if fl.Required {
-			stmts = append(stmts, jen.Id("seen").Index(jen.Lit(slot[fl.JSONName])).Op("=").Op("!").Add(e.rt("IsNullValue")).Call(jen.Id("m").Dot("Value")))
+			required = append(required, jen.Lit(fl.JSONName))
 		}
-		stmts = append(stmts, e.decodeField(fl)...)
-		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(stmts...))
+		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(e.decodeField(fl)))
 	}
 	if t.Extra != nil {
 		cases = append(cases, jen.Default().Block(
-			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Add(e.rt("KeepMember")).Call(jen.Id("p").Dot(t.ExtraName), jen.Id("m").Dot("Key"), jen.Id("m").Dot("Value")),
+			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Add(e.rt("KeepMember")).Call(jen.Id("p").Dot(t.ExtraName), jen.Id("k"), jen.Id("v")),
+			jen.Return(jen.Err()),
 		))
 	} else {
-		cases = append(cases, jen.Default().Block(
-			jen.Err().Op("=").Qual("errors", "New").Call(jen.Lit("not allowed: the schema admits no other members")),
-		))
+		cases = append(cases, jen.Default().Block(jen.Return(e.rt("ErrNotAllowed"))))
 	}
-	body = append(body,
-		jen.For(jen.Id("m").Dot("Next").Call()).Block(
-			jen.Var().Err().Error(),
-			jen.Switch(jen.String().Call(jen.Id("m").Dot("Key"))).Block(cases...),
-			jen.If(jen.Err().Op("!=").Nil()).Block(
-				jen.Return(e.rt("MemberError").Call(jen.Lit(t.Name), jen.String().Call(jen.Id("m").Dot("Key")), jen.Err())),
-			),
-		),
-		jen.If(jen.Id("m").Dot("Err").Op("!=").Nil()).Block(
-			jen.Return(e.rt("NewDecodeError").Call(jen.Lit(t.Name), jen.Lit(""), jen.Id("m").Dot("Err"))),
-		),
+	if len(required) > 64 {
+		panic(fmt.Sprintf("%s has %d required members; DecodeObject tracks 64", t.Name, len(required)))
+	}
+	member := jen.Func().Params(jen.List(jen.Id("k"), jen.Id("v")).Index().Byte()).Params(jen.Err().Error()).Block(
+		jen.Switch(jen.String().Call(jen.Id("k"))).Block(cases...),
 	)
-	for i, name := range required {
-		body = append(body, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
-			jen.Return(e.rt("NewDecodeError").Call(jen.Lit(t.Name), jen.Lit(name), e.rt("ErrRequired"))),
-		))
-	}
-	body = append(body, jen.Op("*").Id("x").Op("=").Id("p"), jen.Return(jen.Nil()))
-	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(body...)
+	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("p").Id(t.Name),
+		jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Add(e.rt("DecodeObject")).Call(
+			append([]jen.Code{jen.Id("data"), jen.Lit(t.Name), member}, required...)...),
+		jen.If(jen.Err().Op("==").Nil().Op("&&").Op("!").Id("isNull")).Block(jen.Op("*").Id("x").Op("=").Id("p")),
+		jen.Return(jen.Err()),
+	)
 }
 
-// decodeField is the code that decodes m.value into p's field.
-func (e *emitter) decodeField(fl *Field) []jen.Code {
-	field := jen.Id("p").Dot(fl.Name)
-	value := jen.Id("m").Dot("Value")
+// decodeField is the code that decodes the member's value v into p's field.
+func (e *emitter) decodeField(fl *Field) jen.Code {
+	field := jen.Op("&").Id("p").Dot(fl.Name)
 	g := fl.Type
 	switch {
 	case fl.Pointer:
-		return []jen.Code{jen.If(e.rt("IsNullValue").Call(value)).Block(
-			field.Clone().Op("=").Nil(),
-		).Else().Block(
-			jen.Id("v").Op(":=").New(goType(g)),
-			jen.Err().Op("=").Id("v").Dot("UnmarshalJSON").Call(value.Clone()),
-			field.Clone().Op("=").Id("v"),
-		)}
+		return jen.Return(e.rt("DecodePtr").Call(jen.Id("v"), field))
 	case g.Prim == String || g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String:
-		return []jen.Code{jen.Err().Op("=").Add(e.rt("DecodeString")).Call(value, jen.Op("&").Add(field))}
+		return jen.Return(e.rt("DecodeString").Call(jen.Id("v"), field))
 	case g.Named != nil && (g.Named.Kind == KindStruct || g.Named.Kind == KindUnion || g.Named.Kind == KindRawUnion):
-		return []jen.Code{jen.Err().Op("=").Add(field).Dot("UnmarshalJSON").Call(value)}
+		return jen.Return(jen.Id("p").Dot(fl.Name).Dot("UnmarshalJSON").Call(jen.Id("v")))
 	case g.Slice != nil && g.Slice.Named != nil && g.Slice.Named.Kind == KindStruct:
-		return []jen.Code{jen.Err().Op("=").Add(e.rt("DecodeSlice")).Call(value, jen.Op("&").Add(field))}
+		return jen.Return(e.rt("DecodeSlice").Call(jen.Id("v"), field))
 	}
-	// Anything else through encoding/json, into a variable of its own so
-	// that p does not escape to the heap.
-	return []jen.Code{
-		jen.Var().Id("v").Add(goType(g)),
-		jen.Err().Op("=").Add(e.rt("DecodeJSON")).Call(value, jen.Op("&").Id("v")),
-		field.Clone().Op("=").Id("v"),
-	}
+	return jen.Return(e.rt("DecodeJSON").Call(jen.Id("v"), field))
 }
 
 // emitValidate writes validate.go: Validate and validate for every type

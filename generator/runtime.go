@@ -485,17 +485,6 @@ func renameInComments(f *ast.File, renamed map[string]string) {
 // commentWord is an identifier-like word in a comment.
 var commentWord = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`)
 
-// isImportName reports whether name is the name of one of f's imports.
-func isImportName(f *ast.File, name string) bool {
-	for _, imp := range f.Imports {
-		p, _ := strconv.Unquote(imp.Path.Value)
-		if imp.Name != nil && imp.Name.Name == name || imp.Name == nil && path.Base(p) == name {
-			return true
-		}
-	}
-	return false
-}
-
 // runtimeKinds maps each package-level name of the runtime to the token
 // that declares it: token.TYPE, token.VAR, token.CONST or token.FUNC, and
 // says which carry the deprecation directive.

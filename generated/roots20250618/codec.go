@@ -569,16 +569,6 @@ func constError[V any](want V) error {
 	return fmt.Errorf("must be %s", text)
 }
 
-// appendKey starts the next member of an object: a comma after the first,
-// then the quoted name and colon.
-func appendKey(b []byte, n *int, key string) []byte {
-	if *n > 0 {
-		b = append(b, ',')
-	}
-	*n++
-	return append(b, key...)
-}
-
 // appendString appends s as a JSON string, escaped as encoding/json does.
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
@@ -673,4 +663,143 @@ func appendExtra[E any](b []byte, comma bool, extra map[string]E, known ...strin
 
 func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// An object appends a JSON object to B, member by member, keeping the
+// first error: the generated appendJSON methods write with one. Start it
+// with startObject and finish it with endObject.
+type object struct {
+	B   []byte
+	n   int
+	err error
+}
+
+// startObject starts an object at the end of b.
+func startObject(b []byte) object { return object{B: append(b, '{')} }
+
+// Key starts the next member: a comma after the first, then key, the
+// member's name as JSON followed by a colon.
+func (o *object) Key(key string) {
+	if o.n > 0 {
+		o.B = append(o.B, ',')
+	}
+	o.n++
+	o.B = append(o.B, key...)
+}
+
+// String writes the member key with the string v.
+func (o *object) String(key, v string) {
+	o.Key(key)
+	o.B = appendString(o.B, v)
+}
+
+// Int writes the member key with the integer v.
+func (o *object) Int(key string, v int64) {
+	o.Key(key)
+	o.B = strconv.AppendInt(o.B, v, 10)
+}
+
+// Bool writes the member key with the boolean v.
+func (o *object) Bool(key string, v bool) {
+	o.Key(key)
+	o.B = strconv.AppendBool(o.B, v)
+}
+
+// Raw writes the member key with v, JSON already.
+func (o *object) Raw(key, v string) {
+	o.Key(key)
+	o.B = append(o.B, v...)
+}
+
+// Value writes the member key with v as encoding/json writes it.
+func (o *object) Value(key string, v any) {
+	o.Append(key, func(b []byte) ([]byte, error) { return appendMarshalled(b, v) })
+}
+
+// Append writes the member key with what add appends.
+func (o *object) Append(key string, add func([]byte) ([]byte, error)) {
+	o.Key(key)
+	if o.err != nil {
+		return
+	}
+	b, err := add(o.B)
+	if err != nil {
+		name, _ := strconv.Unquote(strings.TrimSuffix(key, ":"))
+		o.err = fmt.Errorf("%s: %w", name, err)
+		return
+	}
+	o.B = b
+}
+
+// endObject writes the members kept in extra whose names are not known, in
+// sorted order, closes o's object and returns it, or o's first error.
+func endObject[E any](o *object, extra map[string]E, known ...string) ([]byte, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
+	return appendExtra(o.B, o.n > 0, extra, known...)
+}
+
+// decodeObject decodes data, a JSON object or null, member by member:
+// member decodes each, with its name and value as written. Names match
+// exactly (encoding/json would also match them in another case); a member
+// of required that is missing or null, or a member member refuses, is a
+// *DecodeError of a value of typeName naming the member's path. It
+// reports null data as isNull, with no member decoded.
+func decodeObject(data []byte, typeName string, member func(key, value []byte) error, required ...string) (isNull bool, err error) {
+	m, isNull, err := objectMembers(data)
+	if err != nil {
+		return false, newDecodeError(typeName, "", err)
+	}
+	if isNull {
+		return true, nil
+	}
+	var seen uint64 // bit i: required[i] was given, not null
+	for m.Next() {
+		if err := member(m.Key, m.Value); err != nil {
+			return false, memberError(typeName, string(m.Key), err)
+		}
+		for i, name := range required {
+			if string(m.Key) == name {
+				if isNullValue(m.Value) {
+					seen &^= 1 << i
+				} else {
+					seen |= 1 << i
+				}
+			}
+		}
+	}
+	if m.Err != nil {
+		return false, newDecodeError(typeName, "", m.Err)
+	}
+	for i, name := range required {
+		if seen&(1<<i) == 0 {
+			return false, newDecodeError(typeName, name, errRequired)
+		}
+	}
+	return false, nil
+}
+
+// decodePtr decodes value into a new *T, or sets *dst to nil for null.
+func decodePtr[T any, P interface {
+	*T
+	json.Unmarshaler
+}](value []byte, dst **T) error {
+	if isNullValue(value) {
+		*dst = nil
+		return nil
+	}
+	v := new(T)
+	err := P(v).UnmarshalJSON(value)
+	*dst = v
+	return err
+}
+
+// constIs is nil when a fixed member holds its value, and otherwise the
+// error that says which value it must hold.
+func constIs[V comparable](value []byte, want V) error {
+	if constMatches(value, want) {
+		return nil
+	}
+	return constError(want)
 }

@@ -2,597 +2,327 @@
 
 package roots20251125
 
-import (
-	"fmt"
-	"strconv"
-)
-
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if len(x.Meta) > 0 {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = appendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != "" {
-		b = appendKey(b, &n, "\"name\":")
-		b = appendString(b, x.Name)
+		o.String("\"name\":", x.Name)
 	}
-	b = appendKey(b, &n, "\"uri\":")
-	b = appendString(b, x.URI)
-	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
+	o.String("\"uri\":", x.URI)
+	return endObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("Root", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p Root
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v map[string]any
-			err = decodeJSON(m.Value, &v)
-			p.Meta = v
+			return decodeJSON(v, &p.Meta)
 		case "name":
-			err = decodeString(m.Value, &p.Name)
+			return decodeString(v, &p.Name)
 		case "uri":
-			seen[0] = !isNullValue(m.Value)
-			err = decodeString(m.Value, &p.URI)
+			return decodeString(v, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("Root", string(m.Key), err)
-		}
+	}, "uri")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("Root", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("Root", "uri", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"jsonrpc\":")
-	b = appendString(b, JSONRPCVersion)
-	b = appendKey(b, &n, "\"method\":")
-	b = appendString(b, string(MethodListRoots))
-	b = appendKey(b, &n, "\"id\":")
-	if b, err = appendMarshalled(b, x.ID); err != nil {
-		return nil, fmt.Errorf("id: %w", err)
-	}
+	o := startObject(b)
+	o.Raw("\"jsonrpc\":", "\"2.0\"")
+	o.Raw("\"method\":", "\"roots/list\"")
+	o.Value("\"id\":", x.ID)
 	if x.Params != nil {
-		b = appendKey(b, &n, "\"params\":")
-		if b, err = x.Params.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return appendExtra(b, n > 0, x.Extra, "jsonrpc", "method", "id", "params")
+	return endObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ListRootsRequest", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsRequest
-	var seen [3]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "jsonrpc":
-			seen[0] = true
-			if !constMatches(m.Value, JSONRPCVersion) {
-				err = constError(JSONRPCVersion)
-			}
+			return constIs(v, JSONRPCVersion)
 		case "method":
-			seen[1] = true
-			if !constMatches(m.Value, MethodListRoots) {
-				err = constError(MethodListRoots)
-			}
+			return constIs(v, MethodListRoots)
 		case "id":
-			seen[2] = !isNullValue(m.Value)
-			err = p.ID.UnmarshalJSON(m.Value)
+			return p.ID.UnmarshalJSON(v)
 		case "params":
-			if isNullValue(m.Value) {
-				p.Params = nil
-			} else {
-				v := new(RequestParams)
-				err = v.UnmarshalJSON(m.Value)
-				p.Params = v
-			}
+			return decodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ListRootsRequest", string(m.Key), err)
-		}
+	}, "jsonrpc", "method", "id")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ListRootsRequest", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("ListRootsRequest", "jsonrpc", errRequired)
-	}
-	if !seen[1] {
-		return newDecodeError("ListRootsRequest", "method", errRequired)
-	}
-	if !seen[2] {
-		return newDecodeError("ListRootsRequest", "id", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if len(x.Meta) > 0 {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = appendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
-	b = appendKey(b, &n, "\"roots\":")
-	if b, err = appendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
-		return nil, fmt.Errorf("roots: %w", err)
-	}
-	return appendExtra(b, n > 0, x.Extra, "_meta", "roots")
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return appendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return endObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ListRootsResult", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsResult
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v map[string]any
-			err = decodeJSON(m.Value, &v)
-			p.Meta = v
+			return decodeJSON(v, &p.Meta)
 		case "roots":
-			seen[0] = !isNullValue(m.Value)
-			err = decodeSlice(m.Value, &p.Roots)
+			return decodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ListRootsResult", string(m.Key), err)
-		}
+	}, "roots")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ListRootsResult", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("ListRootsResult", "roots", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"jsonrpc\":")
-	b = appendString(b, JSONRPCVersion)
-	b = appendKey(b, &n, "\"method\":")
-	b = appendString(b, string(MethodRootsListChanged))
+	o := startObject(b)
+	o.Raw("\"jsonrpc\":", "\"2.0\"")
+	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
-		b = appendKey(b, &n, "\"params\":")
-		if b, err = x.Params.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return appendExtra(b, n > 0, x.Extra, "jsonrpc", "method", "params")
+	return endObject(&o, x.Extra, "jsonrpc", "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("RootsListChangedNotification", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RootsListChangedNotification
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "jsonrpc":
-			seen[0] = true
-			if !constMatches(m.Value, JSONRPCVersion) {
-				err = constError(JSONRPCVersion)
-			}
+			return constIs(v, JSONRPCVersion)
 		case "method":
-			seen[1] = true
-			if !constMatches(m.Value, MethodRootsListChanged) {
-				err = constError(MethodRootsListChanged)
-			}
+			return constIs(v, MethodRootsListChanged)
 		case "params":
-			if isNullValue(m.Value) {
-				p.Params = nil
-			} else {
-				v := new(NotificationParams)
-				err = v.UnmarshalJSON(m.Value)
-				p.Params = v
-			}
+			return decodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("RootsListChangedNotification", string(m.Key), err)
-		}
+	}, "jsonrpc", "method")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("RootsListChangedNotification", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("RootsListChangedNotification", "jsonrpc", errRequired)
-	}
-	if !seen[1] {
-		return newDecodeError("RootsListChangedNotification", "method", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if x.Roots != nil {
-		b = appendKey(b, &n, "\"roots\":")
-		if b, err = x.Roots.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("roots: %w", err)
-		}
+		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return appendExtra(b, n > 0, x.Extra, "roots")
+	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ClientCapabilities", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ClientCapabilities
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "roots":
-			if isNullValue(m.Value) {
-				p.Roots = nil
-			} else {
-				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.Value)
-				p.Roots = v
-			}
+			return decodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ClientCapabilities", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ClientCapabilities", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
+	o := startObject(b)
 	if x.ListChanged {
-		b = appendKey(b, &n, "\"listChanged\":")
-		b = strconv.AppendBool(b, x.ListChanged)
+		o.Bool("\"listChanged\":", x.ListChanged)
 	}
-	return appendExtra(b, n > 0, x.Extra, "listChanged")
+	return endObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("RootsCapability", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RootsCapability
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "listChanged":
-			var v bool
-			err = decodeJSON(m.Value, &v)
-			p.ListChanged = v
+			return decodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("RootsCapability", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("RootsCapability", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if x.Meta != nil {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = x.Meta.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Append("\"_meta\":", x.Meta.appendJSON)
 	}
-	return appendExtra(b, n > 0, x.Extra, "_meta")
+	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("RequestParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RequestParams
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "RequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			if isNullValue(m.Value) {
-				p.Meta = nil
-			} else {
-				v := new(RequestParamsMeta)
-				err = v.UnmarshalJSON(m.Value)
-				p.Meta = v
-			}
+			return decodePtr(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("RequestParams", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("RequestParams", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if x.ProgressToken != nil {
-		b = appendKey(b, &n, "\"progressToken\":")
-		if b, err = appendMarshalled(b, x.ProgressToken); err != nil {
-			return nil, fmt.Errorf("progressToken: %w", err)
-		}
+		o.Value("\"progressToken\":", x.ProgressToken)
 	}
-	return appendExtra(b, n > 0, x.Extra, "progressToken")
+	return endObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("RequestParamsMeta", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RequestParamsMeta
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "RequestParamsMeta", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "progressToken":
-			if isNullValue(m.Value) {
-				p.ProgressToken = nil
-			} else {
-				v := new(ProgressToken)
-				err = v.UnmarshalJSON(m.Value)
-				p.ProgressToken = v
-			}
+			return decodePtr(v, &p.ProgressToken)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("RequestParamsMeta", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("RequestParamsMeta", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if len(x.Meta) > 0 {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = appendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
-	return appendExtra(b, n > 0, x.Extra, "_meta")
+	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("NotificationParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p NotificationParams
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "NotificationParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v map[string]any
-			err = decodeJSON(m.Value, &v)
-			p.Meta = v
+			return decodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("NotificationParams", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("NotificationParams", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }

@@ -2,861 +2,473 @@
 
 package roots20260728
 
-import (
-	"fmt"
-	"strconv"
-)
-
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if len(x.Meta) > 0 {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = appendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != "" {
-		b = appendKey(b, &n, "\"name\":")
-		b = appendString(b, x.Name)
+		o.String("\"name\":", x.Name)
 	}
-	b = appendKey(b, &n, "\"uri\":")
-	b = appendString(b, x.URI)
-	return appendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
+	o.String("\"uri\":", x.URI)
+	return endObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("Root", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p Root
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v MetaObject
-			err = decodeJSON(m.Value, &v)
-			p.Meta = v
+			return decodeJSON(v, &p.Meta)
 		case "name":
-			err = decodeString(m.Value, &p.Name)
+			return decodeString(v, &p.Name)
 		case "uri":
-			seen[0] = !isNullValue(m.Value)
-			err = decodeString(m.Value, &p.URI)
+			return decodeString(v, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("Root", string(m.Key), err)
-		}
+	}, "uri")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("Root", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("Root", "uri", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"method\":")
-	b = appendString(b, string(MethodListRoots))
+	o := startObject(b)
+	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		b = appendKey(b, &n, "\"params\":")
-		if b, err = x.Params.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return appendExtra(b, n > 0, x.Extra, "method", "params")
+	return endObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ListRootsRequest", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsRequest
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "method":
-			seen[0] = true
-			if !constMatches(m.Value, MethodListRoots) {
-				err = constError(MethodListRoots)
-			}
+			return constIs(v, MethodListRoots)
 		case "params":
-			if isNullValue(m.Value) {
-				p.Params = nil
-			} else {
-				v := new(ListRootsRequestParams)
-				err = v.UnmarshalJSON(m.Value)
-				p.Params = v
-			}
+			return decodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ListRootsRequest", string(m.Key), err)
-		}
+	}, "method")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ListRootsRequest", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("ListRootsRequest", "method", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if len(x.Meta) > 0 {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = appendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
-	return appendExtra(b, n > 0, x.Extra, "_meta")
+	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ListRootsRequestParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsRequestParams
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v MetaObject
-			err = decodeJSON(m.Value, &v)
-			p.Meta = v
+			return decodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ListRootsRequestParams", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ListRootsRequestParams", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"roots\":")
-	if b, err = appendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
-		return nil, fmt.Errorf("roots: %w", err)
-	}
-	return appendExtra(b, n > 0, x.Extra, "roots")
+	o := startObject(b)
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return appendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ListRootsResult", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsResult
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "roots":
-			seen[0] = !isNullValue(m.Value)
-			err = decodeSlice(m.Value, &p.Roots)
+			return decodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ListRootsResult", string(m.Key), err)
-		}
+	}, "roots")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ListRootsResult", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("ListRootsResult", "roots", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if x.Roots != nil {
-		b = appendKey(b, &n, "\"roots\":")
-		if b, err = x.Roots.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("roots: %w", err)
-		}
+		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return appendExtra(b, n > 0, x.Extra, "roots")
+	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("ClientCapabilities", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ClientCapabilities
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "roots":
-			if isNullValue(m.Value) {
-				p.Roots = nil
-			} else {
-				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.Value)
-				p.Roots = v
-			}
+			return decodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("ClientCapabilities", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("ClientCapabilities", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	return appendExtra(b, n > 0, x.Extra)
+	o := startObject(b)
+	return endObject(&o, x.Extra)
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("RootsCapability", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RootsCapability
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+		switch string(k) {
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("RootsCapability", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("RootsCapability", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := startObject(b)
 	if len(x.Meta) > 0 {
-		b = appendKey(b, &n, "\"_meta\":")
-		if b, err = appendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
 	if len(x.InputRequests) > 0 {
-		b = appendKey(b, &n, "\"inputRequests\":")
-		if b, err = appendMarshalled(b, x.InputRequests); err != nil {
-			return nil, fmt.Errorf("inputRequests: %w", err)
-		}
+		o.Value("\"inputRequests\":", x.InputRequests)
 	}
 	if x.RequestState != "" {
-		b = appendKey(b, &n, "\"requestState\":")
-		b = appendString(b, x.RequestState)
+		o.String("\"requestState\":", x.RequestState)
 	}
-	b = appendKey(b, &n, "\"resultType\":")
-	b = appendString(b, x.ResultType)
-	return appendExtra(b, n > 0, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+	o.String("\"resultType\":", x.ResultType)
+	return endObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("InputRequiredResult", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p InputRequiredResult
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "InputRequiredResult", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v ResultMetaObject
-			err = decodeJSON(m.Value, &v)
-			p.Meta = v
+			return decodeJSON(v, &p.Meta)
 		case "inputRequests":
-			var v InputRequests
-			err = decodeJSON(m.Value, &v)
-			p.InputRequests = v
+			return decodeJSON(v, &p.InputRequests)
 		case "requestState":
-			err = decodeString(m.Value, &p.RequestState)
+			return decodeString(v, &p.RequestState)
 		case "resultType":
-			seen[0] = !isNullValue(m.Value)
-			err = decodeString(m.Value, &p.ResultType)
+			return decodeString(v, &p.ResultType)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("InputRequiredResult", string(m.Key), err)
-		}
+	}, "resultType")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("InputRequiredResult", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("InputRequiredResult", "resultType", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"_meta\":")
-	if b, err = x.Meta.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("_meta: %w", err)
-	}
+	o := startObject(b)
+	o.Append("\"_meta\":", x.Meta.appendJSON)
 	if len(x.InputResponses) > 0 {
-		b = appendKey(b, &n, "\"inputResponses\":")
-		if b, err = appendMarshalled(b, x.InputResponses); err != nil {
-			return nil, fmt.Errorf("inputResponses: %w", err)
-		}
+		o.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != "" {
-		b = appendKey(b, &n, "\"requestState\":")
-		b = appendString(b, x.RequestState)
+		o.String("\"requestState\":", x.RequestState)
 	}
-	return appendExtra(b, n > 0, x.Extra, "_meta", "inputResponses", "requestState")
+	return endObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("InputResponseRequestParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p InputResponseRequestParams
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			seen[0] = !isNullValue(m.Value)
-			err = p.Meta.UnmarshalJSON(m.Value)
+			return p.Meta.UnmarshalJSON(v)
 		case "inputResponses":
-			var v InputResponses
-			err = decodeJSON(m.Value, &v)
-			p.InputResponses = v
+			return decodeJSON(v, &p.InputResponses)
 		case "requestState":
-			err = decodeString(m.Value, &p.RequestState)
+			return decodeString(v, &p.RequestState)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("InputResponseRequestParams", string(m.Key), err)
-		}
+	}, "_meta")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("InputResponseRequestParams", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("InputResponseRequestParams", "_meta", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"jsonrpc\":")
-	b = appendString(b, JSONRPCVersion)
-	b = appendKey(b, &n, "\"error\":")
-	if b, err = x.Error.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("error: %w", err)
-	}
+	o := startObject(b)
+	o.Raw("\"jsonrpc\":", "\"2.0\"")
+	o.Append("\"error\":", x.Error.appendJSON)
 	if x.ID != nil {
-		b = appendKey(b, &n, "\"id\":")
-		if b, err = appendMarshalled(b, x.ID); err != nil {
-			return nil, fmt.Errorf("id: %w", err)
-		}
+		o.Value("\"id\":", x.ID)
 	}
-	return appendExtra(b, n > 0, x.Extra, "jsonrpc", "error", "id")
+	return endObject(&o, x.Extra, "jsonrpc", "error", "id")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("MissingRequiredClientCapabilityError", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p MissingRequiredClientCapabilityError
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "jsonrpc":
-			seen[0] = true
-			if !constMatches(m.Value, JSONRPCVersion) {
-				err = constError(JSONRPCVersion)
-			}
+			return constIs(v, JSONRPCVersion)
 		case "error":
-			seen[1] = !isNullValue(m.Value)
-			err = p.Error.UnmarshalJSON(m.Value)
+			return p.Error.UnmarshalJSON(v)
 		case "id":
-			if isNullValue(m.Value) {
-				p.ID = nil
-			} else {
-				v := new(RequestID)
-				err = v.UnmarshalJSON(m.Value)
-				p.ID = v
-			}
+			return decodePtr(v, &p.ID)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("MissingRequiredClientCapabilityError", string(m.Key), err)
-		}
+	}, "jsonrpc", "error")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("MissingRequiredClientCapabilityError", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("MissingRequiredClientCapabilityError", "jsonrpc", errRequired)
-	}
-	if !seen[1] {
-		return newDecodeError("MissingRequiredClientCapabilityError", "error", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"code\":")
-	b = strconv.AppendInt(b, int64(CodeMissingRequiredClientCapability), 10)
-	b = appendKey(b, &n, "\"data\":")
-	if b, err = x.Data.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("data: %w", err)
-	}
-	b = appendKey(b, &n, "\"message\":")
-	b = appendString(b, x.Message)
-	return appendExtra(b, n > 0, x.Extra, "code", "data", "message")
+	o := startObject(b)
+	o.Raw("\"code\":", "-32021")
+	o.Append("\"data\":", x.Data.appendJSON)
+	o.String("\"message\":", x.Message)
+	return endObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p MissingRequiredClientCapabilityErrorObject
-	var seen [3]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "code":
-			seen[0] = true
-			if !constMatches(m.Value, float64(CodeMissingRequiredClientCapability)) {
-				err = constError(float64(CodeMissingRequiredClientCapability))
-			}
+			return constIs(v, float64(CodeMissingRequiredClientCapability))
 		case "data":
-			seen[1] = !isNullValue(m.Value)
-			err = p.Data.UnmarshalJSON(m.Value)
+			return p.Data.UnmarshalJSON(v)
 		case "message":
-			seen[2] = !isNullValue(m.Value)
-			err = decodeString(m.Value, &p.Message)
+			return decodeString(v, &p.Message)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("MissingRequiredClientCapabilityErrorObject", string(m.Key), err)
-		}
+	}, "code", "data", "message")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "code", errRequired)
-	}
-	if !seen[1] {
-		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "data", errRequired)
-	}
-	if !seen[2] {
-		return newDecodeError("MissingRequiredClientCapabilityErrorObject", "message", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"requiredCapabilities\":")
-	if b, err = x.RequiredCapabilities.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("requiredCapabilities: %w", err)
-	}
-	return appendExtra(b, n > 0, x.Extra, "requiredCapabilities")
+	o := startObject(b)
+	o.Append("\"requiredCapabilities\":", x.RequiredCapabilities.appendJSON)
+	return endObject(&o, x.Extra, "requiredCapabilities")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("MissingRequiredClientCapabilityErrorData", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p MissingRequiredClientCapabilityErrorData
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "requiredCapabilities":
-			seen[0] = !isNullValue(m.Value)
-			err = p.RequiredCapabilities.UnmarshalJSON(m.Value)
+			return p.RequiredCapabilities.UnmarshalJSON(v)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("MissingRequiredClientCapabilityErrorData", string(m.Key), err)
-		}
+	}, "requiredCapabilities")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("MissingRequiredClientCapabilityErrorData", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("MissingRequiredClientCapabilityErrorData", "requiredCapabilities", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"io.modelcontextprotocol/clientCapabilities\":")
-	if b, err = x.ClientCapabilities.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("io.modelcontextprotocol/clientCapabilities: %w", err)
-	}
-	b = appendKey(b, &n, "\"io.modelcontextprotocol/protocolVersion\":")
-	b = appendString(b, x.ProtocolVersion)
-	return appendExtra(b, n > 0, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	o := startObject(b)
+	o.Append("\"io.modelcontextprotocol/clientCapabilities\":", x.ClientCapabilities.appendJSON)
+	o.String("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
+	return endObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("RequestMetaObject", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RequestMetaObject
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "RequestMetaObject", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
-			seen[0] = !isNullValue(m.Value)
-			err = p.ClientCapabilities.UnmarshalJSON(m.Value)
+			return p.ClientCapabilities.UnmarshalJSON(v)
 		case "io.modelcontextprotocol/protocolVersion":
-			seen[1] = !isNullValue(m.Value)
-			err = decodeString(m.Value, &p.ProtocolVersion)
+			return decodeString(v, &p.ProtocolVersion)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("RequestMetaObject", string(m.Key), err)
-		}
+	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("RequestMetaObject", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", errRequired)
-	}
-	if !seen[1] {
-		return newDecodeError("RequestMetaObject", "io.modelcontextprotocol/protocolVersion", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x Error) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *Error) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = appendKey(b, &n, "\"code\":")
-	b = strconv.AppendInt(b, x.Code, 10)
+	o := startObject(b)
+	o.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		b = appendKey(b, &n, "\"data\":")
-		if b, err = appendMarshalled(b, x.Data); err != nil {
-			return nil, fmt.Errorf("data: %w", err)
-		}
+		o.Value("\"data\":", x.Data)
 	}
-	b = appendKey(b, &n, "\"message\":")
-	b = appendString(b, x.Message)
-	return appendExtra(b, n > 0, x.Extra, "code", "data", "message")
+	o.String("\"message\":", x.Message)
+	return endObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	m, isNull, err := objectMembers(data)
-	if err != nil {
-		return newDecodeError("Error", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p Error
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := decodeObject(data, "Error", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "code":
-			seen[0] = !isNullValue(m.Value)
-			var v int64
-			err = decodeJSON(m.Value, &v)
-			p.Code = v
+			return decodeJSON(v, &p.Code)
 		case "data":
-			var v any
-			err = decodeJSON(m.Value, &v)
-			p.Data = v
+			return decodeJSON(v, &p.Data)
 		case "message":
-			seen[1] = !isNullValue(m.Value)
-			err = decodeString(m.Value, &p.Message)
+			return decodeString(v, &p.Message)
 		default:
-			p.Extra, err = keepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = keepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return memberError("Error", string(m.Key), err)
-		}
+	}, "code", "message")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return newDecodeError("Error", "", m.Err)
-	}
-	if !seen[0] {
-		return newDecodeError("Error", "code", errRequired)
-	}
-	if !seen[1] {
-		return newDecodeError("Error", "message", errRequired)
-	}
-	*x = p
-	return nil
+	return err
 }

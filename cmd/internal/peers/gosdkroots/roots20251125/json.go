@@ -2,598 +2,329 @@
 
 package roots20251125
 
-import (
-	"fmt"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
-	"strconv"
-)
+import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != "" {
-		b = rootsrt.AppendKey(b, &n, "\"name\":")
-		b = rootsrt.AppendString(b, x.Name)
+		o.String("\"name\":", x.Name)
 	}
-	b = rootsrt.AppendKey(b, &n, "\"uri\":")
-	b = rootsrt.AppendString(b, x.URI)
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
+	o.String("\"uri\":", x.URI)
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("Root", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p Root
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v map[string]any
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Meta = v
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "name":
-			err = rootsrt.DecodeString(m.Value, &p.Name)
+			return rootsrt.DecodeString(v, &p.Name)
 		case "uri":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeString(m.Value, &p.URI)
+			return rootsrt.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("Root", string(m.Key), err)
-		}
+	}, "uri")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("Root", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("Root", "uri", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"jsonrpc\":")
-	b = rootsrt.AppendString(b, JSONRPCVersion)
-	b = rootsrt.AppendKey(b, &n, "\"method\":")
-	b = rootsrt.AppendString(b, string(MethodListRoots))
-	b = rootsrt.AppendKey(b, &n, "\"id\":")
-	if b, err = rootsrt.AppendMarshalled(b, x.ID); err != nil {
-		return nil, fmt.Errorf("id: %w", err)
-	}
+	o := rootsrt.StartObject(b)
+	o.Raw("\"jsonrpc\":", "\"2.0\"")
+	o.Raw("\"method\":", "\"roots/list\"")
+	o.Value("\"id\":", x.ID)
 	if x.Params != nil {
-		b = rootsrt.AppendKey(b, &n, "\"params\":")
-		if b, err = x.Params.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "jsonrpc", "method", "id", "params")
+	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ListRootsRequest", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsRequest
-	var seen [3]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "jsonrpc":
-			seen[0] = true
-			if !rootsrt.ConstMatches(m.Value, JSONRPCVersion) {
-				err = rootsrt.ConstError(JSONRPCVersion)
-			}
+			return rootsrt.ConstIs(v, JSONRPCVersion)
 		case "method":
-			seen[1] = true
-			if !rootsrt.ConstMatches(m.Value, MethodListRoots) {
-				err = rootsrt.ConstError(MethodListRoots)
-			}
+			return rootsrt.ConstIs(v, MethodListRoots)
 		case "id":
-			seen[2] = !rootsrt.IsNullValue(m.Value)
-			err = p.ID.UnmarshalJSON(m.Value)
+			return p.ID.UnmarshalJSON(v)
 		case "params":
-			if rootsrt.IsNullValue(m.Value) {
-				p.Params = nil
-			} else {
-				v := new(RequestParams)
-				err = v.UnmarshalJSON(m.Value)
-				p.Params = v
-			}
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ListRootsRequest", string(m.Key), err)
-		}
+	}, "jsonrpc", "method", "id")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ListRootsRequest", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("ListRootsRequest", "jsonrpc", rootsrt.ErrRequired)
-	}
-	if !seen[1] {
-		return rootsrt.NewDecodeError("ListRootsRequest", "method", rootsrt.ErrRequired)
-	}
-	if !seen[2] {
-		return rootsrt.NewDecodeError("ListRootsRequest", "id", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
-	b = rootsrt.AppendKey(b, &n, "\"roots\":")
-	if b, err = rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
-		return nil, fmt.Errorf("roots: %w", err)
-	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta", "roots")
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ListRootsResult", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsResult
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v map[string]any
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Meta = v
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "roots":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeSlice(m.Value, &p.Roots)
+			return rootsrt.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ListRootsResult", string(m.Key), err)
-		}
+	}, "roots")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ListRootsResult", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("ListRootsResult", "roots", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"jsonrpc\":")
-	b = rootsrt.AppendString(b, JSONRPCVersion)
-	b = rootsrt.AppendKey(b, &n, "\"method\":")
-	b = rootsrt.AppendString(b, string(MethodRootsListChanged))
+	o := rootsrt.StartObject(b)
+	o.Raw("\"jsonrpc\":", "\"2.0\"")
+	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
-		b = rootsrt.AppendKey(b, &n, "\"params\":")
-		if b, err = x.Params.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "jsonrpc", "method", "params")
+	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("RootsListChangedNotification", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RootsListChangedNotification
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "jsonrpc":
-			seen[0] = true
-			if !rootsrt.ConstMatches(m.Value, JSONRPCVersion) {
-				err = rootsrt.ConstError(JSONRPCVersion)
-			}
+			return rootsrt.ConstIs(v, JSONRPCVersion)
 		case "method":
-			seen[1] = true
-			if !rootsrt.ConstMatches(m.Value, MethodRootsListChanged) {
-				err = rootsrt.ConstError(MethodRootsListChanged)
-			}
+			return rootsrt.ConstIs(v, MethodRootsListChanged)
 		case "params":
-			if rootsrt.IsNullValue(m.Value) {
-				p.Params = nil
-			} else {
-				v := new(NotificationParams)
-				err = v.UnmarshalJSON(m.Value)
-				p.Params = v
-			}
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("RootsListChangedNotification", string(m.Key), err)
-		}
+	}, "jsonrpc", "method")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("RootsListChangedNotification", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("RootsListChangedNotification", "jsonrpc", rootsrt.ErrRequired)
-	}
-	if !seen[1] {
-		return rootsrt.NewDecodeError("RootsListChangedNotification", "method", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if x.Roots != nil {
-		b = rootsrt.AppendKey(b, &n, "\"roots\":")
-		if b, err = x.Roots.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("roots: %w", err)
-		}
+		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "roots")
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ClientCapabilities", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ClientCapabilities
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "roots":
-			if rootsrt.IsNullValue(m.Value) {
-				p.Roots = nil
-			} else {
-				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.Value)
-				p.Roots = v
-			}
+			return rootsrt.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ClientCapabilities", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ClientCapabilities", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
+	o := rootsrt.StartObject(b)
 	if x.ListChanged {
-		b = rootsrt.AppendKey(b, &n, "\"listChanged\":")
-		b = strconv.AppendBool(b, x.ListChanged)
+		o.Bool("\"listChanged\":", x.ListChanged)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "listChanged")
+	return rootsrt.EndObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("RootsCapability", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RootsCapability
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "listChanged":
-			var v bool
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.ListChanged = v
+			return rootsrt.DecodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("RootsCapability", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("RootsCapability", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if x.Meta != nil {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = x.Meta.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Append("\"_meta\":", x.Meta.appendJSON)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("RequestParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RequestParams
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "RequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			if rootsrt.IsNullValue(m.Value) {
-				p.Meta = nil
-			} else {
-				v := new(RequestParamsMeta)
-				err = v.UnmarshalJSON(m.Value)
-				p.Meta = v
-			}
+			return rootsrt.DecodePtr(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("RequestParams", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("RequestParams", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if x.ProgressToken != nil {
-		b = rootsrt.AppendKey(b, &n, "\"progressToken\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.ProgressToken); err != nil {
-			return nil, fmt.Errorf("progressToken: %w", err)
-		}
+		o.Value("\"progressToken\":", x.ProgressToken)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "progressToken")
+	return rootsrt.EndObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("RequestParamsMeta", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RequestParamsMeta
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "RequestParamsMeta", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "progressToken":
-			if rootsrt.IsNullValue(m.Value) {
-				p.ProgressToken = nil
-			} else {
-				v := new(ProgressToken)
-				err = v.UnmarshalJSON(m.Value)
-				p.ProgressToken = v
-			}
+			return rootsrt.DecodePtr(v, &p.ProgressToken)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("RequestParamsMeta", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("RequestParamsMeta", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("NotificationParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p NotificationParams
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "NotificationParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v map[string]any
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Meta = v
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("NotificationParams", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("NotificationParams", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }

@@ -674,3 +674,145 @@ func AppendExtra[E any](b []byte, comma bool, extra map[string]E, known ...strin
 func SortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
+
+// An Object appends a JSON object to B, member by member, keeping the
+// first error: the generated appendJSON methods write with one. Start it
+// with StartObject and finish it with EndObject.
+type Object struct {
+	B   []byte
+	n   int
+	err error
+}
+
+// StartObject starts an object at the end of b.
+func StartObject(b []byte) Object { return Object{B: append(b, '{')} }
+
+// Key starts the next member: a comma after the first, then key, the
+// member's name as JSON followed by a colon.
+func (o *Object) Key(key string) {
+	if o.n > 0 {
+		o.B = append(o.B, ',')
+	}
+	o.n++
+	o.B = append(o.B, key...)
+}
+
+// String writes the member key with the string v.
+func (o *Object) String(key, v string) {
+	o.Key(key)
+	o.B = AppendString(o.B, v)
+}
+
+// Int writes the member key with the integer v.
+func (o *Object) Int(key string, v int64) {
+	o.Key(key)
+	o.B = strconv.AppendInt(o.B, v, 10)
+}
+
+// Bool writes the member key with the boolean v.
+func (o *Object) Bool(key string, v bool) {
+	o.Key(key)
+	o.B = strconv.AppendBool(o.B, v)
+}
+
+// Raw writes the member key with v, JSON already.
+func (o *Object) Raw(key, v string) {
+	o.Key(key)
+	o.B = append(o.B, v...)
+}
+
+// Value writes the member key with v as encoding/json writes it.
+func (o *Object) Value(key string, v any) {
+	o.Append(key, func(b []byte) ([]byte, error) { return AppendMarshalled(b, v) })
+}
+
+// Append writes the member key with what add appends.
+func (o *Object) Append(key string, add func([]byte) ([]byte, error)) {
+	o.Key(key)
+	if o.err != nil {
+		return
+	}
+	b, err := add(o.B)
+	if err != nil {
+		name, _ := strconv.Unquote(strings.TrimSuffix(key, ":"))
+		o.err = fmt.Errorf("%s: %w", name, err)
+		return
+	}
+	o.B = b
+}
+
+// EndObject writes the members kept in extra whose names are not known, in
+// sorted order, closes o's object and returns it, or o's first error.
+func EndObject[E any](o *Object, extra map[string]E, known ...string) ([]byte, error) {
+	if o.err != nil {
+		return nil, o.err
+	}
+	return AppendExtra(o.B, o.n > 0, extra, known...)
+}
+
+// DecodeObject decodes data, a JSON object or null, member by member:
+// member decodes each, with its name and value as written. Names match
+// exactly (encoding/json would also match them in another case); a member
+// of required that is missing or null, or a member member refuses, is a
+// *DecodeError of a value of typeName naming the member's path. It
+// reports null data as isNull, with no member decoded.
+func DecodeObject(data []byte, typeName string, member func(key, value []byte) error, required ...string) (isNull bool, err error) {
+	m, isNull, err := ObjectMembers(data)
+	if err != nil {
+		return false, NewDecodeError(typeName, "", err)
+	}
+	if isNull {
+		return true, nil
+	}
+	var seen uint64 // bit i: required[i] was given, not null
+	for m.Next() {
+		if err := member(m.Key, m.Value); err != nil {
+			return false, MemberError(typeName, string(m.Key), err)
+		}
+		for i, name := range required {
+			if string(m.Key) == name {
+				if IsNullValue(m.Value) {
+					seen &^= 1 << i
+				} else {
+					seen |= 1 << i
+				}
+			}
+		}
+	}
+	if m.Err != nil {
+		return false, NewDecodeError(typeName, "", m.Err)
+	}
+	for i, name := range required {
+		if seen&(1<<i) == 0 {
+			return false, NewDecodeError(typeName, name, ErrRequired)
+		}
+	}
+	return false, nil
+}
+
+// DecodePtr decodes value into a new *T, or sets *dst to nil for null.
+func DecodePtr[T any, P interface {
+	*T
+	json.Unmarshaler
+}](value []byte, dst **T) error {
+	if IsNullValue(value) {
+		*dst = nil
+		return nil
+	}
+	v := new(T)
+	err := P(v).UnmarshalJSON(value)
+	*dst = v
+	return err
+}
+
+// ErrNotAllowed is the error of a member a schema admits no other of.
+var ErrNotAllowed = errors.New("not allowed: the schema admits no other members")
+
+// ConstIs is nil when a fixed member holds its value, and otherwise the
+// error that says which value it must hold.
+func ConstIs[V comparable](value []byte, want V) error {
+	if ConstMatches(value, want) {
+		return nil
+	}
+	return ConstError(want)
+}

@@ -2,862 +2,475 @@
 
 package roots20260728
 
-import (
-	"fmt"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
-	"strconv"
-)
+import "github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != "" {
-		b = rootsrt.AppendKey(b, &n, "\"name\":")
-		b = rootsrt.AppendString(b, x.Name)
+		o.String("\"name\":", x.Name)
 	}
-	b = rootsrt.AppendKey(b, &n, "\"uri\":")
-	b = rootsrt.AppendString(b, x.URI)
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta", "name", "uri")
+	o.String("\"uri\":", x.URI)
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("Root", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p Root
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v MetaObject
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Meta = v
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "name":
-			err = rootsrt.DecodeString(m.Value, &p.Name)
+			return rootsrt.DecodeString(v, &p.Name)
 		case "uri":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeString(m.Value, &p.URI)
+			return rootsrt.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("Root", string(m.Key), err)
-		}
+	}, "uri")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("Root", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("Root", "uri", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"method\":")
-	b = rootsrt.AppendString(b, string(MethodListRoots))
+	o := rootsrt.StartObject(b)
+	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		b = rootsrt.AppendKey(b, &n, "\"params\":")
-		if b, err = x.Params.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("params: %w", err)
-		}
+		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "method", "params")
+	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ListRootsRequest", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsRequest
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "method":
-			seen[0] = true
-			if !rootsrt.ConstMatches(m.Value, MethodListRoots) {
-				err = rootsrt.ConstError(MethodListRoots)
-			}
+			return rootsrt.ConstIs(v, MethodListRoots)
 		case "params":
-			if rootsrt.IsNullValue(m.Value) {
-				p.Params = nil
-			} else {
-				v := new(ListRootsRequestParams)
-				err = v.UnmarshalJSON(m.Value)
-				p.Params = v
-			}
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ListRootsRequest", string(m.Key), err)
-		}
+	}, "method")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ListRootsRequest", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("ListRootsRequest", "method", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ListRootsRequestParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsRequestParams
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v MetaObject
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Meta = v
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ListRootsRequestParams", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ListRootsRequestParams", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"roots\":")
-	if b, err = rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON); err != nil {
-		return nil, fmt.Errorf("roots: %w", err)
-	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "roots")
+	o := rootsrt.StartObject(b)
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ListRootsResult", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ListRootsResult
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "roots":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeSlice(m.Value, &p.Roots)
+			return rootsrt.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ListRootsResult", string(m.Key), err)
-		}
+	}, "roots")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ListRootsResult", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("ListRootsResult", "roots", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if x.Roots != nil {
-		b = rootsrt.AppendKey(b, &n, "\"roots\":")
-		if b, err = x.Roots.appendJSON(b); err != nil {
-			return nil, fmt.Errorf("roots: %w", err)
-		}
+		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "roots")
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("ClientCapabilities", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p ClientCapabilities
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "roots":
-			if rootsrt.IsNullValue(m.Value) {
-				p.Roots = nil
-			} else {
-				v := new(RootsCapability)
-				err = v.UnmarshalJSON(m.Value)
-				p.Roots = v
-			}
+			return rootsrt.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("ClientCapabilities", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("ClientCapabilities", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	return rootsrt.AppendExtra(b, n > 0, x.Extra)
+	o := rootsrt.StartObject(b)
+	return rootsrt.EndObject(&o, x.Extra)
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("RootsCapability", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RootsCapability
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+		switch string(k) {
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("RootsCapability", string(m.Key), err)
-		}
+	})
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("RootsCapability", "", m.Err)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Meta); err != nil {
-			return nil, fmt.Errorf("_meta: %w", err)
-		}
+		o.Value("\"_meta\":", x.Meta)
 	}
 	if len(x.InputRequests) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"inputRequests\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.InputRequests); err != nil {
-			return nil, fmt.Errorf("inputRequests: %w", err)
-		}
+		o.Value("\"inputRequests\":", x.InputRequests)
 	}
 	if x.RequestState != "" {
-		b = rootsrt.AppendKey(b, &n, "\"requestState\":")
-		b = rootsrt.AppendString(b, x.RequestState)
+		o.String("\"requestState\":", x.RequestState)
 	}
-	b = rootsrt.AppendKey(b, &n, "\"resultType\":")
-	b = rootsrt.AppendString(b, x.ResultType)
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+	o.String("\"resultType\":", x.ResultType)
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("InputRequiredResult", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p InputRequiredResult
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "InputRequiredResult", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			var v ResultMetaObject
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Meta = v
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "inputRequests":
-			var v InputRequests
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.InputRequests = v
+			return rootsrt.DecodeJSON(v, &p.InputRequests)
 		case "requestState":
-			err = rootsrt.DecodeString(m.Value, &p.RequestState)
+			return rootsrt.DecodeString(v, &p.RequestState)
 		case "resultType":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeString(m.Value, &p.ResultType)
+			return rootsrt.DecodeString(v, &p.ResultType)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("InputRequiredResult", string(m.Key), err)
-		}
+	}, "resultType")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("InputRequiredResult", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("InputRequiredResult", "resultType", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"_meta\":")
-	if b, err = x.Meta.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("_meta: %w", err)
-	}
+	o := rootsrt.StartObject(b)
+	o.Append("\"_meta\":", x.Meta.appendJSON)
 	if len(x.InputResponses) > 0 {
-		b = rootsrt.AppendKey(b, &n, "\"inputResponses\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.InputResponses); err != nil {
-			return nil, fmt.Errorf("inputResponses: %w", err)
-		}
+		o.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != "" {
-		b = rootsrt.AppendKey(b, &n, "\"requestState\":")
-		b = rootsrt.AppendString(b, x.RequestState)
+		o.String("\"requestState\":", x.RequestState)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "_meta", "inputResponses", "requestState")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("InputResponseRequestParams", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p InputResponseRequestParams
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "_meta":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = p.Meta.UnmarshalJSON(m.Value)
+			return p.Meta.UnmarshalJSON(v)
 		case "inputResponses":
-			var v InputResponses
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.InputResponses = v
+			return rootsrt.DecodeJSON(v, &p.InputResponses)
 		case "requestState":
-			err = rootsrt.DecodeString(m.Value, &p.RequestState)
+			return rootsrt.DecodeString(v, &p.RequestState)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("InputResponseRequestParams", string(m.Key), err)
-		}
+	}, "_meta")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("InputResponseRequestParams", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("InputResponseRequestParams", "_meta", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"jsonrpc\":")
-	b = rootsrt.AppendString(b, JSONRPCVersion)
-	b = rootsrt.AppendKey(b, &n, "\"error\":")
-	if b, err = x.Error.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("error: %w", err)
-	}
+	o := rootsrt.StartObject(b)
+	o.Raw("\"jsonrpc\":", "\"2.0\"")
+	o.Append("\"error\":", x.Error.appendJSON)
 	if x.ID != nil {
-		b = rootsrt.AppendKey(b, &n, "\"id\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.ID); err != nil {
-			return nil, fmt.Errorf("id: %w", err)
-		}
+		o.Value("\"id\":", x.ID)
 	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "jsonrpc", "error", "id")
+	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "error", "id")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityError", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p MissingRequiredClientCapabilityError
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "jsonrpc":
-			seen[0] = true
-			if !rootsrt.ConstMatches(m.Value, JSONRPCVersion) {
-				err = rootsrt.ConstError(JSONRPCVersion)
-			}
+			return rootsrt.ConstIs(v, JSONRPCVersion)
 		case "error":
-			seen[1] = !rootsrt.IsNullValue(m.Value)
-			err = p.Error.UnmarshalJSON(m.Value)
+			return p.Error.UnmarshalJSON(v)
 		case "id":
-			if rootsrt.IsNullValue(m.Value) {
-				p.ID = nil
-			} else {
-				v := new(RequestID)
-				err = v.UnmarshalJSON(m.Value)
-				p.ID = v
-			}
+			return rootsrt.DecodePtr(v, &p.ID)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("MissingRequiredClientCapabilityError", string(m.Key), err)
-		}
+	}, "jsonrpc", "error")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityError", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityError", "jsonrpc", rootsrt.ErrRequired)
-	}
-	if !seen[1] {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityError", "error", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"code\":")
-	b = strconv.AppendInt(b, int64(CodeMissingRequiredClientCapability), 10)
-	b = rootsrt.AppendKey(b, &n, "\"data\":")
-	if b, err = x.Data.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("data: %w", err)
-	}
-	b = rootsrt.AppendKey(b, &n, "\"message\":")
-	b = rootsrt.AppendString(b, x.Message)
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "code", "data", "message")
+	o := rootsrt.StartObject(b)
+	o.Raw("\"code\":", "-32021")
+	o.Append("\"data\":", x.Data.appendJSON)
+	o.String("\"message\":", x.Message)
+	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorObject", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p MissingRequiredClientCapabilityErrorObject
-	var seen [3]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "code":
-			seen[0] = true
-			if !rootsrt.ConstMatches(m.Value, float64(CodeMissingRequiredClientCapability)) {
-				err = rootsrt.ConstError(float64(CodeMissingRequiredClientCapability))
-			}
+			return rootsrt.ConstIs(v, float64(CodeMissingRequiredClientCapability))
 		case "data":
-			seen[1] = !rootsrt.IsNullValue(m.Value)
-			err = p.Data.UnmarshalJSON(m.Value)
+			return p.Data.UnmarshalJSON(v)
 		case "message":
-			seen[2] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeString(m.Value, &p.Message)
+			return rootsrt.DecodeString(v, &p.Message)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("MissingRequiredClientCapabilityErrorObject", string(m.Key), err)
-		}
+	}, "code", "data", "message")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorObject", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorObject", "code", rootsrt.ErrRequired)
-	}
-	if !seen[1] {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorObject", "data", rootsrt.ErrRequired)
-	}
-	if !seen[2] {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorObject", "message", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"requiredCapabilities\":")
-	if b, err = x.RequiredCapabilities.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("requiredCapabilities: %w", err)
-	}
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "requiredCapabilities")
+	o := rootsrt.StartObject(b)
+	o.Append("\"requiredCapabilities\":", x.RequiredCapabilities.appendJSON)
+	return rootsrt.EndObject(&o, x.Extra, "requiredCapabilities")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorData", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p MissingRequiredClientCapabilityErrorData
-	var seen [1]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "requiredCapabilities":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = p.RequiredCapabilities.UnmarshalJSON(m.Value)
+			return p.RequiredCapabilities.UnmarshalJSON(v)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("MissingRequiredClientCapabilityErrorData", string(m.Key), err)
-		}
+	}, "requiredCapabilities")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorData", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("MissingRequiredClientCapabilityErrorData", "requiredCapabilities", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"io.modelcontextprotocol/clientCapabilities\":")
-	if b, err = x.ClientCapabilities.appendJSON(b); err != nil {
-		return nil, fmt.Errorf("io.modelcontextprotocol/clientCapabilities: %w", err)
-	}
-	b = rootsrt.AppendKey(b, &n, "\"io.modelcontextprotocol/protocolVersion\":")
-	b = rootsrt.AppendString(b, x.ProtocolVersion)
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	o := rootsrt.StartObject(b)
+	o.Append("\"io.modelcontextprotocol/clientCapabilities\":", x.ClientCapabilities.appendJSON)
+	o.String("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
+	return rootsrt.EndObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("RequestMetaObject", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p RequestMetaObject
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "RequestMetaObject", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			err = p.ClientCapabilities.UnmarshalJSON(m.Value)
+			return p.ClientCapabilities.UnmarshalJSON(v)
 		case "io.modelcontextprotocol/protocolVersion":
-			seen[1] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeString(m.Value, &p.ProtocolVersion)
+			return rootsrt.DecodeString(v, &p.ProtocolVersion)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("RequestMetaObject", string(m.Key), err)
-		}
+	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("RequestMetaObject", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("RequestMetaObject", "io.modelcontextprotocol/clientCapabilities", rootsrt.ErrRequired)
-	}
-	if !seen[1] {
-		return rootsrt.NewDecodeError("RequestMetaObject", "io.modelcontextprotocol/protocolVersion", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
 
-// MarshalJSON writes x as a JSON object; see appendJSON.
+// MarshalJSON writes x as a JSON object: the members in schema order, then
+// those kept in Extra, sorted.
 func (x Error) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
-// appendJSON appends x to b as a JSON object: the members in schema order,
-// fixed ones included, optional ones only when set, a nil required array or
-// object as [] or {}, then the members kept in Extra in sorted order.
 func (x *Error) appendJSON(b []byte) ([]byte, error) {
-	b = append(b, '{')
-	n := 0
-	var err error
-	b = rootsrt.AppendKey(b, &n, "\"code\":")
-	b = strconv.AppendInt(b, x.Code, 10)
+	o := rootsrt.StartObject(b)
+	o.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		b = rootsrt.AppendKey(b, &n, "\"data\":")
-		if b, err = rootsrt.AppendMarshalled(b, x.Data); err != nil {
-			return nil, fmt.Errorf("data: %w", err)
-		}
+		o.Value("\"data\":", x.Data)
 	}
-	b = rootsrt.AppendKey(b, &n, "\"message\":")
-	b = rootsrt.AppendString(b, x.Message)
-	return rootsrt.AppendExtra(b, n > 0, x.Extra, "code", "data", "message")
+	o.String("\"message\":", x.Message)
+	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member. Member names match
-// exactly; a required member that is missing or null, a fixed member with
-// another value, or a value of the wrong type is a *DecodeError naming the
-// member's path. JSON null leaves x unchanged, as encoding/json does.
+// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
+// the runtime); JSON null leaves x unchanged.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	m, isNull, err := rootsrt.ObjectMembers(data)
-	if err != nil {
-		return rootsrt.NewDecodeError("Error", "", err)
-	}
-	if isNull {
-		return nil
-	}
 	var p Error
-	var seen [2]bool
-	for m.Next() {
-		var err error
-		switch string(m.Key) {
+	isNull, err := rootsrt.DecodeObject(data, "Error", func(k, v []byte) (err error) {
+		switch string(k) {
 		case "code":
-			seen[0] = !rootsrt.IsNullValue(m.Value)
-			var v int64
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Code = v
+			return rootsrt.DecodeJSON(v, &p.Code)
 		case "data":
-			var v any
-			err = rootsrt.DecodeJSON(m.Value, &v)
-			p.Data = v
+			return rootsrt.DecodeJSON(v, &p.Data)
 		case "message":
-			seen[1] = !rootsrt.IsNullValue(m.Value)
-			err = rootsrt.DecodeString(m.Value, &p.Message)
+			return rootsrt.DecodeString(v, &p.Message)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, m.Key, m.Value)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
 		}
-		if err != nil {
-			return rootsrt.MemberError("Error", string(m.Key), err)
-		}
+	}, "code", "message")
+	if err == nil && !isNull {
+		*x = p
 	}
-	if m.Err != nil {
-		return rootsrt.NewDecodeError("Error", "", m.Err)
-	}
-	if !seen[0] {
-		return rootsrt.NewDecodeError("Error", "code", rootsrt.ErrRequired)
-	}
-	if !seen[1] {
-		return rootsrt.NewDecodeError("Error", "message", rootsrt.ErrRequired)
-	}
-	*x = p
-	return nil
+	return err
 }
