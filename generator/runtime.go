@@ -552,22 +552,16 @@ func (e *emitter) runtimeAliases(pkg, header string) (File, error) {
 			return File{}, fmt.Errorf("the runtime has no %s", name)
 		}
 		var lines []jen.Code
-		doc := []string{fmt.Sprintf("%s is rootsrt.%s.", name, name)}
 		if deprecatable[name] && len(dep) > 0 {
-			doc = append(doc, "")
+			// Its own doc comment, so that tools see what it deprecates.
+			lines = append(lines, jen.Comment(fmt.Sprintf("%s is rootsrt.%s.", name, name)), jen.Comment(""))
 			for _, p := range dep {
-				doc = append(doc, wrap(p, docWidth)...)
+				for _, l := range wrap(p, docWidth) {
+					lines = append(lines, jen.Comment(l))
+				}
 			}
 		}
-		for _, l := range doc {
-			lines = append(lines, jen.Comment(l))
-		}
-		switch kind {
-		case token.TYPE:
-			lines = append(lines, jen.Id(name).Op("=").Add(e.rt(name)))
-		default:
-			lines = append(lines, jen.Id(name).Op("=").Add(e.rt(name)))
-		}
+		lines = append(lines, jen.Id(name).Op("=").Add(e.rt(name)))
 		if kind == token.FUNC {
 			kind = token.VAR
 		}

@@ -8,54 +8,32 @@ import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 // package rootsrt; the names are this package's too, so that code written
 // for a single revision's package compiles against this one.
 type (
-	// ValidationError is rootsrt.ValidationError.
 	ValidationError = rootsrt.ValidationError
-	// Problem is rootsrt.Problem.
-	Problem = rootsrt.Problem
-	// DecodeError is rootsrt.DecodeError.
-	DecodeError = rootsrt.DecodeError
-	// RPCError is rootsrt.RPCError.
-	RPCError = rootsrt.RPCError
-	// RootSetOption is rootsrt.RootSetOption.
-	RootSetOption = rootsrt.RootSetOption
+	Problem         = rootsrt.Problem
+	DecodeError     = rootsrt.DecodeError
+	RPCError        = rootsrt.RPCError
+	RootSetOption   = rootsrt.RootSetOption
 )
 
 const (
-	// CodeMethodNotFound is rootsrt.CodeMethodNotFound.
 	CodeMethodNotFound = rootsrt.CodeMethodNotFound
-	// CodeInvalidParams is rootsrt.CodeInvalidParams.
-	CodeInvalidParams = rootsrt.CodeInvalidParams
-	// CodeInternalError is rootsrt.CodeInternalError.
-	CodeInternalError = rootsrt.CodeInternalError
-	// DefaultTimeout is rootsrt.DefaultTimeout.
-	DefaultTimeout = rootsrt.DefaultTimeout
-	// DefaultReadLimit is rootsrt.DefaultReadLimit.
-	DefaultReadLimit = rootsrt.DefaultReadLimit
-	// DefaultMaxRoots is rootsrt.DefaultMaxRoots.
-	DefaultMaxRoots = rootsrt.DefaultMaxRoots
+	CodeInvalidParams  = rootsrt.CodeInvalidParams
+	CodeInternalError  = rootsrt.CodeInternalError
+	DefaultTimeout     = rootsrt.DefaultTimeout
+	DefaultReadLimit   = rootsrt.DefaultReadLimit
+	DefaultMaxRoots    = rootsrt.DefaultMaxRoots
 )
 
 var (
-	// ErrNoRootsCapability is rootsrt.ErrNoRootsCapability.
 	ErrNoRootsCapability = rootsrt.ErrNoRootsCapability
-	// ErrNoAnswer is rootsrt.ErrNoAnswer.
-	ErrNoAnswer = rootsrt.ErrNoAnswer
-	// ResolveSymlinks is rootsrt.ResolveSymlinks.
-	ResolveSymlinks = rootsrt.ResolveSymlinks
-	// Bounds is rootsrt.Bounds.
-	Bounds = rootsrt.Bounds
-	// WindowsPaths is rootsrt.WindowsPaths.
-	WindowsPaths = rootsrt.WindowsPaths
-	// ReadLimit is rootsrt.ReadLimit.
-	ReadLimit = rootsrt.ReadLimit
-	// MaxRoots is rootsrt.MaxRoots.
-	MaxRoots = rootsrt.MaxRoots
-	// ErrOutsideRoots is rootsrt.ErrOutsideRoots.
-	ErrOutsideRoots = rootsrt.ErrOutsideRoots
-	// ErrOutsideBounds is rootsrt.ErrOutsideBounds.
-	ErrOutsideBounds = rootsrt.ErrOutsideBounds
-	// ErrNotRegularFile is rootsrt.ErrNotRegularFile.
-	ErrNotRegularFile = rootsrt.ErrNotRegularFile
-	// ErrFileTooLarge is rootsrt.ErrFileTooLarge.
-	ErrFileTooLarge = rootsrt.ErrFileTooLarge
+	ErrNoAnswer          = rootsrt.ErrNoAnswer
+	ResolveSymlinks      = rootsrt.ResolveSymlinks
+	Bounds               = rootsrt.Bounds
+	WindowsPaths         = rootsrt.WindowsPaths
+	ReadLimit            = rootsrt.ReadLimit
+	MaxRoots             = rootsrt.MaxRoots
+	ErrOutsideRoots      = rootsrt.ErrOutsideRoots
+	ErrOutsideBounds     = rootsrt.ErrOutsideBounds
+	ErrNotRegularFile    = rootsrt.ErrNotRegularFile
+	ErrFileTooLarge      = rootsrt.ErrFileTooLarge
 )

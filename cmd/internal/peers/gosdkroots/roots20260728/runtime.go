@@ -8,46 +8,31 @@ import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 // package rootsrt; the names are this package's too, so that code written
 // for a single revision's package compiles against this one.
 type (
-	// ValidationError is rootsrt.ValidationError.
 	ValidationError = rootsrt.ValidationError
-	// Problem is rootsrt.Problem.
-	Problem = rootsrt.Problem
-	// DecodeError is rootsrt.DecodeError.
-	DecodeError = rootsrt.DecodeError
-	// RPCError is rootsrt.RPCError.
-	RPCError = rootsrt.RPCError
+	Problem         = rootsrt.Problem
+	DecodeError     = rootsrt.DecodeError
+	RPCError        = rootsrt.RPCError
 	// RootSetOption is rootsrt.RootSetOption.
 	//
 	// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 	// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
 	// needs as tool arguments, name them with resource URIs, or put them in the
 	// server's own configuration.
-	RootSetOption = rootsrt.RootSetOption
-	// StateKey is rootsrt.StateKey.
-	StateKey = rootsrt.StateKey
-	// StateSealerConfig is rootsrt.StateSealerConfig.
+	RootSetOption     = rootsrt.RootSetOption
+	StateKey          = rootsrt.StateKey
 	StateSealerConfig = rootsrt.StateSealerConfig
-	// StateBinding is rootsrt.StateBinding.
-	StateBinding = rootsrt.StateBinding
+	StateBinding      = rootsrt.StateBinding
 )
 
 const (
-	// CodeMethodNotFound is rootsrt.CodeMethodNotFound.
 	CodeMethodNotFound = rootsrt.CodeMethodNotFound
-	// CodeInvalidParams is rootsrt.CodeInvalidParams.
-	CodeInvalidParams = rootsrt.CodeInvalidParams
-	// CodeInternalError is rootsrt.CodeInternalError.
-	CodeInternalError = rootsrt.CodeInternalError
-	// DefaultReadLimit is rootsrt.DefaultReadLimit.
-	DefaultReadLimit = rootsrt.DefaultReadLimit
-	// DefaultMaxRoots is rootsrt.DefaultMaxRoots.
-	DefaultMaxRoots = rootsrt.DefaultMaxRoots
-	// DefaultStateTTL is rootsrt.DefaultStateTTL.
-	DefaultStateTTL = rootsrt.DefaultStateTTL
-	// MaxStateSize is rootsrt.MaxStateSize.
-	MaxStateSize = rootsrt.MaxStateSize
-	// MaxStateClockSkew is rootsrt.MaxStateClockSkew.
-	MaxStateClockSkew = rootsrt.MaxStateClockSkew
+	CodeInvalidParams  = rootsrt.CodeInvalidParams
+	CodeInternalError  = rootsrt.CodeInternalError
+	DefaultReadLimit   = rootsrt.DefaultReadLimit
+	DefaultMaxRoots    = rootsrt.DefaultMaxRoots
+	DefaultStateTTL    = rootsrt.DefaultStateTTL
+	MaxStateSize       = rootsrt.MaxStateSize
+	MaxStateClockSkew  = rootsrt.MaxStateClockSkew
 )
 
 var (
@@ -85,31 +70,18 @@ var (
 	// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
 	// needs as tool arguments, name them with resource URIs, or put them in the
 	// server's own configuration.
-	MaxRoots = rootsrt.MaxRoots
-	// ErrOutsideRoots is rootsrt.ErrOutsideRoots.
-	ErrOutsideRoots = rootsrt.ErrOutsideRoots
-	// ErrOutsideBounds is rootsrt.ErrOutsideBounds.
-	ErrOutsideBounds = rootsrt.ErrOutsideBounds
-	// ErrNotRegularFile is rootsrt.ErrNotRegularFile.
-	ErrNotRegularFile = rootsrt.ErrNotRegularFile
-	// ErrFileTooLarge is rootsrt.ErrFileTooLarge.
-	ErrFileTooLarge = rootsrt.ErrFileTooLarge
-	// SalientParams is rootsrt.SalientParams.
-	SalientParams = rootsrt.SalientParams
-	// ErrStateMissing is rootsrt.ErrStateMissing.
-	ErrStateMissing = rootsrt.ErrStateMissing
-	// ErrStateTampered is rootsrt.ErrStateTampered.
-	ErrStateTampered = rootsrt.ErrStateTampered
-	// ErrStateUnknownKey is rootsrt.ErrStateUnknownKey.
-	ErrStateUnknownKey = rootsrt.ErrStateUnknownKey
-	// ErrStateWrongAudience is rootsrt.ErrStateWrongAudience.
-	ErrStateWrongAudience = rootsrt.ErrStateWrongAudience
-	// ErrStateNotYetValid is rootsrt.ErrStateNotYetValid.
-	ErrStateNotYetValid = rootsrt.ErrStateNotYetValid
-	// ErrStateExpired is rootsrt.ErrStateExpired.
-	ErrStateExpired = rootsrt.ErrStateExpired
-	// ErrStateWrongPrincipal is rootsrt.ErrStateWrongPrincipal.
+	MaxRoots               = rootsrt.MaxRoots
+	ErrOutsideRoots        = rootsrt.ErrOutsideRoots
+	ErrOutsideBounds       = rootsrt.ErrOutsideBounds
+	ErrNotRegularFile      = rootsrt.ErrNotRegularFile
+	ErrFileTooLarge        = rootsrt.ErrFileTooLarge
+	SalientParams          = rootsrt.SalientParams
+	ErrStateMissing        = rootsrt.ErrStateMissing
+	ErrStateTampered       = rootsrt.ErrStateTampered
+	ErrStateUnknownKey     = rootsrt.ErrStateUnknownKey
+	ErrStateWrongAudience  = rootsrt.ErrStateWrongAudience
+	ErrStateNotYetValid    = rootsrt.ErrStateNotYetValid
+	ErrStateExpired        = rootsrt.ErrStateExpired
 	ErrStateWrongPrincipal = rootsrt.ErrStateWrongPrincipal
-	// ErrStateWrongRequest is rootsrt.ErrStateWrongRequest.
-	ErrStateWrongRequest = rootsrt.ErrStateWrongRequest
+	ErrStateWrongRequest   = rootsrt.ErrStateWrongRequest
 )
