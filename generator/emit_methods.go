@@ -110,18 +110,6 @@ func constJSON(c *Const) string {
 	return string(b)
 }
 
-// usesErr reports whether appendJSON of t calls something that can fail.
-func usesErr(t *Type) bool {
-	for _, fl := range t.Fields {
-		g := fl.Type
-		simple := g.Prim == String || g.Prim == Boolean || g.Prim == Integer ||
-			g.Named != nil && g.Named.Kind == KindScalar && g.Named.Elem.Prim == String
-		if !simple {
-			return true
-		}
-	}
-	return false
-}
 
 // quotedKey is a member name as JSON, followed by a colon.
 func quotedKey(name string) string {
