@@ -32,6 +32,11 @@ var Gate = &rootsrt.RevisionPackage{
 		root.validate(v, at)
 	},
 	Client: gateClient,
+	MissingRoots: func() *rootsrt.RPCError {
+		missing := RequireRoots(nil, nil)
+		data, _ := json.Marshal(missing.Error.Data) // generated types marshal
+		return &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missing.Error.Message, Data: json.RawMessage(data)}
+	},
 	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
 		res, err := AskForRoots(key, requestState)
 		if err != nil {

@@ -120,6 +120,9 @@ type RevisionPackage struct {
 	// stands alone: a *MalformedRequestError when they are not what the
 	// revision requires.
 	DecodeRequest func(params json.RawMessage) (StandAlone, error)
+	// MissingRoots (InputRequests) is the error to answer a request whose
+	// capabilities do not declare roots with (-32021).
+	MissingRoots func() *RPCError
 }
 
 // RevisionClient is a revision's Client, for the gate's Client.
@@ -888,6 +891,67 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 		}
 	}
 	return roots, nil
+}
+
+// A DecodedRequest is a request that stands alone (its revision carries
+// roots/list in inputRequests), as an SDK has already decoded it: what
+// Session.DecodedRootSet needs of it, without its JSON.
+type DecodedRequest struct {
+	// Version is the protocol version the request's _meta names.
+	Version string
+	// Capabilities: the request's _meta declares the client's
+	// capabilities (an object); Roots: they include roots.
+	Capabilities, Roots bool
+	// Answered: the request carries the client's answer under the
+	// session's input key, whose roots are Answer.
+	Answered bool
+	Answer   []Root
+	// RequestState is the requestState the request brought back.
+	RequestState string
+	// Binding is the request a sealed requestState belongs to, its Params
+	// set (see SalientParams); used only with a Sealer.
+	Binding StateBinding
+}
+
+// DecodedRootSet is RootSet for a request that stands alone, as an SDK
+// decoded it: the same checks and errors, the same sets kept for the same
+// roots lists, and no JSON decoded again.
+func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*RootSet, error) {
+	r, err := lookup(req.Version)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case r.MissingRoots == nil:
+		return nil, wrongPath(r.Version, "roots/list is a request of its own here: serve the session, not the request")
+	case !req.Capabilities:
+		return nil, Malformed(r.Version, errors.New("_meta declares no client capabilities"))
+	case !req.Roots:
+		return nil, &MissingCapabilityError{Version: r.Version, Object: r.MissingRoots()}
+	}
+	key := s.InputKey
+	if key == "" {
+		key = DefaultInputKey
+	}
+	if !req.Answered {
+		var state string
+		if s.Sealer != nil {
+			if state, err = s.Sealer.Seal(nil, req.Binding); err != nil {
+				return nil, err
+			}
+		}
+		raw, err := r.AskForRoots(key, state)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &InputRequiredError{Version: r.Version, Key: key, Result: raw}
+	}
+	if s.Sealer != nil {
+		if _, err := s.Sealer.Open(req.RequestState, req.Binding); err != nil {
+			return nil, fmt.Errorf("%s: %w", r.Version, err)
+		}
+	}
+	return s.listSet(answer{version: r.Version, roots: req.Answer}, optionsKey(opts), opts)
 }
 
 // State returns the state the session's RequestState gave when it asked
