@@ -110,7 +110,6 @@ func constJSON(c *Const) string {
 	return string(b)
 }
 
-
 // quotedKey is a member name as JSON, followed by a colon.
 func quotedKey(name string) string {
 	b, _ := json.Marshal(name)
