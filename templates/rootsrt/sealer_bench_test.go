@@ -1,23 +1,23 @@
-package generated_test
+package rootsrt_test
 
 import (
 	"bytes"
 	"testing"
 	"unsafe"
 
-	roots "github.com/rootsgen/rootsgen/generated/roots20260728"
+	"github.com/rootsgen/rootsgen/templates/rootsrt"
 )
 
 // BenchmarkStateSealOpen seals and opens a 256-byte state: Seal and Open
 // allocate their results (the token and the state) and nothing else;
 // AppendSeal and AppendOpen into buffers with room allocate nothing.
 func BenchmarkStateSealOpen(b *testing.B) {
-	sealer, err := roots.NewStateSealer(roots.StateSealerConfig{Current: roots.StateKey{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)}})
+	sealer, err := rootsrt.NewStateSealer(rootsrt.StateSealerConfig{Current: rootsrt.StateKey{ID: "k1", Secret: bytes.Repeat([]byte{7}, 32)}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	state := bytes.Repeat([]byte("s"), 256)
-	bind := roots.StateBinding{Principal: "user-42", Method: "tools/call", Params: []byte(`{"arguments":{"path":"/srv/data/report.txt"},"name":"read_file"}`)}
+	bind := rootsrt.StateBinding{Principal: "user-42", Method: "tools/call", Params: []byte(`{"arguments":{"path":"/srv/data/report.txt"},"name":"read_file"}`)}
 	b.Run("SealOpen", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(state)))
@@ -60,7 +60,7 @@ func BenchmarkSalientParams(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		f    func([]byte) ([]byte, error)
-	}{{"SalientParams", roots.SalientParams}, {"maps", salientByMaps}} {
+	}{{"SalientParams", rootsrt.SalientParams}, {"maps", salientByMaps}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(params)))
