@@ -4,13 +4,12 @@ package generated_test
 // as an integer only when its value is exactly one in the int64 range,
 // whatever its spelling; and the value must be one valid JSON token, also
 // when UnmarshalJSON is called directly (encoding/json checks the syntax
-// before it calls UnmarshalJSON, a direct caller does not).
+// before it calls UnmarshalJSON, a direct caller does not). The reading of
+// numbers is the runtime's (ScanPrimitive, tested in templates/rootsrt);
+// these tests run it through the unions each revision declares.
 
 import (
 	"encoding/json"
-	"fmt"
-	"math/big"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -43,59 +42,17 @@ func TestUnionIntegersAreExact(t *testing.T) {
 		want int64
 	}{
 		{`9223372036854775807`, 9223372036854775807},
-		{`-9223372036854775808`, -9223372036854775808},
-		{`9.223372036854775807e18`, 9223372036854775807},
 		{`-92233720368547758.08e2`, -9223372036854775808},
-		{`9007199254740993`, 9007199254740993},
-		{`9007199254740993.0`, 9007199254740993},
-		{`9007199254740993.000000000000000000000000`, 9007199254740993},
-		{`1.0`, 1},
 		{`1e3`, 1000},
-		{`1E+3`, 1000},
-		{`10e-1`, 1},
-		{`0.1e1`, 1},
-		{`123.4500e2`, 12345},
-		{`1000000000000000000000e-3`, 1000000000000000000},
-		{`-0`, 0},
 		{`-0.0`, 0},
-		{`0e999999999999999999999`, 0},
-		{`0.000e-999999999999999999999`, 0},
 		{" \t7\n", 7},
 	}
 	rejected := []struct{ in, want string }{
-		// Outside the int64 range by one, and far.
 		{`9223372036854775808`, "integer outside the int64 range"},
-		{`-9223372036854775809`, "integer outside the int64 range"},
-		{`9223372036854775808.0`, "integer outside the int64 range"},
-		{`9.223372036854775808e18`, "integer outside the int64 range"},
-		{`1e19`, "integer outside the int64 range"},
 		{`1e400`, "integer outside the int64 range"},
-		{`-1e999999999999999999999`, "integer outside the int64 range"},
-		// A fractional part, however small.
-		{`1.5`, "number with a fractional part"},
 		{`1.00000000000000000001`, "number with a fractional part"},
-		{`9007199254740993.5`, "number with a fractional part"},
-		{`1e-400`, "number with a fractional part"},
-		{`1e-999999999999999999999`, "number with a fractional part"},
-		{`123.45e1`, "number with a fractional part"},
-		// Not one valid JSON token.
 		{`+5`, "malformed JSON"},
-		{`007`, "malformed JSON"},
-		{`00`, "malformed JSON"},
-		{`-`, "malformed JSON"},
-		{`1.`, "malformed JSON"},
-		{`.5`, "malformed JSON"},
-		{`1e`, "malformed JSON"},
-		{`1e+`, "malformed JSON"},
-		{`0x10`, "malformed JSON"},
-		{`NaN`, "malformed JSON"},
-		{`Infinity`, "malformed JSON"},
-		{`tru`, "malformed JSON"},
-		{`truex`, "malformed JSON"},
-		{`nul`, "malformed JSON"},
-		{`"abc`, "malformed JSON"},
 		{`1 2`, "malformed JSON"},
-		{`{"a":}`, "malformed JSON"},
 		{``, "malformed JSON"},
 	}
 	for _, u := range forms {
@@ -143,62 +100,5 @@ func TestDirectUnmarshalRefusesInvalidTokens(t *testing.T) {
 		if json.Unmarshal([]byte(in), &p) == nil {
 			t.Errorf("json.Unmarshal(%s) accepts it", in)
 		}
-	}
-}
-
-// TestUnionIntegersMatchBigRat compares the decoder with exact arithmetic
-// on random JSON numbers near the edges: the value is accepted exactly
-// when math/big finds it an integer in the int64 range, and is then that
-// integer.
-func TestUnionIntegersMatchBigRat(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 7))
-	digits := func(n int) string {
-		var b strings.Builder
-		for range n {
-			b.WriteByte(byte('0' + rng.IntN(10)))
-		}
-		return b.String()
-	}
-	accepted := 0
-	for range 20000 {
-		var num strings.Builder
-		if rng.IntN(2) == 0 {
-			num.WriteByte('-')
-		}
-		switch whole := digits(1 + rng.IntN(22)); {
-		case rng.IntN(4) == 0:
-			num.WriteString("0")
-		case rng.IntN(4) == 0:
-			num.WriteString("9223372036854775" + digits(3)) // near the int64 limits
-		default:
-			num.WriteString(strings.TrimLeft(whole, "0") + "1")
-		}
-		if rng.IntN(2) == 0 {
-			num.WriteString("." + digits(1+rng.IntN(25)))
-		}
-		if rng.IntN(2) == 0 {
-			fmt.Fprintf(&num, "e%d", rng.IntN(61)-30)
-		}
-		in := num.String()
-		want, ok := new(big.Rat).SetString(in)
-		if !ok {
-			t.Fatalf("math/big cannot read %s", in)
-		}
-		exact := want.IsInt() && want.Num().IsInt64()
-		if exact {
-			accepted++
-		}
-		var id roots20251125.RequestID
-		err := id.UnmarshalJSON([]byte(in))
-		got, isInt := id.AsInteger()
-		switch {
-		case exact && (err != nil || !isInt || got != want.Num().Int64()):
-			t.Errorf("%s: got %d (%v, integer %v), want %s", in, got, err, isInt, want.Num())
-		case !exact && err == nil:
-			t.Errorf("%s: accepted as %d; it is not an int64", in, got)
-		}
-	}
-	if accepted < 1000 || accepted > 19000 {
-		t.Errorf("%d of 20000 numbers were integers: the sample misses one side", accepted)
 	}
 }

@@ -1,0 +1,83 @@
+package rootsrt_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rootsgen/rootsgen/templates/rootsrt"
+)
+
+// TestCheckURI: what a root URI may be, and the message that says why
+// one is not.
+func TestCheckURI(t *testing.T) {
+	for _, c := range []struct {
+		uri     string
+		schemes []string
+		want    string // "" for valid
+	}{
+		{"file:///home/me", []string{"file"}, ""},
+		{"file://localhost/home/me", []string{"file"}, ""},
+		{"file:///a%20b", []string{"file"}, ""},
+		{"https://x/y?q#f", nil, ""},
+		{"a+b-c.d:x", nil, ""},
+		{"", nil, "not an absolute URI: it must start with a scheme such as file:"},
+		{"/home/me", []string{"file"}, "not an absolute URI"},
+		{"1ab:x", nil, "not an absolute URI"},
+		{":x", nil, "not an absolute URI"},
+		{"FILE:///x", []string{"file"}, `scheme "FILE" is not allowed here (want file)`},
+		{"http://x/", []string{"file", "https"}, `scheme "http" is not allowed here (want file or https)`},
+		{"file:x", []string{"file"}, "a file URI must start with file://"},
+		{"file://host", []string{"file"}, "a file URI must have an absolute path, as in file:///home/user"},
+		{"file:///x?y", []string{"file"}, "a root URI must not have a query or fragment"},
+		{"file:///x#y", []string{"file"}, "a root URI must not have a query or fragment"},
+		{"file:///%", []string{"file"}, "malformed percent-encoding"},
+		{"file:///%4", []string{"file"}, "malformed percent-encoding"},
+		{"file:///%G0", []string{"file"}, "malformed percent-encoding"},
+		// A URI must be ASCII: the message names the character as
+		// written, not one byte of its UTF-8, and how to encode it.
+		{"file:///tmp/ünï", []string{"file"}, `character 'ü' must be percent-encoded as %C3%BC`},
+		{"file:///tmp/名前", []string{"file"}, `character '名' must be percent-encoded as %E5%90%8D`},
+		{"file:///tmp/😀", []string{"file"}, `character '😀' must be percent-encoded as %F0%9F%98%80`},
+		{"file:///tmp/a b", []string{"file"}, `character ' ' must be percent-encoded as %20`},
+		{"file:///tmp/a\"b", []string{"file"}, `character '"' must be percent-encoded as %22`},
+		{"file:///tmp/a\x7f", []string{"file"}, `character '\x7f' must be percent-encoded as %7F`},
+		{"file:///tmp/a\xffb", []string{"file"}, `byte 0xFF is not UTF-8 text; percent-encode it as %FF`},
+		{"file:///tmp/a\xc3", []string{"file"}, `byte 0xC3 is not UTF-8 text; percent-encode it as %C3`},
+	} {
+		got := rootsrt.CheckURI(c.uri, c.schemes...)
+		if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
+			t.Errorf("CheckURI(%q, %q) = %q, want %q", c.uri, c.schemes, got, c.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { rootsrt.CheckURI("file:///home/me/project%20x", "file") }); n != 0 {
+		t.Errorf("CheckURI of a valid URI allocates %v times", n)
+	}
+}
+
+// TestValidationError: the problems of a value, each with the JSON path
+// of its member, as the Validator collects them; the paths cost nothing
+// until a problem is found.
+func TestValidationError(t *testing.T) {
+	v := rootsrt.Validator{TypeName: "ListRootsResult"}
+	if err := v.Err(); err != nil {
+		t.Errorf("no problems: %v", err)
+	}
+	var top *rootsrt.Path
+	v.Add(top, "the value itself")
+	v.Add(top.Member("_meta").Member("k"), "a member")
+	v.Add(rootsrt.ItemPath("roots", 2).Member("uri"), "an element's member")
+	v.Add(top.Item("roots", 0).Elem(3), "an element of an element")
+	err := v.Err()
+	var ve *rootsrt.ValidationError
+	if !errors.As(err, &ve) || ve.Type != "ListRootsResult" || len(ve.Problems) != 4 {
+		t.Fatalf("Err() = %#v", err)
+	}
+	const want = "ListRootsResult: the value itself; _meta.k: a member; roots[2].uri: an element's member; roots[0][3]: an element of an element"
+	if err.Error() != want {
+		t.Errorf("Error() =\n %s\nwant\n %s", err, want)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = top.Member("roots").Elem(1).Member("uri") }); n != 0 {
+		t.Errorf("building a path allocates %v times", n)
+	}
+}
