@@ -32,7 +32,7 @@ var revisionPackages = map[string]string{
 
 // legacyAPIs adapts every revision whose server asks for roots with a
 // roots/list request of its own and whose client notifies changes (the
-// dispatch and cache tables run through these).
+// dispatch tables run through these).
 var legacyAPIs = []legacyAPI{
 	{
 		rev: "2024-11-05", clientType: reflect.TypeFor[*roots20241105.Client](),
@@ -74,9 +74,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20241105.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
+			s := &roots20241105.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20241105.RootsCapability{ListChanged: !c.noListChanged}
+				s.ClientRoots = &roots20241105.RootsCapability{ListChanged: true}
 			}
 			s.Request = func(ctx context.Context, m roots20241105.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -98,9 +98,8 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify:     s.HandleNotification,
-				invalidate: s.Invalidate,
+				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify: s.HandleNotification,
 			}
 		},
 		rpcJSON:  asJSON[roots20241105.RPCError],
@@ -146,9 +145,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20250326.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
+			s := &roots20250326.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20250326.RootsCapability{ListChanged: !c.noListChanged}
+				s.ClientRoots = &roots20250326.RootsCapability{ListChanged: true}
 			}
 			s.Request = func(ctx context.Context, m roots20250326.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -170,9 +169,8 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify:     s.HandleNotification,
-				invalidate: s.Invalidate,
+				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify: s.HandleNotification,
 			}
 		},
 		rpcJSON:  asJSON[roots20250326.RPCError],
@@ -218,9 +216,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20250618.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
+			s := &roots20250618.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20250618.RootsCapability{ListChanged: !c.noListChanged}
+				s.ClientRoots = &roots20250618.RootsCapability{ListChanged: true}
 			}
 			s.Request = func(ctx context.Context, m roots20250618.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -242,9 +240,8 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify:     s.HandleNotification,
-				invalidate: s.Invalidate,
+				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify: s.HandleNotification,
 			}
 		},
 		rpcJSON:  asJSON[roots20250618.RPCError],
@@ -290,9 +287,9 @@ var legacyAPIs = []legacyAPI{
 			return cl.NotifyListChanged(ctx, func(_ context.Context, m roots20251125.Method, p json.RawMessage) error { return send(string(m), p) })
 		},
 		server: func(c dServerCfg) dServer {
-			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout, MaxAge: c.maxAge}
+			s := &roots20251125.Server{Lenient: c.lenient, OnInvalidRoots: c.onInvalid, Timeout: c.timeout}
 			if !c.noCap {
-				s.ClientRoots = &roots20251125.RootsCapability{ListChanged: !c.noListChanged}
+				s.ClientRoots = &roots20251125.RootsCapability{ListChanged: true}
 			}
 			s.Request = func(ctx context.Context, m roots20251125.Method, p json.RawMessage) (json.RawMessage, error) {
 				out, err := c.request(ctx, string(m), p)
@@ -314,9 +311,8 @@ var legacyAPIs = []legacyAPI{
 					m, p, err := s.NewListRootsRequest()
 					return string(m), p, err
 				},
-				roots:      func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
-				notify:     s.HandleNotification,
-				invalidate: s.Invalidate,
+				roots:  func(ctx context.Context) ([]dRoot, error) { r, err := s.Roots(ctx); return viaJSON[[]dRoot](r), err },
+				notify: s.HandleNotification,
 			}
 		},
 		rpcJSON:  asJSON[roots20251125.RPCError],
