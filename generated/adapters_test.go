@@ -320,55 +320,6 @@ var legacyAPIs = []legacyAPI{
 	},
 }
 
-// rsAPIs adapts the RootSet of every revision that has one.
-var rsAPIs = []rsAPI{
-	rsAdapter("2024-11-05",
-		func(u string) roots20241105.Root { return roots20241105.Root{URI: u} },
-		func(r roots20241105.Root) string { return r.URI },
-		roots20241105.NewRootSet,
-		func(r []roots20241105.Root, o ...roots20241105.RootSetOption) (*roots20241105.RootSet, error) {
-			return (&roots20241105.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20241105.WindowsPaths, roots20241105.ResolveSymlinks, roots20241105.Bounds, roots20241105.ReadLimit, roots20241105.MaxRoots,
-		roots20241105.ErrOutsideRoots, roots20241105.ErrOutsideBounds, roots20241105.ErrNotRegularFile, roots20241105.ErrFileTooLarge),
-	rsAdapter("2025-03-26",
-		func(u string) roots20250326.Root { return roots20250326.Root{URI: u} },
-		func(r roots20250326.Root) string { return r.URI },
-		roots20250326.NewRootSet,
-		func(r []roots20250326.Root, o ...roots20250326.RootSetOption) (*roots20250326.RootSet, error) {
-			return (&roots20250326.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20250326.WindowsPaths, roots20250326.ResolveSymlinks, roots20250326.Bounds, roots20250326.ReadLimit, roots20250326.MaxRoots,
-		roots20250326.ErrOutsideRoots, roots20250326.ErrOutsideBounds, roots20250326.ErrNotRegularFile, roots20250326.ErrFileTooLarge),
-	rsAdapter("2025-06-18",
-		func(u string) roots20250618.Root { return roots20250618.Root{URI: u} },
-		func(r roots20250618.Root) string { return r.URI },
-		roots20250618.NewRootSet,
-		func(r []roots20250618.Root, o ...roots20250618.RootSetOption) (*roots20250618.RootSet, error) {
-			return (&roots20250618.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20250618.WindowsPaths, roots20250618.ResolveSymlinks, roots20250618.Bounds, roots20250618.ReadLimit, roots20250618.MaxRoots,
-		roots20250618.ErrOutsideRoots, roots20250618.ErrOutsideBounds, roots20250618.ErrNotRegularFile, roots20250618.ErrFileTooLarge),
-	rsAdapter("2025-11-25",
-		func(u string) roots20251125.Root { return roots20251125.Root{URI: u} },
-		func(r roots20251125.Root) string { return r.URI },
-		roots20251125.NewRootSet,
-		func(r []roots20251125.Root, o ...roots20251125.RootSetOption) (*roots20251125.RootSet, error) {
-			return (&roots20251125.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20251125.WindowsPaths, roots20251125.ResolveSymlinks, roots20251125.Bounds, roots20251125.ReadLimit, roots20251125.MaxRoots,
-		roots20251125.ErrOutsideRoots, roots20251125.ErrOutsideBounds, roots20251125.ErrNotRegularFile, roots20251125.ErrFileTooLarge),
-	rsAdapter("2026-07-28",
-		func(u string) roots20260728.Root { return roots20260728.Root{URI: u} },
-		func(r roots20260728.Root) string { return r.URI },
-		roots20260728.NewRootSet,
-		func(r []roots20260728.Root, o ...roots20260728.RootSetOption) (*roots20260728.RootSet, error) {
-			return (&roots20260728.ListRootsResult{Roots: r}).RootSet(o...)
-		},
-		roots20260728.WindowsPaths, roots20260728.ResolveSymlinks, roots20260728.Bounds, roots20260728.ReadLimit, roots20260728.MaxRoots,
-		roots20260728.ErrOutsideRoots, roots20260728.ErrOutsideBounds, roots20260728.ErrNotRegularFile, roots20260728.ErrFileTooLarge),
-}
-
 // revisionStateErrors are the errors of the requestState check of the
 // kit's package of every revision with a sealed state, which the gate
 // returns: one set shared by every revision.

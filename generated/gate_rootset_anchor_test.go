@@ -133,3 +133,63 @@ func TestGateListSetShared(t *testing.T) {
 		})
 	}
 }
+
+// anchorTree is a tree for the anchoring tests:
+//
+//	base/data/          the server's directory (Bounds)
+//	base/data/proj/f    "inside"
+//	base/data/link      -> base/data/proj (absolute, stays inside)
+//	base/data/out       -> base/outside (absolute, leads out)
+//	base/data/rout      -> ../outside (relative, leads out)
+//	base/outside/f      "SECRET"
+//	base/outside/proj/f "SECRET"
+type anchorTree struct{ base string }
+
+func newAnchorTree(t *testing.T) anchorTree {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the anchoring tree is built with POSIX links")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := anchorTree{base}
+	for _, d := range []string{"data/proj", "outside/proj"} {
+		if err := os.MkdirAll(e.at(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.write(t, "data/proj/f", "inside")
+	e.write(t, "outside/f", "SECRET")
+	e.write(t, "outside/proj/f", "SECRET")
+	e.link(t, e.at("data/proj"), "data/link")
+	e.link(t, e.at("outside"), "data/out")
+	e.link(t, "../outside", "data/rout")
+	return e
+}
+
+func (e anchorTree) at(p string) string { return filepath.Join(e.base, p) }
+
+func (e anchorTree) write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.WriteFile(e.at(p), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e anchorTree) link(t *testing.T, target, p string) {
+	t.Helper()
+	if err := os.Symlink(target, e.at(p)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// repoint makes p a link to target, in place of what p was.
+func (e anchorTree) repoint(t *testing.T, p, target string) {
+	t.Helper()
+	if err := os.Rename(e.at(p), e.at(p+".old")); err != nil {
+		t.Fatal(err)
+	}
+	e.link(t, target, p)
+}

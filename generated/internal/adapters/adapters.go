@@ -1,5 +1,5 @@
 // Package adapters writes the per-revision adapters of rootsgen's tests:
-// generated/adapters_test.go (the dispatch and RootSet tables, the
+// generated/adapters_test.go (the dispatch tables, the
 // fuzz round trips and dispatchers) and the test module's
 // cmd/internal/peers/generated/adapters_test.go (the fidelity tests' types
 // and facts), one set for each embedded revision, in terms of the Go names

@@ -1,10 +1,10 @@
-package generated_test
+package rootsrt_test
 
-// Escape tests for the RootSet file API: a tree full of links that lead
-// out of the root, and every way of naming a file through them. Whatever
-// the path, no operation may read, create or stat anything outside the
-// roots; each case also states the exact outcome the kernel's way of
-// resolving the path gives.
+// Escape tests for the file methods of RootSetOf: a tree full of links
+// that lead out of the root, and every way of naming a file through them.
+// Whatever the path, no operation may read, create or stat anything
+// outside the roots; each case also states the exact outcome the kernel's
+// way of resolving the path gives.
 
 import (
 	"errors"
@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rootsgen/rootsgen/templates/rootsrt"
 )
 
 // escapeTree is a tree with two roots (root, root2) and, beside them,
@@ -180,62 +182,72 @@ func escapeReadCases(e escapeTree) []escapeCase {
 	}
 }
 
+// refusal is the error a file method must wrap when it refuses p, a path
+// outside the set: outside the server's directories when the set has
+// Bounds (inside client roots that hold every absolute path a test
+// names) and p is absolute, else outside the client's roots.
+func refusal(bounded bool, p string) error {
+	if bounded && strings.HasPrefix(p, "/") && strings.IndexByte(p, 0) < 0 {
+		return rootsrt.ErrOutsideBounds
+	}
+	return rootsrt.ErrOutsideRoots
+}
+
+// escapeSetups are the four ways the escape table builds its set: the two
+// roots given by the client, and the client's roots wider (the tree's
+// base, or "/") narrowed to root and root2 by the server's Bounds; each
+// with and without ResolveSymlinks.
+var escapeSetups = []struct {
+	name    string
+	resolve bool
+	roots   func(escapeTree) []string
+	bounds  func(escapeTree) []string
+}{
+	{"client roots", false, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
+	{"client roots/ResolveSymlinks", true, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
+	{"base bounded", false, func(e escapeTree) []string { return []string{fileURI(e.base)} }, escapeTree.bounds},
+	{"slash bounded/ResolveSymlinks", true, func(e escapeTree) []string { return []string{"file:///"} }, escapeTree.bounds},
+}
+
 // TestRootSetEscapes runs every path of the table through every file
-// method of every revision's RootSet, and counts escapes: an operation
-// that succeeded on something outside the roots, or changed anything
-// there. There must be none, and each case must end as the table says.
-//
-// The same table runs with the two roots given by the client, and with
-// the client's roots wider (the tree's base, or "/") and narrowed to root
-// and root2 by the server's Bounds: the outcome must be the same.
+// method, and counts escapes: an operation that succeeded on something
+// outside the roots, or changed anything there. There must be none, and
+// each case must end as the table says, whichever way the set was built.
 func TestRootSetEscapes(t *testing.T) {
 	cases, escapes := 0, 0
-	for _, api := range rsAPIs {
-		for _, setup := range []struct {
-			name    string
-			resolve bool
-			roots   func(escapeTree) []string
-			bounds  func(escapeTree) []string
-		}{
-			{"client roots", false, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
-			{"client roots/ResolveSymlinks", true, func(e escapeTree) []string { return []string{e.root, e.root2} }, nil},
-			{"base bounded", false, func(e escapeTree) []string { return []string{fileURI(e.base)} }, escapeTree.bounds},
-			{"slash bounded/ResolveSymlinks", true, func(e escapeTree) []string { return []string{"file:///"} }, escapeTree.bounds},
-		} {
+	for _, setup := range escapeSetups {
+		t.Run(setup.name, func(t *testing.T) {
 			e := newEscapeTree(t)
 			before := e.outsideState(t)
-			o := rsOpts{resolve: setup.resolve}
-			if setup.bounds != nil {
-				o.bounds = setup.bounds(e)
+			var opts []rootsrt.RootSetOption
+			if setup.resolve {
+				opts = append(opts, rootsrt.ResolveSymlinks())
 			}
-			s, bad, err := api.build(setup.roots(e), o)
-			if err != nil {
-				t.Fatalf("%s: %v (%q)", api.rev, err, bad)
+			bounded := setup.bounds != nil
+			if bounded {
+				opts = append(opts, rootsrt.Bounds(setup.bounds(e)...))
 			}
-			name := api.rev + "/" + setup.name
-			t.Run(name, func(t *testing.T) {
-				defer s.files.Close()
-				for _, c := range escapeReadCases(e) {
-					cases++
-					escapes += checkRead(t, s, c)
-				}
-				for _, c := range escapeCreateCases(e) {
-					cases++
-					escapes += checkCreate(t, s, e, c)
-				}
-			})
+			s := mustSet(t, setup.roots(e), opts...)
+			for _, c := range escapeReadCases(e) {
+				cases++
+				escapes += checkRead(t, s, bounded, c)
+			}
+			for _, c := range escapeCreateCases(e) {
+				cases++
+				escapes += checkCreate(t, s, bounded, e, c)
+			}
 			if after := e.outsideState(t); !slices.Equal(before, after) {
 				escapes++
-				t.Errorf("%s: something changed outside the roots:\nbefore %q\nafter  %q", name, before, after)
+				t.Errorf("something changed outside the roots:\nbefore %q\nafter  %q", before, after)
 			}
-		}
+		})
 	}
 	t.Logf("%d cases (each through every file method), %d escapes", cases, escapes)
 }
 
-// checkRead runs one read case through ReadFile, Open, Stat, Lstat,
-// OpenRoot and Resolve, and returns the number of escapes it saw.
-func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
+// checkRead runs one read case through ReadFile, Open, Stat, OpenRoot,
+// Resolve and WhichResolved, and returns the number of escapes it saw.
+func checkRead(t *testing.T, s *testSet, bounded bool, c escapeCase) (escapes int) {
 	t.Helper()
 	judge := func(method string, got string, err error) {
 		t.Helper()
@@ -250,14 +262,14 @@ func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
 		case c.want == "" && err == nil:
 			escapes++
 			t.Errorf("ESCAPE: %s(%q) = %q, no error", method, c.p, got)
-		case c.want == "" && c.outside != errors.Is(err, s.refusal(c.p)):
-			t.Errorf("%s(%q): %v; want %v: %v", method, c.p, err, s.refusal(c.p), c.outside)
+		case c.want == "" && c.outside != errors.Is(err, refusal(bounded, c.p)):
+			t.Errorf("%s(%q): %v; want %v: %v", method, c.p, err, refusal(bounded, c.p), c.outside)
 		}
 	}
-	data, err := s.files.ReadFile(c.p)
+	data, err := s.ReadFile(c.p)
 	judge("ReadFile", string(data), err)
 
-	f, err := s.files.Open(c.p)
+	f, err := s.Open(c.p)
 	var got string
 	if err == nil {
 		b := make([]byte, 64)
@@ -267,7 +279,7 @@ func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
 	}
 	judge("Open", got, err)
 
-	if info, err := s.files.Stat(c.p); err == nil {
+	if info, err := s.Stat(c.p); err == nil {
 		// A file of the tree is as long as its content; a secret is six bytes.
 		if c.want == "" || info.Size() != int64(len(c.want)) {
 			escapes++
@@ -277,7 +289,7 @@ func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
 		t.Errorf("Stat(%q): %v", c.p, err)
 	}
 
-	dir, rel, _, err := s.openRoot(c.p)
+	dir, rel, _, err := s.OpenRoot(c.p)
 	if err == nil {
 		b, rerr := fs.ReadFile(dir.FS(), rel)
 		dir.Close()
@@ -286,7 +298,7 @@ func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
 		judge("OpenRoot", "", err)
 	}
 
-	real, _, err := s.resolve(c.p)
+	real, _, err := s.Resolve(c.p)
 	if c.want != "" && err != nil {
 		t.Errorf("Resolve(%q): %v", c.p, err)
 	}
@@ -294,7 +306,7 @@ func checkRead(t *testing.T, s rsView, c escapeCase) (escapes int) {
 		escapes++
 		t.Errorf("ESCAPE: Resolve(%q) = %q, no error", c.p, real)
 	}
-	switch _, ok, err := s.whichResolved(c.p); {
+	switch _, ok, err := s.WhichResolved(c.p); {
 	case c.want != "" && !ok:
 		t.Errorf("WhichResolved(%q) = false, %v; want inside", c.p, err)
 	case c.outside && (ok || err != nil):
@@ -338,21 +350,21 @@ func escapeCreateCases(e escapeTree) []createCase {
 
 // checkCreate creates c.p with OpenFile(O_CREATE), then as a directory
 // with Mkdir and MkdirAll, and returns the number of escapes it saw.
-func checkCreate(t *testing.T, s rsView, e escapeTree, c createCase) (escapes int) {
+func checkCreate(t *testing.T, s *testSet, bounded bool, e escapeTree, c createCase) (escapes int) {
 	t.Helper()
 	ops := []struct {
 		name string
 		do   func() error
 	}{
 		{"OpenFile(O_CREATE)", func() error {
-			f, err := s.files.OpenFile(c.p, os.O_CREATE|os.O_WRONLY, 0o644)
+			f, err := s.OpenFile(c.p, os.O_CREATE|os.O_WRONLY, 0o644)
 			if err == nil {
 				f.Close()
 			}
 			return err
 		}},
-		{"Mkdir", func() error { return s.files.Mkdir(c.p, 0o755) }},
-		{"MkdirAll", func() error { return s.files.MkdirAll(c.p+"/a/b", 0o755) }},
+		{"Mkdir", func() error { return s.Mkdir(c.p, 0o755) }},
+		{"MkdirAll", func() error { return s.MkdirAll(c.p+"/a/b", 0o755) }},
 	}
 	for i, op := range ops {
 		err := op.do()
@@ -366,8 +378,8 @@ func checkCreate(t *testing.T, s rsView, e escapeTree, c createCase) (escapes in
 			if err == nil {
 				escapes++
 				t.Errorf("ESCAPE: %s(%q) succeeded", op.name, c.p)
-			} else if !errors.Is(err, s.refusal(c.p)) {
-				t.Errorf("%s(%q): %v; want %v", op.name, c.p, err, s.refusal(c.p))
+			} else if !errors.Is(err, refusal(bounded, c.p)) {
+				t.Errorf("%s(%q): %v; want %v", op.name, c.p, err, refusal(bounded, c.p))
 			}
 			continue
 		}
@@ -386,71 +398,131 @@ func checkCreate(t *testing.T, s rsView, e escapeTree, c createCase) (escapes in
 	return escapes
 }
 
+// TestRootSetMkdirAllOverFile: MkdirAll through the root makes the
+// missing directories and stops at a name taken by a file.
+func TestRootSetMkdirAllOverFile(t *testing.T) {
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{e.root})
+	if err := s.MkdirAll(e.at("root/sub/new/a/b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(e.at("root/sub/new/a/b")); err != nil || !info.IsDir() {
+		t.Errorf("MkdirAll made %v, %v", info, err)
+	}
+	if err := s.MkdirAll(e.at("root/sub/new/a/b"), 0o755); err != nil {
+		t.Errorf("MkdirAll of what exists: %v", err)
+	}
+	if err := s.MkdirAll(e.at("root/file/x"), 0o755); err == nil {
+		t.Error("MkdirAll through a file succeeded")
+	}
+}
+
 // TestRootSetRemoveKeepsTarget: Remove and Lstat act on a final link, not
 // on what it points to, so removing a link that points out is allowed
 // (the link is inside) and leaves the target alone.
 func TestRootSetRemoveKeepsTarget(t *testing.T) {
-	for _, api := range rsAPIs {
-		t.Run(api.rev, func(t *testing.T) {
-			e := newEscapeTree(t)
-			s, _, err := api.build([]string{e.root}, rsOpts{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.files.Close()
-			info, err := s.files.Lstat(e.at("root/secretlink"))
-			if err != nil || info.Mode()&fs.ModeSymlink == 0 {
-				t.Fatalf("Lstat(secretlink) = %v, %v; want the link", info, err)
-			}
-			if err := s.files.Remove(e.at("root/secretlink")); err != nil {
-				t.Fatalf("Remove(secretlink): %v", err)
-			}
-			if b, err := os.ReadFile(e.at("secret")); err != nil || string(b) != "SECRET" {
-				t.Errorf("the link's target changed: %q, %v", b, err)
-			}
-			if err := s.files.Remove(e.at("root/in/secret")); !errors.Is(err, s.refusal(e.at("root"))) {
-				t.Errorf("Remove through a link out: %v; want ErrOutsideRoots", err)
-			}
-			if err := s.files.Remove(e.at("root/sub/up/secret")); !errors.Is(err, s.refusal(e.at("root"))) {
-				t.Errorf("Remove through a link out at depth 2: %v; want ErrOutsideRoots", err)
-			}
-		})
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{e.root})
+	info, err := s.Lstat(e.at("root/secretlink"))
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("Lstat(secretlink) = %v, %v; want the link", info, err)
+	}
+	if err := s.Remove(e.at("root/secretlink")); err != nil {
+		t.Fatalf("Remove(secretlink): %v", err)
+	}
+	if b, err := os.ReadFile(e.at("secret")); err != nil || string(b) != "SECRET" {
+		t.Errorf("the link's target changed: %q, %v", b, err)
+	}
+	if err := s.Remove(e.at("root/in/secret")); !errors.Is(err, rootsrt.ErrOutsideRoots) {
+		t.Errorf("Remove through a link out: %v; want ErrOutsideRoots", err)
+	}
+	if err := s.Remove(e.at("root/sub/up/secret")); !errors.Is(err, rootsrt.ErrOutsideRoots) {
+		t.Errorf("Remove through a link out at depth 2: %v; want ErrOutsideRoots", err)
 	}
 }
 
-// TestRootSetClose: after Close every file method fails with fs.ErrClosed.
+// TestRootSetClose: after Close every file method fails with fs.ErrClosed,
+// and a second Close is nothing.
 func TestRootSetClose(t *testing.T) {
 	e := newEscapeTree(t)
-	s, _, err := rsAPIs[0].build([]string{e.root}, rsOpts{})
+	s, _, err := newSet([]string{e.root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.files.ReadFile(e.at("root/file")); err != nil {
+	if _, err := s.ReadFile(e.at("root/file")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.files.Close(); err != nil {
+	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.files.ReadFile(e.at("root/file")); !errors.Is(err, fs.ErrClosed) {
-		t.Errorf("ReadFile after Close: %v; want fs.ErrClosed", err)
+	p := e.at("root/file")
+	for what, err := range map[string]error{
+		"ReadFile": func() error { _, err := s.ReadFile(p); return err }(),
+		"Open":     func() error { _, err := s.Open(p); return err }(),
+		"Stat":     func() error { _, err := s.Stat(p); return err }(),
+		"Lstat":    func() error { _, err := s.Lstat(p); return err }(),
+		"Mkdir":    s.Mkdir(e.at("root/d"), 0o755),
+		"Remove":   s.Remove(p),
+		"OpenRoot": func() error { _, _, _, err := s.OpenRoot(p); return err }(),
+	} {
+		if !errors.Is(err, fs.ErrClosed) {
+			t.Errorf("%s after Close: %v; want fs.ErrClosed", what, err)
+		}
 	}
-	if _, _, _, err := s.openRoot(e.at("root/file")); !errors.Is(err, fs.ErrClosed) {
-		t.Errorf("OpenRoot after Close: %v; want fs.ErrClosed", err)
+	if _, err := os.Stat(p); err != nil {
+		t.Errorf("Remove after Close removed the file: %v", err)
 	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	// The lexical questions need no directory.
+	if !s.Contains(p) {
+		t.Error("Contains after Close: false")
+	}
+}
+
+// TestRootSetShare: each view of a set closes on its own; closing one
+// twice does not close the directories under another, which stay open
+// until the last view closes.
+func TestRootSetShare(t *testing.T) {
+	e := newEscapeTree(t)
+	s, _, err := newSet([]string{e.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := s.Share(), s.Share()
+	if !slices.Equal(a.Roots(), s.Roots()) || !slices.Equal(b.Dirs(), s.Dirs()) {
+		t.Errorf("a view has other roots: %v, %v", a.Roots(), b.Dirs())
+	}
+	read := func(what string, v *testSet, wantClosed bool) {
+		t.Helper()
+		data, err := v.ReadFile(e.at("root/file"))
+		if wantClosed != errors.Is(err, fs.ErrClosed) || !wantClosed && string(data) != "root/file" {
+			t.Errorf("%s: ReadFile = %q, %v; closed: %v", what, data, err, wantClosed)
+		}
+	}
+	for _, v := range []*testSet{s, a, a} {
+		if err := v.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("the set, closed", s, true)
+	read("a view, closed twice", a, true)
+	read("the last view open", b, false)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	read("the last view, closed", b, true)
 }
 
 // TestRootSetSwapRace swaps a directory inside the root for a link to a
 // directory outside, over and over, while readers read a file below it.
-// Through the RootSet no read may return the outside file. The same
-// reads done as a check (WhichResolved) and then os.ReadFile are counted
-// for comparison: that is the race the file methods close.
+// Through the set no read may return the outside file. The same reads
+// done as a check (WhichResolved) and then os.ReadFile are counted for
+// comparison: that is the race the file methods close.
 func TestRootSetSwapRace(t *testing.T) {
 	e := newEscapeTree(t)
-	s, _, err := rsAPIs[len(rsAPIs)-1].build([]string{e.root}, rsOpts{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.files.Close()
+	s := mustSet(t, []string{e.root})
 	d := e.at("root/d")
 	real, parked := e.at("root/d-real"), e.at("root/d-parked")
 	if err := os.MkdirAll(real, 0o755); err != nil {
@@ -492,14 +564,14 @@ func TestRootSetSwapRace(t *testing.T) {
 		go func() {
 			defer readers.Done()
 			for range iterations / 2 {
-				if b, err := s.files.ReadFile(d + "/f"); err == nil {
+				if b, err := s.ReadFile(d + "/f"); err == nil {
 					if string(b) == "SECRET" {
 						safeOut.Add(1)
 					} else {
 						safeIn.Add(1)
 					}
 				}
-				if _, ok, err := s.whichResolved(d + "/f"); ok && err == nil {
+				if _, ok, err := s.WhichResolved(d + "/f"); ok && err == nil {
 					if b, err := os.ReadFile(d + "/f"); err == nil && string(b) == "SECRET" {
 						checkedOut.Add(1)
 					}
@@ -510,9 +582,9 @@ func TestRootSetSwapRace(t *testing.T) {
 	readers.Wait()
 	stop.Store(true)
 	wg.Wait()
-	t.Logf("%d reads through the RootSet: %d inside, %d outside; check-then-read: %d outside", iterations, safeIn.Load(), safeOut.Load(), checkedOut.Load())
+	t.Logf("%d reads through the set: %d inside, %d outside; check-then-read: %d outside", iterations, safeIn.Load(), safeOut.Load(), checkedOut.Load())
 	if n := safeOut.Load(); n != 0 {
-		t.Errorf("ESCAPE: %d reads through the RootSet returned the file outside the root", n)
+		t.Errorf("ESCAPE: %d reads through the set returned the file outside the root", n)
 	}
 	if safeIn.Load() == 0 {
 		t.Error("no read succeeded: the race did not exercise the inside path")
@@ -528,34 +600,58 @@ func TestRootSetLinkRoot(t *testing.T) {
 	if err := os.Symlink(e.rootP, e.at("linkroot")); err != nil {
 		t.Fatal(err)
 	}
-	for _, api := range rsAPIs {
-		for _, resolve := range []bool{false, true} {
-			s, _, err := api.build([]string{fileURI(e.at("linkroot"))}, rsOpts{resolve: resolve})
-			if err != nil {
-				t.Fatal(err)
+	for _, resolve := range []bool{false, true} {
+		var opts []rootsrt.RootSetOption
+		if resolve {
+			opts = append(opts, rootsrt.ResolveSymlinks())
+		}
+		s := mustSet(t, []string{fileURI(e.at("linkroot"))}, opts...)
+		for _, c := range []struct {
+			p        string
+			want     string // "" when refused
+			resolved bool   // allowed only with ResolveSymlinks
+		}{
+			{e.at("linkroot/file"), "root/file", false},
+			{e.at("linkroot/sub/file"), "root/sub/file", false},
+			{e.at("linkroot/inlink/../file"), "root/file", true}, // resolved through the link's target
+			{e.at("root/file"), "root/file", true},               // the link's target
+			{e.at("linkroot/../secret"), "", false},
+			{e.at("linkroot/in/secret"), "", false},
+		} {
+			want := c.want
+			if c.resolved && !resolve {
+				want = ""
 			}
-			for _, c := range []struct {
-				p        string
-				want     string // "" when refused
-				resolved bool   // allowed only with ResolveSymlinks
-			}{
-				{e.at("linkroot/file"), "root/file", false},
-				{e.at("linkroot/sub/file"), "root/sub/file", false},
-				{e.at("linkroot/inlink/../file"), "root/file", true}, // resolved through the link's target
-				{e.at("root/file"), "root/file", true},               // the link's target
-				{e.at("linkroot/../secret"), "", false},
-				{e.at("linkroot/in/secret"), "", false},
-			} {
-				want := c.want
-				if c.resolved && !resolve {
-					want = ""
-				}
-				got, err := s.files.ReadFile(c.p)
-				if string(got) != want || (want == "") != (err != nil) {
-					t.Errorf("%s ResolveSymlinks=%v: ReadFile(%q) = %q, %v; want %q", api.rev, resolve, c.p, got, err, want)
-				}
+			got, err := s.ReadFile(c.p)
+			if string(got) != want || (want == "") != (err != nil) {
+				t.Errorf("ResolveSymlinks=%v: ReadFile(%q) = %q, %v; want %q", resolve, c.p, got, err, want)
 			}
-			s.files.Close()
+		}
+	}
+}
+
+// TestRootSetBoundsLinks: links that cross the server's bound. The client
+// root is the whole tree; the bound is one directory in it. A link inside
+// the bound that points elsewhere in the client's root is refused, and so
+// is a path that goes up out of the bound; a link from elsewhere into the
+// bound reads the file it leads to, which is inside.
+func TestRootSetBoundsLinks(t *testing.T) {
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{fileURI(e.base)}, rootsrt.Bounds(e.rootP+"/sub"))
+	for _, c := range []struct{ p, want string }{
+		{e.at("root/sub/file"), "root/sub/file"},
+		{e.at("root/sub/deeper/d2/file"), "root/sub/deeper/d2/file"},
+		{e.at("root/file"), ""},                                    // in the client's root, not in the bound
+		{e.at("root/sub/../file"), ""},                             // up out of the bound
+		{e.at("root/sub/up/root/file"), ""},                        // a link in the bound to base
+		{e.at("root/inlink/file"), "root/sub/file"},                // what a path names counts, not its spelling:
+		{e.at("root/chainin1/d2/file"), "root/sub/deeper/d2/file"}, // these links lead into the bound
+		{e.at("outside/back-in/sub/file"), "root/sub/file"},        //
+		{e.at("root/sub/deeper/far/z"), ""},                        // a link out of everything
+	} {
+		got, err := s.ReadFile(c.p)
+		if string(got) != c.want || (c.want == "") != (err != nil) {
+			t.Errorf("ReadFile(%q) = %q, %v; want %q", c.p, got, err, c.want)
 		}
 	}
 }

@@ -1,12 +1,13 @@
-package generated_test
+package rootsrt_test
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	roots "github.com/rootsgen/rootsgen/generated/roots20250618"
+	"github.com/rootsgen/rootsgen/templates/rootsrt"
 )
 
 // BenchmarkRootSet measures Contains against 10,000 roots for paths of
@@ -25,15 +26,11 @@ func BenchmarkRootSetSize(b *testing.B) {
 }
 
 func benchmarkRootSet(b *testing.B, n int, depths []int) {
-	rs := make([]roots.Root, n)
-	for i := range rs {
-		rs[i] = roots.Root{URI: fmt.Sprintf("file:///home/user%d/project", i)}
+	uris := make([]string, n)
+	for i := range uris {
+		uris[i] = fmt.Sprintf("file:///home/user%d/project", i)
 	}
-	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false), roots.MaxRoots(n))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := mustSet(b, uris, rootsrt.WindowsPaths(false), rootsrt.MaxRoots(n))
 	for _, depth := range depths {
 		// depth 2 is the root itself; deeper paths add names below it.
 		clean := "/home/user7/project" + strings.Repeat("/src", depth-2)
@@ -56,9 +53,9 @@ func benchmarkRootSet(b *testing.B, n int, depths []int) {
 	}
 }
 
-// BenchmarkRootSetOpen opens (and closes) a file through RootSet.Open and,
-// side by side, through a plain os.Open of the same path, for a file 1, 2
-// and 8 names below the root, and with 10 to 100,000 roots in the set.
+// BenchmarkRootSetOpen opens (and closes) a file through Open and, side
+// by side, through a plain os.Open of the same path, for a file 1, 2 and
+// 8 names below the root, and with 10 to 100,000 roots in the set.
 func BenchmarkRootSetOpen(b *testing.B) {
 	base := b.TempDir()
 	for _, below := range []int{1, 2, 8} {
@@ -120,16 +117,58 @@ func BenchmarkRootSetResolve(b *testing.B) {
 }
 
 // benchSet is a set of n roots: root and n-1 others that do not exist.
-func benchSet(b *testing.B, root string, n int) *roots.RootSet {
+func benchSet(b *testing.B, root string, n int) *testSet {
 	b.Helper()
-	rs := make([]roots.Root, n)
-	rs[0] = roots.Root{URI: "file://" + root}
+	uris := make([]string, n)
+	uris[0] = "file://" + root
 	for i := 1; i < n; i++ {
-		rs[i] = roots.Root{URI: fmt.Sprintf("file:///home/user%d/project", i)}
+		uris[i] = fmt.Sprintf("file:///home/user%d/project", i)
 	}
-	s, err := roots.NewRootSet(rs, roots.WindowsPaths(false), roots.MaxRoots(n))
+	s, _, err := newSet(uris, rootsrt.WindowsPaths(false), rootsrt.MaxRoots(n))
 	if err != nil {
 		b.Fatal(err)
 	}
 	return s
+}
+
+// benchRoots makes n root directories under base, the first holding a
+// file depth names below it (depth 1: right in the root), and returns
+// their URIs, the file and its path relative to the first root.
+func benchRoots(b *testing.B, base string, n, depth int) (uris []string, file, rel string) {
+	b.Helper()
+	for i := range n {
+		dir := filepath.Join(base, fmt.Sprint("r", i))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		uris = append(uris, fileURI(dir))
+	}
+	rel = strings.Repeat("d/", depth-1) + "f"
+	file = filepath.Join(base, "r0", rel)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("data"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return uris, file, rel
+}
+
+// BenchmarkNewRootSet builds (and closes) a set of 1, 10 and 1,000 roots,
+// each a directory two names below base: every root is resolved and
+// opened when the set is built.
+func BenchmarkNewRootSet(b *testing.B) {
+	for _, n := range []int{1, 10, 1000} {
+		uris, _, _ := benchRoots(b, b.TempDir(), n, 1)
+		b.Run(fmt.Sprintf("roots=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, _, err := newSet(uris)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		})
+	}
 }

@@ -1,0 +1,422 @@
+package rootsrt_test
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rootsgen/rootsgen/templates/rootsrt"
+)
+
+// The tests here hold a RootSet to the directories it opened when it was
+// built: a root or a bound that is a link leading out, or that is swapped
+// for one after the set was built, must not let a file method reach
+// outside; and ReadFile must refuse what it cannot read safely.
+
+// anchorTree is a tree for the anchoring tests:
+//
+//	base/data/          the server's directory (Bounds)
+//	base/data/proj/f    "inside"
+//	base/data/link      -> base/data/proj (absolute, stays inside)
+//	base/data/out       -> base/outside (absolute, leads out)
+//	base/data/rout      -> ../outside (relative, leads out)
+//	base/outside/f      "SECRET"
+//	base/outside/proj/f "SECRET"
+type anchorTree struct{ base string }
+
+func newAnchorTree(t *testing.T) anchorTree {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the anchoring tree is built with POSIX links")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := anchorTree{base}
+	for _, d := range []string{"data/proj", "outside/proj"} {
+		if err := os.MkdirAll(e.at(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.write(t, "data/proj/f", "inside")
+	e.write(t, "outside/f", "SECRET")
+	e.write(t, "outside/proj/f", "SECRET")
+	e.link(t, e.at("data/proj"), "data/link")
+	e.link(t, e.at("outside"), "data/out")
+	e.link(t, "../outside", "data/rout")
+	return e
+}
+
+func (e anchorTree) at(p string) string { return filepath.Join(e.base, p) }
+
+func (e anchorTree) write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.WriteFile(e.at(p), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e anchorTree) link(t *testing.T, target, p string) {
+	t.Helper()
+	if err := os.Symlink(target, e.at(p)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// repoint makes p a link to target, in place of what p was.
+func (e anchorTree) repoint(t *testing.T, p, target string) {
+	t.Helper()
+	if err := os.Rename(e.at(p), e.at(p+".old")); err != nil {
+		t.Fatal(err)
+	}
+	e.link(t, target, p)
+}
+
+// noSecret fails the test when a file method read something outside; it
+// returns what ReadFile read.
+func noSecret(t *testing.T, s *testSet, p string) string {
+	t.Helper()
+	data, err := s.ReadFile(p)
+	if bytes.Contains(data, []byte("SECRET")) {
+		t.Fatalf("ESCAPE: ReadFile(%q) read %q", p, data)
+	}
+	if f, err := s.Open(p); err == nil {
+		b := make([]byte, 16)
+		n, _ := f.Read(b)
+		f.Close()
+		if bytes.Contains(b[:n], []byte("SECRET")) {
+			t.Fatalf("ESCAPE: Open(%q) read %q", p, b[:n])
+		}
+	}
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// anchorSetups are the ways the anchoring tests build a set: with or
+// without ResolveSymlinks, with or without the server's directory as the
+// bound.
+var anchorSetups = []struct {
+	name    string
+	resolve bool
+	bounded bool
+}{
+	{"client roots", false, false},
+	{"client roots/ResolveSymlinks", true, false},
+	{"bounded", false, true},
+	{"bounded/ResolveSymlinks", true, true},
+}
+
+// options are the options of a setup for the tree e.
+func (e anchorTree) options(resolve, bounded bool) []rootsrt.RootSetOption {
+	var opts []rootsrt.RootSetOption
+	if resolve {
+		opts = append(opts, rootsrt.ResolveSymlinks())
+	}
+	if bounded {
+		opts = append(opts, rootsrt.Bounds(e.at("data")))
+	}
+	return opts
+}
+
+// TestRootSetBoundsRootLinkOut: a client root that is a link inside the
+// server's directory, pointing out of it, is left out, with and without
+// ResolveSymlinks; a link that stays inside is followed; and nothing
+// outside can be read through either.
+func TestRootSetBoundsRootLinkOut(t *testing.T) {
+	for _, resolve := range []bool{false, true} {
+		e := newAnchorTree(t)
+		s, bad, _ := newSet([]string{fileURI(e.at("data/out")), fileURI(e.at("data/rout")), fileURI(e.at("data/link"))}, e.options(resolve, true)...)
+		if strings.Join(bad, " ") != "roots[0].uri roots[1].uri" {
+			t.Errorf("resolve=%v: refused %q, want the two links that lead out", resolve, bad)
+		}
+		for _, p := range []string{"data/out/f", "data/rout/f", "data/out/proj/f", "outside/f"} {
+			if _, err := s.ReadFile(e.at(p)); err == nil {
+				t.Errorf("resolve=%v: ReadFile(%s) succeeded", resolve, p)
+			}
+			noSecret(t, s, e.at(p))
+		}
+		if got := noSecret(t, s, e.at("data/link/f")); got != "inside" {
+			t.Errorf("resolve=%v: ReadFile(data/link/f) = %q, want the file inside", resolve, got)
+		}
+		s.Close()
+	}
+}
+
+// TestRootSetRepointedBeforeUse: a root that is a link, re-pointed out of
+// the server's directory after the set was built and before its first use,
+// still names the directory it named when the set was built.
+func TestRootSetRepointedBeforeUse(t *testing.T) {
+	for _, setup := range anchorSetups {
+		e := newAnchorTree(t)
+		s := mustSet(t, []string{fileURI(e.at("data/link"))}, e.options(setup.resolve, setup.bounded)...)
+		e.repoint(t, "data/link", e.at("outside/proj"))
+		if got := noSecret(t, s, e.at("data/link/f")); got != "inside" {
+			t.Errorf("%s: ReadFile(data/link/f) = %q after the link moved, want the file of the directory the set was built on", setup.name, got)
+		}
+		f, err := s.OpenFile(e.at("data/link/made"), os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Errorf("%s: creating under the moved link: %v", setup.name, err)
+		} else {
+			f.Close()
+		}
+		if _, err := os.Stat(e.at("outside/proj/made")); err == nil {
+			t.Fatalf("ESCAPE: %s: a file was made outside", setup.name)
+		}
+		if _, err := os.Stat(e.at("data/proj/made")); err != nil {
+			t.Errorf("%s: the file was not made in the root's directory: %v", setup.name, err)
+		}
+	}
+}
+
+// TestRootSetRootSwappedBeforeUse: a root directory renamed and replaced
+// by a link after the set was built is not followed: the set acts on the
+// directory it opened, wherever it now is.
+func TestRootSetRootSwappedBeforeUse(t *testing.T) {
+	for _, setup := range anchorSetups {
+		e := newAnchorTree(t)
+		s := mustSet(t, []string{fileURI(e.at("data/proj"))}, e.options(setup.resolve, setup.bounded)...)
+		e.repoint(t, "data/proj", e.at("outside/proj"))
+		if got := noSecret(t, s, e.at("data/proj/f")); got != "inside" {
+			t.Errorf("%s: ReadFile(data/proj/f) = %q after the swap, want the file of the directory the set opened", setup.name, got)
+		}
+		if err := s.Remove(e.at("data/proj/f")); err != nil {
+			t.Errorf("%s: Remove: %v", setup.name, err)
+		}
+		if _, err := os.Stat(e.at("outside/proj/f")); err != nil {
+			t.Fatalf("ESCAPE: %s: Remove reached outside: %v", setup.name, err)
+		}
+	}
+}
+
+// TestRootSetBoundSwapped: the server's directory itself, renamed and
+// replaced by a link out after the set was built, does not move the set,
+// whether a root lies inside it or holds it.
+func TestRootSetBoundSwapped(t *testing.T) {
+	for _, resolve := range []bool{false, true} {
+		for _, root := range []string{"data/proj", ""} { // a root inside the bound; one that holds it
+			e := newAnchorTree(t)
+			s := mustSet(t, []string{fileURI(e.at(root))}, e.options(resolve, true)...)
+			e.repoint(t, "data", e.at("outside"))
+			if got := noSecret(t, s, e.at("data/proj/f")); got != "inside" {
+				t.Errorf("resolve=%v root=%q: ReadFile(data/proj/f) = %q after the bound moved, want the file of the directory the set opened", resolve, root, got)
+			}
+			noSecret(t, s, e.at("data/f"))
+		}
+	}
+}
+
+// TestRootSetOutsideBounds: a path inside the client's root but outside the
+// server's directories is refused with ErrOutsideBounds, which names that
+// limit; a path outside the client's roots with ErrOutsideRoots.
+func TestRootSetOutsideBounds(t *testing.T) {
+	e := newAnchorTree(t)
+	s := mustSet(t, []string{fileURI(e.base)}, rootsrt.Bounds(e.at("data")))
+	_, err := s.ReadFile(e.at("outside/f"))
+	if !errors.Is(err, rootsrt.ErrOutsideBounds) || errors.Is(err, rootsrt.ErrOutsideRoots) {
+		t.Errorf("ReadFile(outside/f): %v; want ErrOutsideBounds alone", err)
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != e.at("outside/f") {
+		t.Errorf("ReadFile(outside/f): %v; want an *fs.PathError naming the path given", err)
+	}
+	if err != nil && !strings.Contains(err.Error(), "outside the directories the server allows") {
+		t.Errorf("the message does not name the server's directories: %v", err)
+	}
+	_, err = s.ReadFile(filepath.Dir(e.base))
+	if !errors.Is(err, rootsrt.ErrOutsideRoots) || errors.Is(err, rootsrt.ErrOutsideBounds) {
+		t.Errorf("ReadFile(above the root): %v; want ErrOutsideRoots alone", err)
+	}
+	// An error met outside every root (a name that does not exist) is
+	// a refusal: it says nothing of what lies outside.
+	_, err = s.ReadFile(filepath.Join(filepath.Dir(e.base), "no-such-dir", "f"))
+	if !errors.Is(err, rootsrt.ErrOutsideRoots) || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile(a missing path outside): %v; want ErrOutsideRoots, not a file system error", err)
+	}
+	// WhichResolved answers false, without an error, for both.
+	for _, p := range []string{e.at("outside/f"), filepath.Dir(e.base)} {
+		if r, ok, err := s.WhichResolved(p); ok || err != nil {
+			t.Errorf("WhichResolved(%s) = %+v, %v, %v; want false and no error", p, r, ok, err)
+		}
+	}
+}
+
+// TestRootSetSpecialFiles: ReadFile refuses, without blocking, a FIFO with
+// no writer, a device, a socket and a directory, and a file larger than
+// the read limit without reading or allocating it; Open returns a FIFO
+// without waiting for a writer.
+func TestRootSetSpecialFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev on Windows")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sparse := filepath.Join(dir, "sparse")
+	if f, err := os.Create(sparse); err != nil {
+		t.Fatal(err)
+	} else if err := f.Truncate(1 << 40); err != nil {
+		f.Close()
+		t.Skipf("the file system here cannot hold a 1 TiB sparse file: %v", err)
+	} else {
+		f.Close()
+	}
+	l, err := net.Listen("unix", filepath.Join(dir, "sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	s := mustSet(t, []string{fileURI(dir), "file:///dev"})
+	// A blocked call would hang the test: the bound only turns that hang
+	// into a failure that names the call.
+	within := func(what string, f func()) {
+		t.Helper()
+		done := make(chan struct{})
+		go func() { defer close(done); f() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s blocked", what)
+		}
+	}
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, c := range []struct {
+		p    string
+		want error
+	}{
+		{fifo, rootsrt.ErrNotRegularFile},
+		{"/dev/zero", rootsrt.ErrNotRegularFile},
+		{"/dev/null", rootsrt.ErrNotRegularFile},
+		{dir, rootsrt.ErrNotRegularFile},
+		{sparse, rootsrt.ErrFileTooLarge},
+	} {
+		within("ReadFile("+c.p+")", func() {
+			if _, err := s.ReadFile(c.p); !errors.Is(err, c.want) {
+				t.Errorf("ReadFile(%s): %v; want %v", c.p, err, c.want)
+			}
+		})
+	}
+	within("ReadFile(sock)", func() {
+		if _, err := s.ReadFile(filepath.Join(dir, "sock")); err == nil {
+			t.Error("ReadFile(sock) read a socket")
+		}
+	})
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<20 {
+		t.Errorf("refusing special and huge files allocated %d bytes", grown)
+	}
+	within("Open(fifo)", func() {
+		f, err := s.Open(fifo)
+		if err != nil {
+			t.Errorf("Open(fifo): %v", err)
+			return
+		}
+		f.Close()
+	})
+}
+
+// TestRootSetReadLimit: ReadLimit sets the largest file ReadFile reads;
+// zero or less is the default.
+func TestRootSetReadLimit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("x"), 100), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		limit int64
+		ok    bool
+	}{{50, false}, {99, false}, {100, true}, {0, true}, {-1, true}} {
+		s := mustSet(t, []string{fileURI(dir)}, rootsrt.ReadLimit(c.limit))
+		data, err := s.ReadFile(p)
+		switch {
+		case c.ok && (err != nil || len(data) != 100):
+			t.Errorf("ReadLimit(%d): %d bytes, %v; want the 100 bytes", c.limit, len(data), err)
+		case !c.ok && !errors.Is(err, rootsrt.ErrFileTooLarge):
+			t.Errorf("ReadLimit(%d): %v; want ErrFileTooLarge", c.limit, err)
+		}
+	}
+}
+
+// TestRootSetMaxRoots: a set keeps MaxRoots valid roots and reports the
+// rest; an invalid root does not count.
+func TestRootSetMaxRoots(t *testing.T) {
+	var uris []string
+	for i := range 5 {
+		uris = append(uris, fileURI(filepath.Join(t.TempDir(), "r"+string(rune('a'+i)))))
+	}
+	uris = append(uris[:1], append([]string{"http://bad/"}, uris[1:]...)...)
+	s, bad, _ := newSet(uris, rootsrt.MaxRoots(3))
+	defer s.Close()
+	if strings.Join(bad, " ") != "roots[1].uri roots[4] roots[5]" {
+		t.Errorf("MaxRoots(3) refused %q, want roots[1].uri (invalid), roots[4] and roots[5]", bad)
+	}
+	if got := len(s.Dirs()); got != 3 {
+		t.Errorf("MaxRoots(3) kept %d directories", got)
+	}
+}
+
+// TestRootSetOtherSystem: a set of Windows paths on another system answers
+// the lexical questions, and its file methods refuse every path instead of
+// opening it relative to the working directory.
+func TestRootSetOtherSystem(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the other system is POSIX here; TestRootSetWindows covers the rules")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, `C:\x`), []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, `C:`), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, `C:`, "x"), []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	s := mustSet(t, []string{"file:///C:/"}, rootsrt.WindowsPaths(true))
+	if !s.Contains(`C:\x`) {
+		t.Error(`Contains(C:\x) = false`)
+	}
+	for _, p := range []string{`C:\x`, `C:/x`} {
+		if data, err := s.ReadFile(p); err == nil || bytes.Contains(data, []byte("SECRET")) {
+			t.Errorf("ReadFile(%s) = %q, %v; want a refusal", p, data, err)
+		}
+		if err := s.Remove(p); err == nil {
+			t.Errorf("Remove(%s) succeeded", p)
+		}
+	}
+}
+
+// TestRootSetErrorsNameNoSystemCall: the errors of the file methods name
+// the operation the caller asked for, not the system call that did it.
+func TestRootSetErrorsNameNoSystemCall(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := mustSet(t, []string{fileURI(dir)})
+	for _, p := range []string{"file/x", "missing", "file/"} {
+		_, err := s.Open(dir + "/" + p)
+		if err == nil || strings.Contains(err.Error(), "openat") {
+			t.Errorf("Open(%s): %v", p, err)
+		}
+	}
+}
