@@ -58,6 +58,16 @@ func BenchmarkGateSessionRootSet(b *testing.B) {
 	}
 }
 
+// gateRetryParams are the params of a retried request under rev that
+// carries roots in inputResponses under the default key.
+func gateRetryParams(rev rootsgate.Revision, roots ...rootsgate.Root) json.RawMessage {
+	answer, err := json.Marshal(map[string]any{rootsgate.DefaultInputKey: map[string]any{"roots": roots}})
+	if err != nil {
+		panic(err)
+	}
+	return gateParams(rev, gateCaps(rev), answer)
+}
+
 // benchRoots makes n root directories under base, the first holding a
 // file depth names below it (depth 1: right in the root), and returns
 // their URIs and the file.

@@ -1,7 +1,6 @@
 package generated_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,9 +18,9 @@ import (
 
 // gateSealed is a Session with a Sealer on the clock, on every revision
 // where roots travel in inputRequests.
-func gateSealed(t *testing.T, clock *stateClock, current rootsgate.StateKey, older ...rootsgate.StateKey) *rootsgate.Session {
+func gateSealed(t *testing.T, clock *stateClock, current rootsgate.StateKey) *rootsgate.Session {
 	t.Helper()
-	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: current, Older: older, TTL: time.Minute, Now: clock.Now})
+	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: current, TTL: time.Minute, Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,10 +85,13 @@ type revisionStateSentinels struct {
 	missing, tampered, wrongAudience, notYetValid, wrongPrincipal, wrongRequest, expired error
 }
 
-// The round trip through the Session: the sealed state opens on the
-// retry of the same call by the same principal, which gets its roots, and
-// State gives back what RequestState returned. Every other retry is
-// refused with the gate's error, which also matches the revision's.
+// The round trip through the Session on each revision whose requests
+// carry a requestState, read by the revision's decoder: the sealed state
+// opens on the retry of the same call by the same principal, which gets
+// its roots, and State gives back what RequestState returned. Every other
+// retry is refused with the gate's error, which also matches the
+// revision's. (Expiry, rotation, audiences and clocks are the runtime's,
+// tested in templates/rootsrt.)
 func TestGateSessionSealedState(t *testing.T) {
 	revs := gateInputRevisions()
 	if len(revs) == 0 {
@@ -159,100 +161,29 @@ func TestGateSessionSealedState(t *testing.T) {
 			if roots, err := sess.Roots(own, toolParams(rev, "other_tool", `{}`, responses2, state2)); err != nil || len(roots) != len(gateRootsA) {
 				t.Errorf("own params: Roots = %v, %v", roots, err)
 			}
-
-			// The expiry, on the sealer's clock.
-			clock.now = stateT0.Add(time.Minute - time.Millisecond)
-			if _, err := sess.Roots(ctx, retry); err != nil {
-				t.Errorf("just before the expiry: %v", err)
-			}
-			clock.now = stateT0.Add(time.Minute)
-			if _, err := sess.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateExpired) || !errors.Is(err, revErr.expired) {
-				t.Errorf("at the expiry: %v, want ErrStateExpired", err)
-			}
-
-			// Rotation: a session whose sealer has a new key opens the
-			// old key's state while it keeps the old key, and refuses it
-			// once the old key is gone.
-			clock.now = stateT0
-			rotated := gateSealed(t, clock, rootsgate.StateKey{ID: "k2", Secret: stateSecret2}, key)
-			if roots, err := rotated.Roots(ctx, retry); err != nil || len(roots) != len(gateRootsA) {
-				t.Errorf("rotated, old key kept: %v", err)
-			}
-			removed := gateSealed(t, clock, rootsgate.StateKey{ID: "k2", Secret: stateSecret2})
-			if _, err := removed.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateUnknownKey) {
-				t.Errorf("rotated, old key removed: %v, want ErrStateUnknownKey", err)
-			}
-
-			// Another service with the same key: its sealer has another
-			// audience, and refuses the state.
-			sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: key, TTL: time.Minute, Audience: "other-server", Now: clock.Now})
-			if err != nil {
-				t.Fatal(err)
-			}
-			elsewhere := &rootsgate.Session{Sealer: sealer}
-			if _, err := elsewhere.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateWrongAudience) || !errors.Is(err, revErr.wrongAudience) {
-				t.Errorf("another audience: %v, want ErrStateWrongAudience", err)
-			}
-			if _, err := elsewhere.State(ctx, retry); !errors.Is(err, rootsgate.ErrStateWrongAudience) {
-				t.Errorf("another audience: State error %v, want ErrStateWrongAudience", err)
-			}
-
-			// An opener whose clock is an hour behind the sealer's, far
-			// beyond the skew allowed.
-			clock.now = stateT0.Add(-time.Hour)
-			if _, err := sess.Roots(ctx, retry); !errors.Is(err, rootsgate.ErrStateNotYetValid) || !errors.Is(err, revErr.notYetValid) {
-				t.Errorf("issued in the future: %v, want ErrStateNotYetValid", err)
-			}
 		})
 	}
 }
 
-// Without a Sealer, nothing changes: the requestState is RequestState's,
-// as it is, and comes back unchecked. A Sealer not made by NewStateSealer
-// is refused rather than sealing nothing. A Sealer plays no part where
-// roots/list is a request of its own.
-func TestGateSessionSealerEdges(t *testing.T) {
-	ctx := context.Background()
-	for _, rev := range rootsgate.Revisions() {
-		t.Run(rev.Version, func(t *testing.T) {
-			peer := newGatePeer(gateRootsA...)
-			sess := gateSession(t, rev, peer, gateCaps(rev))
-			sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k", Secret: stateSecret1}})
-			if err != nil {
-				t.Fatal(err)
+// Each revision's requestState errors are the gate's: an error from
+// either matches both.
+func TestGateStateErrorsShared(t *testing.T) {
+	for rev, e := range revisionStateErrors {
+		for _, c := range []struct {
+			name      string
+			rev, gate error
+		}{
+			{"ErrStateMissing", e.missing, rootsgate.ErrStateMissing},
+			{"ErrStateTampered", e.tampered, rootsgate.ErrStateTampered},
+			{"ErrStateWrongAudience", e.wrongAudience, rootsgate.ErrStateWrongAudience},
+			{"ErrStateNotYetValid", e.notYetValid, rootsgate.ErrStateNotYetValid},
+			{"ErrStateWrongPrincipal", e.wrongPrincipal, rootsgate.ErrStateWrongPrincipal},
+			{"ErrStateWrongRequest", e.wrongRequest, rootsgate.ErrStateWrongRequest},
+			{"ErrStateExpired", e.expired, rootsgate.ErrStateExpired},
+		} {
+			if c.rev == nil || c.rev != c.gate {
+				t.Errorf("%s: the revision's %s (%v) is not the gate's (%v)", rev, c.name, c.rev, c.gate)
 			}
-			sess.Sealer = sealer
-			if rev.DirectRequest {
-				// No binding needed, nothing sealed.
-				if roots, _, err := gateAsk(t, ctx, sess, peer, rev, gateCaps(rev)); err != nil || len(roots) != len(gateRootsA) {
-					t.Errorf("legacy revision with a Sealer: %v, %v", roots, err)
-				}
-				if _, err := sess.State(ctx, gateParams(rev, gateCaps(rev), nil)); !errors.Is(err, rootsgate.ErrWrongPath) {
-					t.Errorf("State on a legacy revision: %v, want ErrWrongPath", err)
-				}
-				return
-			}
-			plain := &rootsgate.Session{RequestState: func(json.RawMessage) string { return "call/1" }}
-			_, err = plain.Roots(ctx, toolParams(rev, "t", `{}`, nil, ""))
-			var ir *rootsgate.InputRequiredError
-			if !errors.As(err, &ir) || !bytes.Contains(ir.Result, []byte(`"requestState":"call/1"`)) {
-				t.Errorf("without a Sealer: %v; want the plain requestState", err)
-			}
-			retry := toolParams(rev, "t", `{}`, json.RawMessage(`{"roots":{"roots":[]}}`), "anything")
-			if roots, err := plain.Roots(ctx, retry); err != nil || len(roots) != 0 {
-				t.Errorf("without a Sealer, any state: %v, %v", roots, err)
-			}
-			if got, err := plain.State(ctx, retry); err != nil || string(got) != "anything" {
-				t.Errorf("without a Sealer: State = %q, %v", got, err)
-			}
-			zero := &rootsgate.Session{Sealer: &rootsgate.StateSealer{}}
-			bound := rootsgate.WithStateBinding(ctx, rootsgate.StateBinding{Principal: "p", Method: "tools/call"})
-			if _, err := zero.Roots(bound, toolParams(rev, "t", `{}`, nil, "")); err == nil || errors.Is(err, rootsgate.ErrInputRequired) {
-				t.Errorf("a zero StateSealer: %v; want an error, not an unsealed result", err)
-			}
-			if _, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k", Secret: []byte("short")}}); err == nil {
-				t.Error("NewStateSealer accepted a 5-byte secret")
-			}
-		})
+		}
 	}
 }

@@ -24,7 +24,6 @@ func (c *stateClock) Now() time.Time { return c.now }
 
 var (
 	stateSecret1 = bytes.Repeat([]byte{1}, 32)
-	stateSecret2 = bytes.Repeat([]byte{2}, 16)
 	stateT0      = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 	stateBind    = roots.StateBinding{Principal: "alice", Method: "tools/call", Params: []byte(`{"arguments":{"path":"/srv/a"},"name":"read_file"}`)}
 )
