@@ -17,9 +17,10 @@ import (
 var files embed.FS
 
 // Runtime holds the sources of package rootsrt (rootsrt/*.go): the
-// behaviour every revision shares, written once as real, tested Go.
-// rootsgen writes it out as a package of its own, or into the package of a
-// single revision.
+// behaviour every revision shares, written once as real, tested Go, its
+// tests beside it (rootsgen leaves the _test.go files out). rootsgen
+// writes it out as a package of its own, or into the package of a single
+// revision.
 //
 //go:embed rootsrt/*.go
 var Runtime embed.FS
