@@ -47,6 +47,7 @@ type (
 	Client                 = rootsrt.Client
 	Ask                    = rootsrt.Ask
 	Session                = rootsrt.Session
+	DecodedRequest         = rootsrt.DecodedRequest
 	InputRequiredError     = rootsrt.InputRequiredError
 	MissingCapabilityError = rootsrt.MissingCapabilityError
 	MalformedRequestError  = rootsrt.MalformedRequestError

@@ -870,7 +870,7 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 		if err != nil {
 			return nil, err
 		}
-		return nil, &InputRequiredError{Version: r.Version, Key: key, Result: raw}
+		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
 	}
 	if s.Sealer != nil {
 		if _, err := s.Sealer.Open(req.RequestState, bind); err != nil {
@@ -897,15 +897,18 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 // roots/list in inputRequests), as an SDK has already decoded it: what
 // Session.DecodedRootSet needs of it, without its JSON.
 type DecodedRequest struct {
-	// Version is the protocol version the request's _meta names.
+	// Version is the protocol version the request's _meta names; "" when
+	// it names none.
 	Version string
 	// Capabilities: the request's _meta declares the client's
 	// capabilities (an object); Roots: they include roots.
 	Capabilities, Roots bool
 	// Answered: the request carries the client's answer under the
-	// session's input key, whose roots are Answer.
-	Answered bool
-	Answer   []Root
+	// session's input key, whose roots are Answer, or which could not be
+	// read as a roots/list result, for the reason AnswerError gives.
+	Answered    bool
+	Answer      []Root
+	AnswerError error
 	// RequestState is the requestState the request brought back.
 	RequestState string
 	// Binding is the request a sealed requestState belongs to, its Params
@@ -917,6 +920,9 @@ type DecodedRequest struct {
 // decoded it: the same checks and errors, the same sets kept for the same
 // roots lists, and no JSON decoded again.
 func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*RootSet, error) {
+	if req.Version == "" {
+		return nil, fmt.Errorf("%w: the request names no protocol version", ErrUnknownVersion)
+	}
 	r, err := lookup(req.Version)
 	if err != nil {
 		return nil, err
@@ -944,12 +950,15 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 		if err != nil {
 			return nil, err
 		}
-		return nil, &InputRequiredError{Version: r.Version, Key: key, Result: raw}
+		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
 	}
 	if s.Sealer != nil {
 		if _, err := s.Sealer.Open(req.RequestState, req.Binding); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Version, err)
 		}
+	}
+	if req.AnswerError != nil {
+		return nil, fmt.Errorf("%s: %w", r.Version, req.AnswerError)
 	}
 	return s.listSet(answer{version: r.Version, roots: req.Answer}, optionsKey(opts), opts)
 }
@@ -1004,6 +1013,11 @@ type InputRequiredError struct {
 	Version string
 	// Key is the key of the roots/list entry in inputRequests.
 	Key string
+	// RequestState is the requestState of Result, sealed when the
+	// session has a Sealer, for an SDK that builds the result from its
+	// own types: an inputRequests entry roots/list under Key, with empty
+	// params, and this requestState.
+	RequestState string
 	// Result is the InputRequiredResult to send, as JSON.
 	Result json.RawMessage
 }
