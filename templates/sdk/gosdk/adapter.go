@@ -1,20 +1,18 @@
-{{.Header}}
-
 //lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
 
 // The adapter serves the roots feature of an MCP server built on
 // the Go SDK through a roots gate, and checks the roots an SDK client
 // announces by the gate's rules.
 //
-// SDK: {{.Module}} {{.SDKVersion}}
+// SDK: github.com/modelcontextprotocol/go-sdk v1.8.0
 //
 // On the server, an [Adapter] gives a tool handler the roots of the client
 // of the request it serves, on whatever revision the client negotiated,
 // with one call:
 //
-//	a := {{.Package}}.New()
+//	a := gosdk.New()
 //	server := a.NewServer(impl, nil)
-//	mcp.AddTool(server, tool, {{.Package}}.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
+//	mcp.AddTool(server, tool, gosdk.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
 //		set, err := a.RootSet(ctx, req)
 //		if err != nil {
 //			return nil, nil, err
@@ -51,7 +49,7 @@
 // returns them. A request that does not declare the roots capability is
 // answered with error -32021, and nothing is asked. A request whose _meta
 // leaves out the client capabilities is malformed (-32602): go-sdk
-// {{.SDKVersion}} refuses it so before any handler runs, as it does
+// v1.8.0 refuses it so before any handler runs, as it does
 // capabilities that are null or do not decode; [ToolResult] answers
 // -32602 for whatever else the gate finds malformed.
 //
@@ -62,7 +60,7 @@
 //
 // On the client, [AddRoots] checks roots before the SDK announces them.
 
-package {{.Package}}
+package gosdk
 
 import (
 	"context"
@@ -74,12 +72,11 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 )
 
-// SDKVersion is the version of the SDK ({{.Module}}) this
+// SDKVersion is the version of the SDK (github.com/modelcontextprotocol/go-sdk) this
 // package was written against.
-const SDKVersion = "{{.SDKVersion}}"
+const SDKVersion = "v1.8.0"
 
 // An Option configures an Adapter.
 type Option func(*Adapter)
@@ -315,15 +312,15 @@ func (a *Adapter) reportInvalid(kept *session, err error) {
 // session needs.
 func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*Session, *session, json.RawMessage, context.Context, error) {
 	if req == nil || req.GetParams() == nil {
-		return nil, nil, nil, ctx, errors.New("{{.Package}}: no request")
+		return nil, nil, nil, ctx, errors.New("gosdk: no request")
 	}
 	ss, ok := req.GetSession().(*mcp.ServerSession)
 	if !ok || ss == nil {
-		return nil, nil, nil, ctx, fmt.Errorf("{{.Package}}: %T is not a request a server received", req)
+		return nil, nil, nil, ctx, fmt.Errorf("gosdk: %T is not a request a server received", req)
 	}
 	params, err := json.Marshal(req.GetParams())
 	if err != nil {
-		return nil, nil, nil, ctx, fmt.Errorf("{{.Package}}: reading the request's params: %w", err)
+		return nil, nil, nil, ctx, fmt.Errorf("gosdk: reading the request's params: %w", err)
 	}
 	if a.sealer != nil {
 		ctx = WithStateBinding(ctx, StateBinding{Principal: principal(req), Method: method(req)})
@@ -381,7 +378,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	}
 	init := ss.InitializeParams()
 	if init == nil {
-		return nil, nil, fmt.Errorf("{{.Package}}: the session has not been initialized: %w", ErrUnknownVersion)
+		return nil, nil, fmt.Errorf("gosdk: the session has not been initialized: %w", ErrUnknownVersion)
 	}
 	version := kept.version
 	if version == "" {
@@ -389,7 +386,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	}
 	s := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {
-			return nil, fmt.Errorf("{{.Package}}: cannot send %q", method)
+			return nil, fmt.Errorf("gosdk: cannot send %q", method)
 		}
 		var p mcp.ListRootsParams
 		if len(params) > 0 {
@@ -457,7 +454,7 @@ func (a *Adapter) convert(err error) error {
 		RequestState  string              `json:"requestState"`
 	}
 	if err := json.Unmarshal(ir.Result, &res); err != nil {
-		return fmt.Errorf("{{.Package}}: reading the input_required result: %w", err)
+		return fmt.Errorf("gosdk: reading the input_required result: %w", err)
 	}
 	return &ToolInputRequiredError{InputRequests: res.InputRequests, RequestState: res.RequestState, Err: ir}
 }

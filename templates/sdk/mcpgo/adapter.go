@@ -1,8 +1,6 @@
-{{.Header}}
-
 // The adapter connects the roots gate to servers and clients built on
 // mcp-go
-// ({{.Module}}, written against {{.SDKVersion}}).
+// (github.com/mark3labs/mcp-go, written against v1.2.1).
 //
 // On the server side, a [Roots] gives a tool handler the roots of the
 // client that called it, whatever revision it speaks, in one call: on a
@@ -25,7 +23,7 @@
 // On the client side, a [ClientRoots] is an mcp-go client.RootsHandler
 // whose roots are checked by the same rules before they leave.
 
-package {{.Package}}
+package mcpgo
 
 import (
 	"context"
@@ -38,12 +36,11 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
 )
 
-// SDKVersion is the version of {{.Module}} this package
+// SDKVersion is the version of github.com/mark3labs/mcp-go this package
 // was written against.
-const SDKVersion = "{{.SDKVersion}}"
+const SDKVersion = "v1.2.1"
 
 // Options configure a [Roots]. The zero value is ready to use.
 type Options struct {
@@ -82,9 +79,9 @@ type Roots struct {
 	stateless *Session // 2026-07-28 requests: nothing is kept
 
 	mu       sync.Mutex
-	sessions map[string]*Session // legacy sessions, by mcp-go session ID
-	inits    map[string]negotiated    // by session ID: what initialize settled
-	leftOut  map[string]string        // by session ID: the roots last reported left out
+	sessions map[string]*Session   // legacy sessions, by mcp-go session ID
+	inits    map[string]negotiated // by session ID: what initialize settled
+	leftOut  map[string]string     // by session ID: the roots last reported left out
 }
 
 // negotiated is what a session settled at initialize: the protocol version
@@ -257,7 +254,7 @@ func (r *Roots) reportLeftOut(ctx context.Context, legacy bool, err error) {
 //   - a client that did not declare roots on 2026-07-28 (a
 //     *MissingCapabilityError), a malformed 2026-07-28 request (a
 //     *MalformedRequestError), or a retry whose sealed requestState
-//     does not open: err itself, a JSON-RPC error. mcp-go {{.SDKVersion}}
+//     does not open: err itself, a JSON-RPC error. mcp-go v1.2.1
 //     sends every handler error as -32603, not as the -32021 or -32602 the
 //     revision specifies (it refuses a request whose _meta lacks the
 //     client capabilities, or has them null or not decoding, with -32602
@@ -270,7 +267,7 @@ func Result(err error) (*mcp.CallToolResult, error) {
 	var malformed *MalformedRequestError
 	switch {
 	case err == nil:
-		return nil, errors.New("{{.Package}}: Result called without an error")
+		return nil, errors.New("mcpgo: Result called without an error")
 	case errors.As(err, &ask):
 		var res struct {
 			RequestState string `json:"requestState"`
@@ -363,7 +360,7 @@ func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
 func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 	cs := server.ClientSessionFromContext(ctx)
 	if cs == nil {
-		return nil, errors.New("{{.Package}}: no mcp-go client session in the context")
+		return nil, errors.New("mcpgo: no mcp-go client session in the context")
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -391,7 +388,7 @@ func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 func requestRoots(ctx context.Context, method string, _ json.RawMessage) (json.RawMessage, error) {
 	s := server.ServerFromContext(ctx)
 	if s == nil {
-		return nil, errors.New("{{.Package}}: no mcp-go server in the context")
+		return nil, errors.New("mcpgo: no mcp-go server in the context")
 	}
 	res, err := s.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: method}})
 	if err != nil {
