@@ -11,11 +11,10 @@ var SDKAdapters = map[string]SDKAdapter{
 		Version: "v1.8.0",
 		Source: "//lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts\n" +
 			"\n" +
-			"// The adapter serves the roots feature of an MCP server built on\n" +
-			"// the Go SDK through a roots gate, and checks the roots an SDK client\n" +
-			"// announces by the gate's rules.\n" +
-			"//\n" +
-			"// SDK: github.com/modelcontextprotocol/go-sdk v1.8.0\n" +
+			"// The adapter serves the roots feature of an MCP server built on the Go\n" +
+			"// SDK (github.com/modelcontextprotocol/go-sdk, written against the version\n" +
+			"// SDKVersion names) through the kit's gate, and checks the roots an SDK\n" +
+			"// client announces by the gate's rules.\n" +
 			"//\n" +
 			"// On the server, an [Adapter] gives a tool handler the roots of the client\n" +
 			"// of the request it serves, on whatever revision the client negotiated,\n" +
@@ -57,10 +56,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// the first call returns a [*ToolInputRequiredError]; [Handler] and\n" +
 			"// [HandlerFor] answer the request with the input_required result it\n" +
 			"// holds, the client retries with its roots, and the same call then\n" +
-			"// returns them. A request that does not declare the roots capability is\n" +
-			"// answered with error -32021, and nothing is asked. A request whose _meta\n" +
-			"// leaves out the client capabilities is malformed (-32602): go-sdk\n" +
-			"// v1.8.0 refuses it so before any handler runs, as it does\n" +
+			"// returns them. The adapter reads the request as go-sdk decoded it (its\n" +
+			"// _meta, inputResponses and requestState), and the requests that bring the\n" +
+			"// same roots share one RootSet. A request that does not declare the roots\n" +
+			"// capability is answered with error -32021, and nothing is asked. A\n" +
+			"// request whose _meta leaves out the client capabilities is malformed\n" +
+			"// (-32602): go-sdk refuses it so before any handler runs, as it does\n" +
 			"// capabilities that are null or do not decode; [ToolResult] answers\n" +
 			"// -32602 for whatever else the gate finds malformed.\n" +
 			"//\n" +
@@ -85,8 +86,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"github.com/modelcontextprotocol/go-sdk/mcp\"\n" +
 			")\n" +
 			"\n" +
-			"// SDKVersion is the version of the SDK (github.com/modelcontextprotocol/go-sdk) this\n" +
-			"// package was written against.\n" +
+			"// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)\n" +
+			"// this package was written against.\n" +
 			"const SDKVersion = \"v1.8.0\"\n" +
 			"\n" +
 			"// An Option configures an Adapter.\n" +
@@ -141,7 +142,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tsealer          *StateSealer\n" +
 			"\n" +
 			"\t// perRequest serves the requests that name their revision in _meta\n" +
-			"\t// and carry roots in inputRequests: nothing is kept between them.\n" +
+			"\t// and carry roots in inputRequests: it keeps only the RootSets of the\n" +
+			"\t// roots lists they bring.\n" +
 			"\tperRequest *Session\n" +
 			"\n" +
 			"\tmu       sync.Mutex\n" +
@@ -281,11 +283,35 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// another host, say) are left out and reported to OnInvalidRoots. Close\n" +
 			"// the set when done.\n" +
 			"func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {\n" +
-			"\ts, kept, params, ctx, err := a.serve(ctx, req)\n" +
+			"\tif req == nil || req.GetParams() == nil {\n" +
+			"\t\treturn nil, errors.New(\"gosdk: no request\")\n" +
+			"\t}\n" +
+			"\tss, ok := req.GetSession().(*mcp.ServerSession)\n" +
+			"\tif !ok || ss == nil {\n" +
+			"\t\treturn nil, fmt.Errorf(\"gosdk: %T is not a request a server received\", req)\n" +
+			"\t}\n" +
+			"\tif a.standsAlone(ss) {\n" +
+			"\t\td, err := a.decode(req)\n" +
+			"\t\tif err != nil {\n" +
+			"\t\t\treturn nil, err\n" +
+			"\t\t}\n" +
+			"\t\tset, err := a.perRequest.DecodedRootSet(d, a.setOpts...)\n" +
+			"\t\treturn a.finish(nil, set, err)\n" +
+			"\t}\n" +
+			"\ts, kept, err := a.legacy(ss)\n" +
 			"\tif err != nil {\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
-			"\tset, err := s.RootSet(ctx, params, a.setOpts...)\n" +
+			"\t// No params: their _meta would name the version, and the gate session\n" +
+			"\t// reads nothing else of them.\n" +
+			"\tset, err := s.RootSet(ctx, nil, a.setOpts...)\n" +
+			"\treturn a.finish(kept, set, err)\n" +
+			"}\n" +
+			"\n" +
+			"// finish is what RootSet returns for the set and error of the gate session\n" +
+			"// that served the request; kept is what the adapter keeps of a legacy\n" +
+			"// session, nil for a request that stands alone.\n" +
+			"func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {\n" +
 			"\tif err != nil && set != nil {\n" +
 			"\t\t// The set holds the valid roots; err names the ones left out.\n" +
 			"\t\tif a.strict {\n" +
@@ -316,33 +342,139 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\ta.onInvalid(err)\n" +
 			"}\n" +
 			"\n" +
-			"// serve returns the gate session that serves req, what the adapter keeps\n" +
-			"// of the SDK session when it keeps anything, the params to give the gate\n" +
-			"// session (the request's, as JSON, where requests stand alone; none on a\n" +
-			"// legacy session, whose version decides), and ctx with what the gate\n" +
-			"// session needs.\n" +
-			"func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*Session, *session, json.RawMessage, context.Context, error) {\n" +
-			"\tif req == nil || req.GetParams() == nil {\n" +
-			"\t\treturn nil, nil, nil, ctx, errors.New(\"gosdk: no request\")\n" +
+			"// decode reads what the gate needs of req, a request that stands alone,\n" +
+			"// from what go-sdk decoded: the protocol version and client capabilities\n" +
+			"// its _meta declares, the roots its inputResponses bring under the input\n" +
+			"// key, its requestState and, for the Sealer, the request a state is bound\n" +
+			"// to: its method and the members of its params other than _meta,\n" +
+			"// inputResponses and requestState (for a tools/call, its name and\n" +
+			"// arguments), as SalientParams writes them.\n" +
+			"func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {\n" +
+			"\tvar d DecodedRequest\n" +
+			"\tvar meta map[string]any\n" +
+			"\tvar responses mcp.InputResponseMap\n" +
+			"\tvar salient func() ([]byte, error)\n" +
+			"\tswitch r := req.(type) {\n" +
+			"\tcase *mcp.CallToolRequest:\n" +
+			"\t\tp := r.Params\n" +
+			"\t\tmeta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState\n" +
+			"\t\tsalient = func() ([]byte, error) { return toolParams(p.Name, p.Arguments) }\n" +
+			"\tcase *mcp.GetPromptRequest:\n" +
+			"\t\tp := r.Params\n" +
+			"\t\tmeta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState\n" +
+			"\t\tsalient = func() ([]byte, error) {\n" +
+			"\t\t\treturn marshalSalient(struct {\n" +
+			"\t\t\t\tArguments map[string]string `json:\"arguments,omitempty\"`\n" +
+			"\t\t\t\tName      string            `json:\"name\"`\n" +
+			"\t\t\t}{p.Arguments, p.Name})\n" +
+			"\t\t}\n" +
+			"\tcase *mcp.ReadResourceRequest:\n" +
+			"\t\tp := r.Params\n" +
+			"\t\tmeta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState\n" +
+			"\t\tsalient = func() ([]byte, error) {\n" +
+			"\t\t\treturn marshalSalient(struct {\n" +
+			"\t\t\t\tURI string `json:\"uri\"`\n" +
+			"\t\t\t}{p.URI})\n" +
+			"\t\t}\n" +
+			"\tdefault:\n" +
+			"\t\t// A request go-sdk gives no inputResponses: it can only be asked.\n" +
+			"\t\tp := req.GetParams()\n" +
+			"\t\tmeta = p.GetMeta()\n" +
+			"\t\tsalient = func() ([]byte, error) { return marshalSalient(p) }\n" +
 			"\t}\n" +
-			"\tss, ok := req.GetSession().(*mcp.ServerSession)\n" +
-			"\tif !ok || ss == nil {\n" +
-			"\t\treturn nil, nil, nil, ctx, fmt.Errorf(\"gosdk: %T is not a request a server received\", req)\n" +
+			"\tswitch v, ok := meta[mcp.MetaKeyProtocolVersion]; {\n" +
+			"\tcase !ok:\n" +
+			"\tcase v == nil:\n" +
+			"\t\treturn d, fmt.Errorf(\"%w: _meta[%q] is null, not a string\", ErrMalformedVersion, mcp.MetaKeyProtocolVersion)\n" +
+			"\tdefault:\n" +
+			"\t\tif d.Version, ok = v.(string); !ok {\n" +
+			"\t\t\treturn d, fmt.Errorf(\"%w: _meta[%q] is a %T, not a string\", ErrMalformedVersion, mcp.MetaKeyProtocolVersion, v)\n" +
+			"\t\t}\n" +
 			"\t}\n" +
-			"\tparams, err := json.Marshal(req.GetParams())\n" +
-			"\tif err != nil {\n" +
-			"\t\treturn nil, nil, nil, ctx, fmt.Errorf(\"gosdk: reading the request's params: %w\", err)\n" +
+			"\td.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])\n" +
+			"\tkey := a.inputKey\n" +
+			"\tif key == \"\" {\n" +
+			"\t\tkey = DefaultInputKey\n" +
+			"\t}\n" +
+			"\tif resp, ok := responses[key]; ok {\n" +
+			"\t\td.Answered = true\n" +
+			"\t\tswitch result, ok := resp.(*mcp.ListRootsResult); {\n" +
+			"\t\tcase ok && result != nil && result.Roots != nil:\n" +
+			"\t\t\td.Answer = gateRoots(result.Roots)\n" +
+			"\t\tcase ok && result != nil:\n" +
+			"\t\t\td.AnswerError = fmt.Errorf(\"inputResponses[%q]: roots is null, not a list\", key)\n" +
+			"\t\tdefault:\n" +
+			"\t\t\td.AnswerError = fmt.Errorf(\"inputResponses[%q] is a %T, not a roots/list result\", key, resp)\n" +
+			"\t\t}\n" +
 			"\t}\n" +
 			"\tif a.sealer != nil {\n" +
-			"\t\tctx = WithStateBinding(ctx, StateBinding{Principal: principal(req), Method: method(req)})\n" +
+			"\t\tparams, err := salient()\n" +
+			"\t\tif err != nil {\n" +
+			"\t\t\treturn d, fmt.Errorf(\"%s: request params: %w\", d.Version, err)\n" +
+			"\t\t}\n" +
+			"\t\td.Binding = StateBinding{Principal: principal(req), Method: method(req), Params: params}\n" +
 			"\t}\n" +
-			"\tif a.standsAlone(ss) {\n" +
-			"\t\treturn a.perRequest, nil, params, ctx, nil\n" +
+			"\treturn d, nil\n" +
+			"}\n" +
+			"\n" +
+			"// declaresRoots reads the client capabilities of a request's _meta, as\n" +
+			"// go-sdk decoded them: whether they are an object, and whether they\n" +
+			"// declare roots (a member \"roots\" that is not null).\n" +
+			"func declaresRoots(caps any) (object, roots bool) {\n" +
+			"\tswitch c := caps.(type) {\n" +
+			"\tcase map[string]any:\n" +
+			"\t\tr, ok := c[\"roots\"]\n" +
+			"\t\treturn true, ok && r != nil\n" +
+			"\tcase nil:\n" +
+			"\t\treturn false, false\n" +
 			"\t}\n" +
-			"\ts, kept, err := a.legacy(ss)\n" +
-			"\t// Not the params: their _meta would name the version, and the gate\n" +
-			"\t// session reads nothing else of them.\n" +
-			"\treturn s, kept, nil, ctx, err\n" +
+			"\t// Not what go-sdk decodes from JSON: a value a Go caller put there.\n" +
+			"\traw, err := json.Marshal(caps)\n" +
+			"\tif err != nil {\n" +
+			"\t\treturn false, false\n" +
+			"\t}\n" +
+			"\tvar c map[string]any\n" +
+			"\tif json.Unmarshal(raw, &c) != nil || c == nil {\n" +
+			"\t\treturn false, false\n" +
+			"\t}\n" +
+			"\treturn declaresRoots(c)\n" +
+			"}\n" +
+			"\n" +
+			"// gateRoots are go-sdk's roots as the gate's; the Meta maps are shared.\n" +
+			"func gateRoots(roots []*mcp.Root) []Root {\n" +
+			"\tout := make([]Root, 0, len(roots))\n" +
+			"\tfor _, r := range roots {\n" +
+			"\t\tif r == nil {\n" +
+			"\t\t\tout = append(out, Root{})\n" +
+			"\t\t\tcontinue\n" +
+			"\t\t}\n" +
+			"\t\tout = append(out, Root{URI: r.URI, Name: r.Name, Meta: r.Meta})\n" +
+			"\t}\n" +
+			"\treturn out\n" +
+			"}\n" +
+			"\n" +
+			"// toolParams is what SalientParams makes of the params of a tools/call\n" +
+			"// with this name and these arguments, without the members it drops.\n" +
+			"func toolParams(name string, args json.RawMessage) ([]byte, error) {\n" +
+			"\tquoted, err := json.Marshal(name)\n" +
+			"\tif err != nil {\n" +
+			"\t\treturn nil, err\n" +
+			"\t}\n" +
+			"\tb := make([]byte, 0, len(`{\"name\":,\"arguments\":}`)+len(quoted)+len(args))\n" +
+			"\tb = append(append(b, `{\"name\":`...), quoted...)\n" +
+			"\tif len(args) > 0 {\n" +
+			"\t\tb = append(append(b, `,\"arguments\":`...), args...)\n" +
+			"\t}\n" +
+			"\treturn SalientParams(append(b, '}'))\n" +
+			"}\n" +
+			"\n" +
+			"// marshalSalient is SalientParams of v as JSON.\n" +
+			"func marshalSalient(v any) ([]byte, error) {\n" +
+			"\traw, err := json.Marshal(v)\n" +
+			"\tif err != nil {\n" +
+			"\t\treturn nil, err\n" +
+			"\t}\n" +
+			"\treturn SalientParams(raw)\n" +
 			"}\n" +
 			"\n" +
 			"// standsAlone reports whether the requests of ss are served one by one,\n" +
@@ -453,21 +585,19 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn fmt.Sprintf(\"%T\", req)\n" +
 			"}\n" +
 			"\n" +
-			"// convert turns the gate's InputRequiredError into a ToolInputRequiredError, which holds what\n" +
-			"// the SDK sends.\n" +
+			"// convert turns the gate's InputRequiredError into a\n" +
+			"// ToolInputRequiredError, which holds what the SDK sends: the one\n" +
+			"// roots/list entry the gate asks for, and its requestState.\n" +
 			"func (a *Adapter) convert(err error) error {\n" +
 			"\tvar ir *InputRequiredError\n" +
 			"\tif !errors.As(err, &ir) {\n" +
 			"\t\treturn err\n" +
 			"\t}\n" +
-			"\tvar res struct {\n" +
-			"\t\tInputRequests mcp.InputRequestMap `json:\"inputRequests\"`\n" +
-			"\t\tRequestState  string              `json:\"requestState\"`\n" +
+			"\treturn &ToolInputRequiredError{\n" +
+			"\t\tInputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},\n" +
+			"\t\tRequestState:  ir.RequestState,\n" +
+			"\t\tErr:           ir,\n" +
 			"\t}\n" +
-			"\tif err := json.Unmarshal(ir.Result, &res); err != nil {\n" +
-			"\t\treturn fmt.Errorf(\"gosdk: reading the input_required result: %w\", err)\n" +
-			"\t}\n" +
-			"\treturn &ToolInputRequiredError{InputRequests: res.InputRequests, RequestState: res.RequestState, Err: ir}\n" +
 			"}\n" +
 			"\n" +
 			"// ToolInputRequiredError is the error of Roots and RootSet for a request whose\n" +
@@ -584,9 +714,9 @@ var SDKAdapters = map[string]SDKAdapter{
 	"mcpgo": {
 		Module:  "github.com/mark3labs/mcp-go",
 		Version: "v1.2.1",
-		Source: "// The adapter connects the roots gate to servers and clients built on\n" +
-			"// mcp-go\n" +
-			"// (github.com/mark3labs/mcp-go, written against v1.2.1).\n" +
+		Source: "// The adapter connects the kit's gate to servers and clients built on\n" +
+			"// mcp-go (github.com/mark3labs/mcp-go, written against the version\n" +
+			"// SDKVersion names).\n" +
 			"//\n" +
 			"// On the server side, a [Roots] gives a tool handler the roots of the\n" +
 			"// client that called it, whatever revision it speaks, in one call: on a\n" +
@@ -594,17 +724,18 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// RequestRoots, kept per session until the client sends\n" +
 			"// notifications/roots/list_changed, with one request shared by concurrent\n" +
 			"// callers and a timeout; on a 2026-07-28 request, through mcp-go's\n" +
-			"// input_required flow (server.InputRequestBuilder). The session decides\n" +
-			"// which, not the request: a session that ran initialize is served the\n" +
-			"// first way, with the capabilities the client declared at initialize,\n" +
-			"// whatever a request's _meta names (mcp-go, which judges a request by its\n" +
-			"// _meta, then refuses to send roots/list for a request naming 2026-07-28,\n" +
-			"// so such a request fails with nothing asked); only a request on a\n" +
-			"// session that never ran initialize takes the second. Nothing is asked of\n" +
-			"// a client that did not declare the roots capability. Each root is checked\n" +
-			"// by the rules of the revision: the valid ones are kept, the invalid ones\n" +
-			"// reported. The roots come as a [RootSet], whose file methods\n" +
-			"// stay inside them whatever links or \"..\" a path holds.\n" +
+			"// input_required flow (server.InputRequestBuilder), read from what mcp-go\n" +
+			"// decoded of the request, the requests that bring the same roots sharing\n" +
+			"// one RootSet. The session decides which, not the request: a session that\n" +
+			"// ran initialize is served the first way, with the capabilities the client\n" +
+			"// declared at initialize, whatever a request's _meta names (mcp-go, which\n" +
+			"// judges a request by its _meta, then refuses to send roots/list for a\n" +
+			"// request naming 2026-07-28, so such a request fails with nothing asked);\n" +
+			"// only a request on a session that never ran initialize takes the second.\n" +
+			"// Nothing is asked of a client that did not declare the roots capability.\n" +
+			"// Each root is checked by the rules of the revision: the valid ones are\n" +
+			"// kept, the invalid ones reported. The roots come as a [RootSet], whose\n" +
+			"// file methods stay inside them whatever links or \"..\" a path holds.\n" +
 			"//\n" +
 			"// On the client side, a [ClientRoots] is an mcp-go client.RootsHandler\n" +
 			"// whose roots are checked by the same rules before they leave.\n" +
@@ -624,8 +755,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"github.com/mark3labs/mcp-go/server\"\n" +
 			")\n" +
 			"\n" +
-			"// SDKVersion is the version of github.com/mark3labs/mcp-go this package\n" +
-			"// was written against.\n" +
+			"// SDKVersion is the version of mcp-go (github.com/mark3labs/mcp-go) this\n" +
+			"// package was written against.\n" +
 			"const SDKVersion = \"v1.2.1\"\n" +
 			"\n" +
 			"// Options configure a [Roots]. The zero value is ready to use.\n" +
@@ -662,7 +793,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// use.\n" +
 			"type Roots struct {\n" +
 			"\to         Options\n" +
-			"\tstateless *Session // 2026-07-28 requests: nothing is kept\n" +
+			"\tstateless *Session // 2026-07-28 requests: only the RootSets of their roots lists are kept\n" +
 			"\n" +
 			"\tmu       sync.Mutex\n" +
 			"\tsessions map[string]*Session   // legacy sessions, by mcp-go session ID\n" +
@@ -757,37 +888,155 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// Roots returns the roots of the client that made req, valid root by\n" +
-			"// root. Its errors are those of Session.Roots: on a 2026-07-28\n" +
-			"// request that does not carry the roots yet, a *InputRequiredError,\n" +
-			"// for a client without the roots capability an error wrapping\n" +
-			"// ErrNoRootsCapability, and for a 2026-07-28 request whose params the\n" +
-			"// revision refuses a *MalformedRequestError; [Result] turns each\n" +
-			"// into what the handler should return.\n" +
+			"// root: the roots of RootSet. Unless Strict, the roots left out are\n" +
+			"// reported to OnInvalidRoots (on a legacy session once per answer). Its\n" +
+			"// errors are those of Session.RootSet: on a 2026-07-28 request that does\n" +
+			"// not carry the roots yet, a *InputRequiredError, for a client without\n" +
+			"// the roots capability an error wrapping ErrNoRootsCapability, and for a\n" +
+			"// 2026-07-28 request whose params the revision refuses a\n" +
+			"// *MalformedRequestError; [Result] turns each into what the handler\n" +
+			"// should return.\n" +
 			"func (r *Roots) Roots(ctx context.Context, req mcp.CallToolRequest) ([]Root, error) {\n" +
-			"\ts, ctx, params, _, err := r.prepare(ctx, req)\n" +
-			"\tif err != nil {\n" +
+			"\tset, legacy, err := r.rootSet(ctx, req)\n" +
+			"\tif set == nil {\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
-			"\treturn s.Roots(ctx, params)\n" +
+			"\tdefer set.Close()\n" +
+			"\tif err != nil {\n" +
+			"\t\tr.reportLeftOut(ctx, legacy, err)\n" +
+			"\t}\n" +
+			"\treturn set.Roots(), nil\n" +
 			"}\n" +
 			"\n" +
 			"// RootSet is Roots made into a [RootSet] with opts, such as\n" +
 			"// Bounds. As with NewRootSet, a set can come with an\n" +
-			"// error naming the roots it left out; Close the set when done.\n" +
+			"// error naming the roots it left out, unless Strict; Close the set when\n" +
+			"// done.\n" +
 			"func (r *Roots) RootSet(ctx context.Context, req mcp.CallToolRequest, opts ...RootSetOption) (*RootSet, error) {\n" +
 			"\tset, _, err := r.rootSet(ctx, req, opts...)\n" +
 			"\treturn set, err\n" +
 			"}\n" +
 			"\n" +
 			"// rootSet is RootSet, and reports whether req was served on its session's\n" +
-			"// legacy path.\n" +
+			"// legacy path. With Strict, a set that left roots out is refused.\n" +
 			"func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...RootSetOption) (*RootSet, bool, error) {\n" +
-			"\ts, ctx, params, legacy, err := r.prepare(ctx, req)\n" +
-			"\tif err != nil {\n" +
+			"\tn, legacy := r.negotiated(ctx)\n" +
+			"\tvar set *RootSet\n" +
+			"\tvar err error\n" +
+			"\tif legacy {\n" +
+			"\t\tvar s *Session\n" +
+			"\t\tif s, err = r.session(ctx, n); err != nil {\n" +
+			"\t\t\treturn nil, true, err\n" +
+			"\t\t}\n" +
+			"\t\t// No params: on a legacy session the session's version decides.\n" +
+			"\t\tset, err = s.RootSet(ctx, nil, opts...)\n" +
+			"\t} else {\n" +
+			"\t\tvar d DecodedRequest\n" +
+			"\t\tif d, err = r.decode(ctx, req); err != nil {\n" +
+			"\t\t\treturn nil, false, err\n" +
+			"\t\t}\n" +
+			"\t\tset, err = r.stateless.DecodedRootSet(d, opts...)\n" +
+			"\t}\n" +
+			"\tif err != nil && set != nil && r.o.Strict {\n" +
+			"\t\tset.Close()\n" +
 			"\t\treturn nil, legacy, err\n" +
 			"\t}\n" +
-			"\tset, err := s.RootSet(ctx, params, opts...)\n" +
 			"\treturn set, legacy, err\n" +
+			"}\n" +
+			"\n" +
+			"// decode reads what the gate needs of req, a 2026-07-28 tools/call, from\n" +
+			"// what mcp-go decoded: the protocol version and client capabilities of\n" +
+			"// its _meta (as mcp-go judged them), the roots its inputResponses bring\n" +
+			"// under the input key, its requestState and, for the Sealer, the call a\n" +
+			"// state is bound to: its name, arguments and task, as SalientParams\n" +
+			"// writes them.\n" +
+			"func (r *Roots) decode(ctx context.Context, req mcp.CallToolRequest) (DecodedRequest, error) {\n" +
+			"\tvar d DecodedRequest\n" +
+			"\tif info := server.RequestProtocolInfoFromContext(ctx); info != nil {\n" +
+			"\t\td.Version = info.ProtocolVersion\n" +
+			"\t\tif caps := info.ClientCapabilities; caps != nil {\n" +
+			"\t\t\td.Capabilities, d.Roots = true, caps.Roots != nil\n" +
+			"\t\t}\n" +
+			"\t}\n" +
+			"\tp := req.Params\n" +
+			"\td.RequestState = p.RequestState\n" +
+			"\tkey := r.o.InputKey\n" +
+			"\tif key == \"\" {\n" +
+			"\t\tkey = DefaultInputKey\n" +
+			"\t}\n" +
+			"\tif resp, ok := p.InputResponses[key]; ok {\n" +
+			"\t\td.Answered = true\n" +
+			"\t\t// mcp-go keeps an answer as JSON until told what it answers.\n" +
+			"\t\tif resp.Roots == nil {\n" +
+			"\t\t\tif err := resp.DecodeFor(mcp.MethodListRoots); err != nil {\n" +
+			"\t\t\t\td.AnswerError = fmt.Errorf(\"inputResponses[%q]: %w\", key, err)\n" +
+			"\t\t\t}\n" +
+			"\t\t}\n" +
+			"\t\tswitch {\n" +
+			"\t\tcase d.AnswerError != nil:\n" +
+			"\t\tcase resp.Roots == nil:\n" +
+			"\t\t\td.AnswerError = fmt.Errorf(\"inputResponses[%q] is not a roots/list result\", key)\n" +
+			"\t\tcase resp.Roots.Roots == nil:\n" +
+			"\t\t\td.AnswerError = fmt.Errorf(\"inputResponses[%q]: roots is null, not a list\", key)\n" +
+			"\t\tdefault:\n" +
+			"\t\t\td.Answer = gateRoots(resp.Roots.Roots)\n" +
+			"\t\t}\n" +
+			"\t}\n" +
+			"\tif r.o.Sealer != nil {\n" +
+			"\t\tparams, err := toolParams(p)\n" +
+			"\t\tif err != nil {\n" +
+			"\t\t\treturn d, fmt.Errorf(\"%s: request params: %w\", d.Version, err)\n" +
+			"\t\t}\n" +
+			"\t\td.Binding = StateBinding{Principal: r.principal(ctx), Method: string(mcp.MethodToolsCall), Params: params}\n" +
+			"\t}\n" +
+			"\treturn d, nil\n" +
+			"}\n" +
+			"\n" +
+			"// gateRoots are mcp-go's roots as the gate's; the Meta maps are shared\n" +
+			"// unless the root has a progress token, which mcp-go keeps apart.\n" +
+			"func gateRoots(roots []mcp.Root) []Root {\n" +
+			"\tout := make([]Root, len(roots))\n" +
+			"\tfor i, root := range roots {\n" +
+			"\t\tout[i] = Root{URI: root.URI, Name: root.Name}\n" +
+			"\t\tif m := root.Meta; m != nil {\n" +
+			"\t\t\tmeta := m.AdditionalFields\n" +
+			"\t\t\tif m.ProgressToken != nil {\n" +
+			"\t\t\t\tmeta = make(map[string]any, len(m.AdditionalFields)+1)\n" +
+			"\t\t\t\tfor k, v := range m.AdditionalFields {\n" +
+			"\t\t\t\t\tmeta[k] = v\n" +
+			"\t\t\t\t}\n" +
+			"\t\t\t\tmeta[\"progressToken\"] = m.ProgressToken\n" +
+			"\t\t\t}\n" +
+			"\t\t\tif meta == nil {\n" +
+			"\t\t\t\tmeta = map[string]any{}\n" +
+			"\t\t\t}\n" +
+			"\t\t\tout[i].Meta = meta\n" +
+			"\t\t}\n" +
+			"\t}\n" +
+			"\treturn out\n" +
+			"}\n" +
+			"\n" +
+			"// toolParams is what SalientParams makes of the params of a tools/call:\n" +
+			"// its name, arguments (as the client sent them, when mcp-go kept them)\n" +
+			"// and task, without the members SalientParams drops.\n" +
+			"func toolParams(p mcp.CallToolParams) ([]byte, error) {\n" +
+			"\tfields := struct {\n" +
+			"\t\tName      string          `json:\"name\"`\n" +
+			"\t\tArguments json.RawMessage `json:\"arguments,omitempty\"`\n" +
+			"\t\tTask      *mcp.TaskParams `json:\"task,omitempty\"`\n" +
+			"\t}{Name: p.Name, Arguments: p.RawArguments, Task: p.Task}\n" +
+			"\tif len(fields.Arguments) == 0 && p.Arguments != nil {\n" +
+			"\t\targs, err := json.Marshal(p.Arguments)\n" +
+			"\t\tif err != nil {\n" +
+			"\t\t\treturn nil, err\n" +
+			"\t\t}\n" +
+			"\t\tfields.Arguments = args\n" +
+			"\t}\n" +
+			"\traw, err := json.Marshal(fields)\n" +
+			"\tif err != nil {\n" +
+			"\t\treturn nil, err\n" +
+			"\t}\n" +
+			"\treturn SalientParams(raw)\n" +
 			"}\n" +
 			"\n" +
 			"// ToolHandler is a tool handler that works inside the client's roots.\n" +
@@ -855,13 +1104,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tcase err == nil:\n" +
 			"\t\treturn nil, errors.New(\"mcpgo: Result called without an error\")\n" +
 			"\tcase errors.As(err, &ask):\n" +
-			"\t\tvar res struct {\n" +
-			"\t\t\tRequestState string `json:\"requestState\"`\n" +
-			"\t\t}\n" +
-			"\t\tif err := json.Unmarshal(ask.Result, &res); err != nil {\n" +
-			"\t\t\treturn nil, err\n" +
-			"\t\t}\n" +
-			"\t\treturn server.NewInputRequestBuilder(res.RequestState).Roots(ask.Key).ToolResult(), nil\n" +
+			"\t\treturn server.NewInputRequestBuilder(ask.RequestState).Roots(ask.Key).ToolResult(), nil\n" +
 			"\tcase errors.As(err, &missing), errors.As(err, &malformed), isStateError(err):\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
@@ -877,26 +1120,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t}\n" +
 			"\treturn false\n" +
-			"}\n" +
-			"\n" +
-			"// prepare returns the gate session that serves req, the ctx to call it\n" +
-			"// with, req's params as JSON, and whether req is served on its session's\n" +
-			"// legacy path (where the gate session reads nothing of the params: the\n" +
-			"// session's version decides).\n" +
-			"func (r *Roots) prepare(ctx context.Context, req mcp.CallToolRequest) (*Session, context.Context, json.RawMessage, bool, error) {\n" +
-			"\tparams, err := paramsJSON(req.Params)\n" +
-			"\tif err != nil {\n" +
-			"\t\treturn nil, nil, nil, false, err\n" +
-			"\t}\n" +
-			"\tif r.o.Sealer != nil {\n" +
-			"\t\tctx = WithStateBinding(ctx, StateBinding{Principal: r.principal(ctx), Method: string(mcp.MethodToolsCall)})\n" +
-			"\t}\n" +
-			"\tn, legacy := r.negotiated(ctx)\n" +
-			"\tif !legacy {\n" +
-			"\t\treturn r.stateless, ctx, params, false, nil\n" +
-			"\t}\n" +
-			"\ts, err := r.session(ctx, n)\n" +
-			"\treturn s, ctx, nil, true, err\n" +
 			"}\n" +
 			"\n" +
 			"func (r *Roots) principal(ctx context.Context) string {\n" +
@@ -981,22 +1204,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
 			"\treturn json.Marshal(res)\n" +
-			"}\n" +
-			"\n" +
-			"// paramsJSON returns the params of a tools/call as the client sent them,\n" +
-			"// as far as mcp-go keeps them: the arguments exact, _meta, inputResponses\n" +
-			"// and requestState.\n" +
-			"func paramsJSON(p mcp.CallToolParams) (json.RawMessage, error) {\n" +
-			"\traw, err := json.Marshal(p)\n" +
-			"\tif err != nil || len(p.RawArguments) == 0 {\n" +
-			"\t\treturn raw, err\n" +
-			"\t}\n" +
-			"\tvar fields map[string]json.RawMessage\n" +
-			"\tif err := json.Unmarshal(raw, &fields); err != nil {\n" +
-			"\t\treturn nil, err\n" +
-			"\t}\n" +
-			"\tfields[\"arguments\"] = p.RawArguments\n" +
-			"\treturn json.Marshal(fields)\n" +
 			"}\n" +
 			"\n" +
 			"// ClientRoots is the client side: an mcp-go client.RootsHandler (give it\n" +

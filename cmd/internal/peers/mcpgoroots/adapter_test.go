@@ -209,7 +209,12 @@ func TestSealer(t *testing.T) {
 	}}
 	req.Params.InputResponses = mcp.InputResponses{"roots": mcp.NewRootsInputResponse(mcp.ListRootsResult{Roots: []mcp.Root{{URI: uri(d)}}})}
 	req.Params.RequestState = "forged"
-	mctx := server.WithRequestProtocolInfo(ctx, &server.RequestProtocolInfo{Modern: true, ProtocolVersion: "2026-07-28", ClientCapabilities: &mcp.ClientCapabilities{}})
+	// What mcp-go makes of that _meta: the adapter reads its judgement.
+	var caps mcp.ClientCapabilities
+	if err := json.Unmarshal([]byte(`{"roots":{}}`), &caps); err != nil {
+		t.Fatal(err)
+	}
+	mctx := server.WithRequestProtocolInfo(ctx, &server.RequestProtocolInfo{Modern: true, ProtocolVersion: "2026-07-28", ClientCapabilities: &caps})
 	_, err = r.Roots(mctx, req)
 	if !errors.Is(err, mcpgoroots.ErrStateTampered) {
 		t.Errorf("forged requestState: %v, want ErrStateTampered", err)
