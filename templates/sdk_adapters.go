@@ -32,6 +32,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"//\t\t...\n" +
 			"//\t}))\n" +
 			"//\n" +
+			"// The server offers only the protocol versions both go-sdk and the gate\n" +
+			"// serve ([Adapter.ServerOptions] sets ServerOptions.SupportedProtocolVersions):\n" +
+			"// a client offering a version the kit was generated without negotiates\n" +
+			"// down to one it has.\n" +
+			"//\n" +
 			"// Where roots/list is a request of its own (2025-11-25 and earlier), the\n" +
 			"// roots are asked for with [mcp.ServerSession.ListRoots] and kept per\n" +
 			"// session by the gate: one request shared by concurrent callers, a\n" +
@@ -79,6 +84,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
+			"\t\"slices\"\n" +
+			"\t\"strings\"\n" +
 			"\t\"sync\"\n" +
 			"\t\"time\"\n" +
 			"\n" +
@@ -185,7 +192,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with\n" +
 			"// a.Middleware installed: a server whose tool handlers can ask a for\n" +
-			"// roots.\n" +
+			"// roots. It panics as ServerOptions does.\n" +
 			"func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {\n" +
 			"\tserver := mcp.NewServer(impl, a.ServerOptions(opts))\n" +
 			"\tserver.AddReceivingMiddleware(a.Middleware)\n" +
@@ -231,14 +238,29 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn s\n" +
 			"}\n" +
 			"\n" +
-			"// ServerOptions returns a copy of opts (nil means none) whose\n" +
-			"// RootsListChangedHandler drops the cached roots of the session the\n" +
-			"// notification came from, then calls the handler opts had, if any.\n" +
+			"// ServerOptions returns a copy of opts (nil means none) for a server whose\n" +
+			"// roots a serves:\n" +
+			"//\n" +
+			"//   - SupportedProtocolVersions narrowed to the versions the gate serves\n" +
+			"//     (from opts' list, or from every version go-sdk supports when it is\n" +
+			"//     empty), so that go-sdk offers and negotiates no other: a client\n" +
+			"//     offering another version at initialize is answered with one of\n" +
+			"//     these, and a 2026-07-28 request naming another one is refused;\n" +
+			"//   - a RootsListChangedHandler that drops the cached roots of the session\n" +
+			"//     the notification came from, then calls the handler opts had, if any.\n" +
+			"//\n" +
+			"// It panics, as mcp.NewServer does for a version it does not support,\n" +
+			"// when no version is left, naming the versions of each side.\n" +
 			"func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {\n" +
 			"\tvar o mcp.ServerOptions\n" +
 			"\tif opts != nil {\n" +
 			"\t\to = *opts\n" +
 			"\t}\n" +
+			"\tversions, err := servedVersions(o.SupportedProtocolVersions)\n" +
+			"\tif err != nil {\n" +
+			"\t\tpanic(err)\n" +
+			"\t}\n" +
+			"\to.SupportedProtocolVersions = versions\n" +
 			"\tnext := o.RootsListChangedHandler\n" +
 			"\to.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {\n" +
 			"\t\tvar s *Session\n" +
@@ -256,6 +278,28 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t}\n" +
 			"\treturn &o\n" +
+			"}\n" +
+			"\n" +
+			"// servedVersions returns the versions of offered (every version go-sdk\n" +
+			"// supports when empty) that the gate serves, in offered's order.\n" +
+			"func servedVersions(offered []string) ([]string, error) {\n" +
+			"\tif len(offered) == 0 {\n" +
+			"\t\toffered = mcp.SupportedProtocolVersions()\n" +
+			"\t}\n" +
+			"\tvar served, gate []string\n" +
+			"\tfor _, r := range Revisions() {\n" +
+			"\t\tgate = append(gate, r.Version)\n" +
+			"\t}\n" +
+			"\tfor _, v := range offered {\n" +
+			"\t\tif slices.Contains(gate, v) {\n" +
+			"\t\t\tserved = append(served, v)\n" +
+			"\t\t}\n" +
+			"\t}\n" +
+			"\tif len(served) == 0 {\n" +
+			"\t\treturn nil, fmt.Errorf(\"gosdk: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)\",\n" +
+			"\t\t\tstrings.Join(offered, \", \"), strings.Join(gate, \", \"))\n" +
+			"\t}\n" +
+			"\treturn served, nil\n" +
 			"}\n" +
 			"\n" +
 			"// Roots returns the roots of the client of req, a request the server is\n" +
@@ -737,6 +781,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// kept, the invalid ones reported. The roots come as a [RootSet], whose\n" +
 			"// file methods stay inside them whatever links or \"..\" a path holds.\n" +
 			"//\n" +
+			"// The server negotiates only the protocol versions the gate serves: at\n" +
+			"// initialize, a client offering one it does not serve is answered with\n" +
+			"// the newest one it does, and server/discover lists only those. mcp-go\n" +
+			"// serves a 2026-07-28 request whatever else it is told, so [New] refuses\n" +
+			"// a gate without that revision.\n" +
+			"//\n" +
 			"// On the client side, a [ClientRoots] is an mcp-go client.RootsHandler\n" +
 			"// whose roots are checked by the same rules before they leave.\n" +
 			"\n" +
@@ -747,6 +797,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
+			"\t\"slices\"\n" +
+			"\t\"strings\"\n" +
 			"\t\"sync\"\n" +
 			"\t\"time\"\n" +
 			"\n" +
@@ -794,6 +846,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"type Roots struct {\n" +
 			"\to         Options\n" +
 			"\tstateless *Session // 2026-07-28 requests: only the RootSets of their roots lists are kept\n" +
+			"\t// newestLegacy is the newest version the gate serves that initialize\n" +
+			"\t// can negotiate.\n" +
+			"\tnewestLegacy string\n" +
 			"\n" +
 			"\tmu       sync.Mutex\n" +
 			"\tsessions map[string]*Session   // legacy sessions, by mcp-go session ID\n" +
@@ -808,11 +863,41 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tcaps    mcp.ClientCapabilities\n" +
 			"}\n" +
 			"\n" +
-			"// New returns a Roots configured by o.\n" +
-			"func New(o Options) *Roots {\n" +
+			"// New returns a Roots configured by o. It fails, naming them, when mcp-go\n" +
+			"// would serve protocol versions the gate does not and cannot be told not\n" +
+			"// to: every 2026-07-28-era version it knows (it serves any request naming\n" +
+			"// one), and every version initialize can negotiate when the gate serves\n" +
+			"// none of them.\n" +
+			"func New(o Options) (*Roots, error) {\n" +
 			"\tr := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}}\n" +
+			"\tvar missing, legacy []string\n" +
+			"\tfor _, v := range mcp.ValidProtocolVersions {\n" +
+			"\t\tswitch {\n" +
+			"\t\tcase !mcp.IsModernProtocol(v) && serves(v):\n" +
+			"\t\t\tif r.newestLegacy == \"\" {\n" +
+			"\t\t\t\tr.newestLegacy = v\n" +
+			"\t\t\t}\n" +
+			"\t\tcase !mcp.IsModernProtocol(v):\n" +
+			"\t\t\tlegacy = append(legacy, v)\n" +
+			"\t\tcase !serves(v):\n" +
+			"\t\t\tmissing = append(missing, v)\n" +
+			"\t\t}\n" +
+			"\t}\n" +
+			"\tif r.newestLegacy == \"\" {\n" +
+			"\t\tmissing = append(missing, legacy...)\n" +
+			"\t}\n" +
+			"\tif len(missing) > 0 {\n" +
+			"\t\tslices.Sort(missing)\n" +
+			"\t\treturn nil, fmt.Errorf(\"mcpgo: mcp-go %s would serve protocol versions the gate does not: %s; generate the kit with them (-revisions)\",\n" +
+			"\t\t\tSDKVersion, strings.Join(missing, \", \"))\n" +
+			"\t}\n" +
 			"\tr.stateless = r.newSession()\n" +
-			"\treturn r\n" +
+			"\treturn r, nil\n" +
+			"}\n" +
+			"\n" +
+			"// serves reports whether the gate serves version.\n" +
+			"func serves(version string) bool {\n" +
+			"\treturn slices.ContainsFunc(Revisions(), func(r Revision) bool { return r.Version == version })\n" +
 			"}\n" +
 			"\n" +
 			"func (r *Roots) newSession() *Session {\n" +
@@ -829,7 +914,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// ServerOption installs r on an mcp-go server: it handles\n" +
 			"// notifications/roots/list_changed (the server's only handler for that\n" +
-			"// method), records what each session settles at initialize, and forgets a\n" +
+			"// method), keeps initialize and server/discover to the versions the gate\n" +
+			"// serves, records what each session settles at initialize, and forgets a\n" +
 			"// session's roots when the session ends. Give it to server.NewMCPServer\n" +
 			"// after any server.WithHooks, which would replace the hooks it adds.\n" +
 			"func (r *Roots) ServerOption() server.ServerOption {\n" +
@@ -838,6 +924,20 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tif s.GetHooks() == nil {\n" +
 			"\t\t\tserver.WithHooks(&server.Hooks{})(s)\n" +
 			"\t\t}\n" +
+			"\t\ts.GetHooks().AddBeforeInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest) {\n" +
+			"\t\t\t// mcp-go answers with the version offered when it knows it, else\n" +
+			"\t\t\t// with its newest: when that is one the gate does not serve,\n" +
+			"\t\t\t// offer it the gate's newest, which it answers with.\n" +
+			"\t\t\tif req != nil && !serves(mcp.NegotiateLegacyVersion(req.Params.ProtocolVersion)) {\n" +
+			"\t\t\t\treq.Params.ProtocolVersion = r.newestLegacy\n" +
+			"\t\t\t}\n" +
+			"\t\t})\n" +
+			"\t\ts.GetHooks().AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {\n" +
+			"\t\t\tif res != nil {\n" +
+			"\t\t\t\t// A new slice: mcp-go may hand out its own list.\n" +
+			"\t\t\t\tres.SupportedVersions = slices.DeleteFunc(slices.Clone(res.SupportedVersions), func(v string) bool { return !serves(v) })\n" +
+			"\t\t\t}\n" +
+			"\t\t})\n" +
 			"\t\ts.GetHooks().AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {\n" +
 			"\t\t\tcs := server.ClientSessionFromContext(ctx)\n" +
 			"\t\t\tif cs == nil || req == nil || res == nil {\n" +

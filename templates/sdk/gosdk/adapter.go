@@ -21,6 +21,11 @@
 //		...
 //	}))
 //
+// The server offers only the protocol versions both go-sdk and the gate
+// serve ([Adapter.ServerOptions] sets ServerOptions.SupportedProtocolVersions):
+// a client offering a version the kit was generated without negotiates
+// down to one it has.
+//
 // Where roots/list is a request of its own (2025-11-25 and earlier), the
 // roots are asked for with [mcp.ServerSession.ListRoots] and kept per
 // session by the gate: one request shared by concurrent callers, a
@@ -68,6 +73,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -174,7 +181,7 @@ func (a *Adapter) gateSession(request func(context.Context, string, json.RawMess
 
 // NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with
 // a.Middleware installed: a server whose tool handlers can ask a for
-// roots.
+// roots. It panics as ServerOptions does.
 func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
 	server := mcp.NewServer(impl, a.ServerOptions(opts))
 	server.AddReceivingMiddleware(a.Middleware)
@@ -220,14 +227,29 @@ func (a *Adapter) session(ss *mcp.ServerSession) *session {
 	return s
 }
 
-// ServerOptions returns a copy of opts (nil means none) whose
-// RootsListChangedHandler drops the cached roots of the session the
-// notification came from, then calls the handler opts had, if any.
+// ServerOptions returns a copy of opts (nil means none) for a server whose
+// roots a serves:
+//
+//   - SupportedProtocolVersions narrowed to the versions the gate serves
+//     (from opts' list, or from every version go-sdk supports when it is
+//     empty), so that go-sdk offers and negotiates no other: a client
+//     offering another version at initialize is answered with one of
+//     these, and a 2026-07-28 request naming another one is refused;
+//   - a RootsListChangedHandler that drops the cached roots of the session
+//     the notification came from, then calls the handler opts had, if any.
+//
+// It panics, as mcp.NewServer does for a version it does not support,
+// when no version is left, naming the versions of each side.
 func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	var o mcp.ServerOptions
 	if opts != nil {
 		o = *opts
 	}
+	versions, err := servedVersions(o.SupportedProtocolVersions)
+	if err != nil {
+		panic(err)
+	}
+	o.SupportedProtocolVersions = versions
 	next := o.RootsListChangedHandler
 	o.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {
 		var s *Session
@@ -245,6 +267,28 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 		}
 	}
 	return &o
+}
+
+// servedVersions returns the versions of offered (every version go-sdk
+// supports when empty) that the gate serves, in offered's order.
+func servedVersions(offered []string) ([]string, error) {
+	if len(offered) == 0 {
+		offered = mcp.SupportedProtocolVersions()
+	}
+	var served, gate []string
+	for _, r := range Revisions() {
+		gate = append(gate, r.Version)
+	}
+	for _, v := range offered {
+		if slices.Contains(gate, v) {
+			served = append(served, v)
+		}
+	}
+	if len(served) == 0 {
+		return nil, fmt.Errorf("gosdk: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)",
+			strings.Join(offered, ", "), strings.Join(gate, ", "))
+	}
+	return served, nil
 }
 
 // Roots returns the roots of the client of req, a request the server is

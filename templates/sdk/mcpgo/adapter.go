@@ -21,6 +21,12 @@
 // kept, the invalid ones reported. The roots come as a [RootSet], whose
 // file methods stay inside them whatever links or ".." a path holds.
 //
+// The server negotiates only the protocol versions the gate serves: at
+// initialize, a client offering one it does not serve is answered with
+// the newest one it does, and server/discover lists only those. mcp-go
+// serves a 2026-07-28 request whatever else it is told, so [New] refuses
+// a gate without that revision.
+//
 // On the client side, a [ClientRoots] is an mcp-go client.RootsHandler
 // whose roots are checked by the same rules before they leave.
 
@@ -31,6 +37,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -78,6 +86,9 @@ type Options struct {
 type Roots struct {
 	o         Options
 	stateless *Session // 2026-07-28 requests: only the RootSets of their roots lists are kept
+	// newestLegacy is the newest version the gate serves that initialize
+	// can negotiate.
+	newestLegacy string
 
 	mu       sync.Mutex
 	sessions map[string]*Session   // legacy sessions, by mcp-go session ID
@@ -92,11 +103,41 @@ type negotiated struct {
 	caps    mcp.ClientCapabilities
 }
 
-// New returns a Roots configured by o.
-func New(o Options) *Roots {
+// New returns a Roots configured by o. It fails, naming them, when mcp-go
+// would serve protocol versions the gate does not and cannot be told not
+// to: every 2026-07-28-era version it knows (it serves any request naming
+// one), and every version initialize can negotiate when the gate serves
+// none of them.
+func New(o Options) (*Roots, error) {
 	r := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}}
+	var missing, legacy []string
+	for _, v := range mcp.ValidProtocolVersions {
+		switch {
+		case !mcp.IsModernProtocol(v) && serves(v):
+			if r.newestLegacy == "" {
+				r.newestLegacy = v
+			}
+		case !mcp.IsModernProtocol(v):
+			legacy = append(legacy, v)
+		case !serves(v):
+			missing = append(missing, v)
+		}
+	}
+	if r.newestLegacy == "" {
+		missing = append(missing, legacy...)
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("mcpgo: mcp-go %s would serve protocol versions the gate does not: %s; generate the kit with them (-revisions)",
+			SDKVersion, strings.Join(missing, ", "))
+	}
 	r.stateless = r.newSession()
-	return r
+	return r, nil
+}
+
+// serves reports whether the gate serves version.
+func serves(version string) bool {
+	return slices.ContainsFunc(Revisions(), func(r Revision) bool { return r.Version == version })
 }
 
 func (r *Roots) newSession() *Session {
@@ -113,7 +154,8 @@ func (r *Roots) newSession() *Session {
 
 // ServerOption installs r on an mcp-go server: it handles
 // notifications/roots/list_changed (the server's only handler for that
-// method), records what each session settles at initialize, and forgets a
+// method), keeps initialize and server/discover to the versions the gate
+// serves, records what each session settles at initialize, and forgets a
 // session's roots when the session ends. Give it to server.NewMCPServer
 // after any server.WithHooks, which would replace the hooks it adds.
 func (r *Roots) ServerOption() server.ServerOption {
@@ -122,6 +164,20 @@ func (r *Roots) ServerOption() server.ServerOption {
 		if s.GetHooks() == nil {
 			server.WithHooks(&server.Hooks{})(s)
 		}
+		s.GetHooks().AddBeforeInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest) {
+			// mcp-go answers with the version offered when it knows it, else
+			// with its newest: when that is one the gate does not serve,
+			// offer it the gate's newest, which it answers with.
+			if req != nil && !serves(mcp.NegotiateLegacyVersion(req.Params.ProtocolVersion)) {
+				req.Params.ProtocolVersion = r.newestLegacy
+			}
+		})
+		s.GetHooks().AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+			if res != nil {
+				// A new slice: mcp-go may hand out its own list.
+				res.SupportedVersions = slices.DeleteFunc(slices.Clone(res.SupportedVersions), func(v string) bool { return !serves(v) })
+			}
+		})
 		s.GetHooks().AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 			cs := server.ClientSessionFromContext(ctx)
 			if cs == nil || req == nil || res == nil {

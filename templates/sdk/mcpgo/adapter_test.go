@@ -42,7 +42,11 @@ func fileURI(p string) string { return "file://" + filepath.ToSlash(p) }
 
 func newRoots(t *testing.T, o Options) *Roots {
 	t.Helper()
-	return New(o)
+	r, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // rootsList is a client.RootsHandler answering with its roots, unchecked.
