@@ -93,6 +93,14 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"github.com/modelcontextprotocol/go-sdk/mcp\"\n" +
 			")\n" +
 			"\n" +
+			"// requires names, in the first error of a build against an earlier\n" +
+			"// go-sdk, the go-sdk this adapter needs.\n" +
+			"func requires(string) *mcp.ServerOptions { return nil }\n" +
+			"\n" +
+			"func _() {\n" +
+			"\t_ = requires(\"go-sdk v1.8.0 or later, which needs Go 1.25\").SupportedProtocolVersions\n" +
+			"}\n" +
+			"\n" +
 			"// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)\n" +
 			"// this package was written against.\n" +
 			"const SDKVersion = \"v1.8.0\"\n" +
@@ -806,6 +814,14 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"github.com/mark3labs/mcp-go/mcp\"\n" +
 			"\t\"github.com/mark3labs/mcp-go/server\"\n" +
 			")\n" +
+			"\n" +
+			"// requires names, in the first error of a build against an earlier\n" +
+			"// mcp-go, the mcp-go this adapter needs.\n" +
+			"func requires(string) *mcp.CallToolParams { return nil }\n" +
+			"\n" +
+			"func _() {\n" +
+			"\t_ = requires(\"mcp-go v1.2.1 or later\").InputResponses\n" +
+			"}\n" +
 			"\n" +
 			"// SDKVersion is the version of mcp-go (github.com/mark3labs/mcp-go) this\n" +
 			"// package was written against.\n" +

@@ -121,8 +121,13 @@ func read(path string, requires map[string]string) (adapter, error) {
 	if a.module == "" {
 		return adapter{}, fmt.Errorf("%s imports no module that sdk/go.mod requires", path)
 	}
+	// The version is written into the adapter twice: the constant, and the
+	// first compiler error against an earlier version of the SDK.
 	if want := "const SDKVersion = " + strconv.Quote(a.version) + "\n"; !strings.Contains(a.source, want) {
 		return adapter{}, fmt.Errorf("%s lacks %q: sdk/go.mod requires %s %s", path, strings.TrimSpace(want), a.module, a.version)
+	}
+	if want := " " + a.version + " or later"; !strings.Contains(a.source, "requires(\"") || !strings.Contains(a.source, want) {
+		return adapter{}, fmt.Errorf("%s: its requires(...) call does not name %s as %q", path, a.version, strings.TrimSpace(want))
 	}
 	return a, nil
 }

@@ -34,8 +34,8 @@ func TestBundleFresh(t *testing.T) {
 	}
 }
 
-// The bundle refuses an adapter whose SDKVersion is not the version
-// sdk/go.mod requires.
+// The bundle refuses an adapter whose version marks disagree with the
+// version sdk/go.mod requires.
 func TestBundleChecksVersion(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "sdk", "x"), 0o755); err != nil {
@@ -48,18 +48,19 @@ func TestBundleChecksVersion(t *testing.T) {
 		}
 	}
 	write("go.mod", "module m\n\nrequire example.com/sdk v1.2.0\n")
-	body := "package x\n\nimport \"example.com/sdk/api\"\n\nvar _ api.T\n\nconst SDKVersion = %q\n"
+	body := "package x\n\nimport \"example.com/sdk/api\"\n\nfunc requires(string) *api.T { return nil }\n\nfunc _() { _ = requires(\"sdk %s or later\").F }\n\nconst SDKVersion = %q\n"
 	for _, c := range []struct {
-		constant string
-		ok       bool
+		requires, constant string
+		ok                 bool
 	}{
-		{"v1.2.0", true},
-		{"v1.1.0", false},
+		{"v1.2.0", "v1.2.0", true},
+		{"v1.1.0", "v1.2.0", false},
+		{"v1.2.0", "v1.1.0", false},
 	} {
-		write("x/adapter.go", fmt.Sprintf(body, c.constant))
+		write("x/adapter.go", fmt.Sprintf(body, c.requires, c.constant))
 		_, err := bundle(dir)
 		if (err == nil) != c.ok {
-			t.Errorf("SDKVersion %s: bundle error %v, want ok %t", c.constant, err, c.ok)
+			t.Errorf("requires %s, SDKVersion %s: bundle error %v, want ok %t", c.requires, c.constant, err, c.ok)
 		}
 	}
 }

@@ -82,6 +82,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// requires names, in the first error of a build against an earlier
+// go-sdk, the go-sdk this adapter needs.
+func requires(string) *mcp.ServerOptions { return nil }
+
+func _() {
+	_ = requires("go-sdk v1.8.0 or later, which needs Go 1.25").SupportedProtocolVersions
+}
+
 // SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)
 // this package was written against.
 const SDKVersion = "v1.8.0"

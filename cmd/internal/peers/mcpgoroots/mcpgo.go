@@ -49,6 +49,14 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// requires names, in the first error of a build against an earlier
+// mcp-go, the mcp-go this adapter needs.
+func requires(string) *mcp.CallToolParams { return nil }
+
+func _() {
+	_ = requires("mcp-go v1.2.1 or later").InputResponses
+}
+
 // SDKVersion is the version of mcp-go (github.com/mark3labs/mcp-go) this
 // package was written against.
 const SDKVersion = "v1.2.1"
