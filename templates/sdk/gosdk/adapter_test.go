@@ -54,7 +54,13 @@ type readArgs struct {
 // RootSet of the request.
 func readServer(a *Adapter) *mcp.Server {
 	server := a.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "read"}, HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in readArgs) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(server, &mcp.Tool{Name: "read"}, readHandler(a))
+	return server
+}
+
+// readHandler is the handler of the tool "read" of readServer.
+func readHandler(a *Adapter) mcp.ToolHandlerFor[readArgs, any] {
+	return HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in readArgs) (*mcp.CallToolResult, any, error) {
 		set, err := a.RootSet(ctx, req)
 		if err != nil {
 			return nil, nil, err
@@ -65,8 +71,7 @@ func readServer(a *Adapter) *mcp.Server {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil, nil
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
-	}))
-	return server
+	})
 }
 
 // connect connects a client with opts (nil: one declaring roots) and
