@@ -42,7 +42,7 @@ var Gate = &rootsrt.RevisionPackage{
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(res)
+		return res.MarshalJSON() // compact already: no second pass
 	},
 	DecodeRequest: func(params json.RawMessage) (rootsrt.StandAlone, error) {
 		var p InputResponseRequestParams

@@ -228,11 +228,13 @@ func lookup(version string) (*RevisionPackage, error) {
 		}
 		return nil, fmt.Errorf("%w %q: want a date such as %s", ErrMalformedVersion, version, latest)
 	}
-	known := make([]string, len(gateRevisions))
-	for i, r := range gateRevisions {
+	for _, r := range gateRevisions {
 		if r.Version == version {
 			return r, nil
 		}
+	}
+	known := make([]string, len(gateRevisions))
+	for i, r := range gateRevisions {
 		known[i] = r.Version
 	}
 	return nil, fmt.Errorf("%w: %s is not one this gate serves (%s)", ErrUnknownVersion, version, strings.Join(known, ", "))
@@ -1126,6 +1128,16 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 
 // optionsKey tells option lists apart, for the caches of a Session.
 func optionsKey(opts []RootSetOption) string {
+	if len(opts) == 0 {
+		return noOptionsKey // asked on every call of a server that sets none
+	}
+	return configKey(opts)
+}
+
+// noOptionsKey is the optionsKey of no options.
+var noOptionsKey = configKey(nil)
+
+func configKey(opts []RootSetOption) string {
 	c := rootSetConfig{windows: runtime.GOOS == "windows"}
 	for _, o := range opts {
 		o(&c)

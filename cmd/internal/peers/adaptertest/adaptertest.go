@@ -21,12 +21,13 @@ import (
 	"github.com/rootsgen/rootsgen/schema"
 )
 
-var directive = regexp.MustCompile(`(?m)^//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk (\S+) -out \.$`)
+var directive = regexp.MustCompile(`(?m)^//go:generate go run github.com/rootsgen/rootsgen/cmd/rootsgen -sdk (\S+)(?: -revisions (\S+))? -out \.$`)
 
 // Fresh regenerates the kit whose front package pkg is in the current
-// directory from the rootsgen -sdk line of its generate.go and fails t on
-// any difference, and when the header of the adapter does not end with
-// the SDK module and the version ../go.mod requires of it.
+// directory from the rootsgen -sdk line of its generate.go (with its
+// -revisions, if any) and fails t on any difference, and when the header
+// of the adapter does not end with the SDK module and the version
+// ../go.mod requires of it.
 func Fresh(t *testing.T, pkg, module string) {
 	t.Helper()
 	src, err := os.ReadFile("generate.go")
@@ -37,8 +38,12 @@ func Fresh(t *testing.T, pkg, module string) {
 	if m == nil {
 		t.Fatal("generate.go has no rootsgen -sdk line")
 	}
+	names := schema.Revisions()
+	if m[2] != "" {
+		names = strings.Split(m[2], ",")
+	}
 	var revs []generator.GateRevision
-	for _, r := range schema.Revisions() {
+	for _, r := range names {
 		revs = append(revs, generator.GateRevision{Revision: r})
 	}
 	files, err := generator.GenerateKit(generator.KitOptions{Import: "github.com/rootsgen/rootsgen/cmd/internal/peers/" + pkg, Package: pkg, Revisions: revs, SDK: m[1]})

@@ -2,11 +2,10 @@
 
 //lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
 
-// The adapter serves the roots feature of an MCP server built on
-// the Go SDK through a roots gate, and checks the roots an SDK client
-// announces by the gate's rules.
-//
-// SDK: github.com/modelcontextprotocol/go-sdk v1.8.0
+// The adapter serves the roots feature of an MCP server built on the Go
+// SDK (github.com/modelcontextprotocol/go-sdk, written against the version
+// SDKVersion names) through the kit's gate, and checks the roots an SDK
+// client announces by the gate's rules.
 //
 // On the server, an [Adapter] gives a tool handler the roots of the client
 // of the request it serves, on whatever revision the client negotiated,
@@ -23,6 +22,11 @@
 //		data, err := set.ReadFile(in.Path) // only inside a root, links resolved
 //		...
 //	}))
+//
+// The server offers only the protocol versions both go-sdk and the gate
+// serve ([Adapter.ServerOptions] sets ServerOptions.SupportedProtocolVersions):
+// a client offering a version the kit was generated without negotiates
+// down to one it has.
 //
 // Where roots/list is a request of its own (2025-11-25 and earlier), the
 // roots are asked for with [mcp.ServerSession.ListRoots] and kept per
@@ -48,10 +52,12 @@
 // the first call returns a [*ToolInputRequiredError]; [Handler] and
 // [HandlerFor] answer the request with the input_required result it
 // holds, the client retries with its roots, and the same call then
-// returns them. A request that does not declare the roots capability is
-// answered with error -32021, and nothing is asked. A request whose _meta
-// leaves out the client capabilities is malformed (-32602): go-sdk
-// v1.8.0 refuses it so before any handler runs, as it does
+// returns them. The adapter reads the request as go-sdk decoded it (its
+// _meta, inputResponses and requestState), and the requests that bring the
+// same roots share one RootSet. A request that does not declare the roots
+// capability is answered with error -32021, and nothing is asked. A
+// request whose _meta leaves out the client capabilities is malformed
+// (-32602): go-sdk refuses it so before any handler runs, as it does
 // capabilities that are null or do not decode; [ToolResult] answers
 // -32602 for whatever else the gate finds malformed.
 //
@@ -69,6 +75,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -76,8 +84,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// SDKVersion is the version of the SDK (github.com/modelcontextprotocol/go-sdk) this
-// package was written against.
+// requires names, in the first error of a build against an earlier
+// go-sdk, the go-sdk this adapter needs.
+func requires(string) *mcp.ServerOptions { return nil }
+
+func _() {
+	_ = requires("go-sdk v1.8.0 or later, which needs Go 1.25").SupportedProtocolVersions
+}
+
+// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)
+// this package was written against.
 const SDKVersion = "v1.8.0"
 
 // An Option configures an Adapter.
@@ -132,7 +148,8 @@ type Adapter struct {
 	sealer          *StateSealer
 
 	// perRequest serves the requests that name their revision in _meta
-	// and carry roots in inputRequests: nothing is kept between them.
+	// and carry roots in inputRequests: it keeps only the RootSets of the
+	// roots lists they bring.
 	perRequest *Session
 
 	mu       sync.Mutex
@@ -174,7 +191,7 @@ func (a *Adapter) gateSession(request func(context.Context, string, json.RawMess
 
 // NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with
 // a.Middleware installed: a server whose tool handlers can ask a for
-// roots.
+// roots. It panics as ServerOptions does.
 func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
 	server := mcp.NewServer(impl, a.ServerOptions(opts))
 	server.AddReceivingMiddleware(a.Middleware)
@@ -220,14 +237,29 @@ func (a *Adapter) session(ss *mcp.ServerSession) *session {
 	return s
 }
 
-// ServerOptions returns a copy of opts (nil means none) whose
-// RootsListChangedHandler drops the cached roots of the session the
-// notification came from, then calls the handler opts had, if any.
+// ServerOptions returns a copy of opts (nil means none) for a server whose
+// roots a serves:
+//
+//   - SupportedProtocolVersions narrowed to the versions the gate serves
+//     (from opts' list, or from every version go-sdk supports when it is
+//     empty), so that go-sdk offers and negotiates no other: a client
+//     offering another version at initialize is answered with one of
+//     these, and a 2026-07-28 request naming another one is refused;
+//   - a RootsListChangedHandler that drops the cached roots of the session
+//     the notification came from, then calls the handler opts had, if any.
+//
+// It panics, as mcp.NewServer does for a version it does not support,
+// when no version is left, naming the versions of each side.
 func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	var o mcp.ServerOptions
 	if opts != nil {
 		o = *opts
 	}
+	versions, err := servedVersions(o.SupportedProtocolVersions)
+	if err != nil {
+		panic(err)
+	}
+	o.SupportedProtocolVersions = versions
 	next := o.RootsListChangedHandler
 	o.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {
 		var s *Session
@@ -245,6 +277,28 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 		}
 	}
 	return &o
+}
+
+// servedVersions returns the versions of offered (every version go-sdk
+// supports when empty) that the gate serves, in offered's order.
+func servedVersions(offered []string) ([]string, error) {
+	if len(offered) == 0 {
+		offered = mcp.SupportedProtocolVersions()
+	}
+	var served, gate []string
+	for _, r := range Revisions() {
+		gate = append(gate, r.Version)
+	}
+	for _, v := range offered {
+		if slices.Contains(gate, v) {
+			served = append(served, v)
+		}
+	}
+	if len(served) == 0 {
+		return nil, fmt.Errorf("gosdkroots: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)",
+			strings.Join(offered, ", "), strings.Join(gate, ", "))
+	}
+	return served, nil
 }
 
 // Roots returns the roots of the client of req, a request the server is
@@ -272,11 +326,35 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
 // another host, say) are left out and reported to OnInvalidRoots. Close
 // the set when done.
 func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {
-	s, kept, params, ctx, err := a.serve(ctx, req)
+	if req == nil || req.GetParams() == nil {
+		return nil, errors.New("gosdkroots: no request")
+	}
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return nil, fmt.Errorf("gosdkroots: %T is not a request a server received", req)
+	}
+	if a.standsAlone(ss) {
+		d, err := a.decode(req)
+		if err != nil {
+			return nil, err
+		}
+		set, err := a.perRequest.DecodedRootSet(d, a.setOpts...)
+		return a.finish(nil, set, err)
+	}
+	s, kept, err := a.legacy(ss)
 	if err != nil {
 		return nil, err
 	}
-	set, err := s.RootSet(ctx, params, a.setOpts...)
+	// No params: their _meta would name the version, and the gate session
+	// reads nothing else of them.
+	set, err := s.RootSet(ctx, nil, a.setOpts...)
+	return a.finish(kept, set, err)
+}
+
+// finish is what RootSet returns for the set and error of the gate session
+// that served the request; kept is what the adapter keeps of a legacy
+// session, nil for a request that stands alone.
+func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {
 	if err != nil && set != nil {
 		// The set holds the valid roots; err names the ones left out.
 		if a.strict {
@@ -307,33 +385,139 @@ func (a *Adapter) reportInvalid(kept *session, err error) {
 	a.onInvalid(err)
 }
 
-// serve returns the gate session that serves req, what the adapter keeps
-// of the SDK session when it keeps anything, the params to give the gate
-// session (the request's, as JSON, where requests stand alone; none on a
-// legacy session, whose version decides), and ctx with what the gate
-// session needs.
-func (a *Adapter) serve(ctx context.Context, req mcp.Request) (*Session, *session, json.RawMessage, context.Context, error) {
-	if req == nil || req.GetParams() == nil {
-		return nil, nil, nil, ctx, errors.New("gosdkroots: no request")
+// decode reads what the gate needs of req, a request that stands alone,
+// from what go-sdk decoded: the protocol version and client capabilities
+// its _meta declares, the roots its inputResponses bring under the input
+// key, its requestState and, for the Sealer, the request a state is bound
+// to: its method and the members of its params other than _meta,
+// inputResponses and requestState (for a tools/call, its name and
+// arguments), as SalientParams writes them.
+func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
+	var d DecodedRequest
+	var meta map[string]any
+	var responses mcp.InputResponseMap
+	var salient func() ([]byte, error)
+	switch r := req.(type) {
+	case *mcp.CallToolRequest:
+		p := r.Params
+		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
+		salient = func() ([]byte, error) { return toolParams(p.Name, p.Arguments) }
+	case *mcp.GetPromptRequest:
+		p := r.Params
+		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
+		salient = func() ([]byte, error) {
+			return marshalSalient(struct {
+				Arguments map[string]string `json:"arguments,omitempty"`
+				Name      string            `json:"name"`
+			}{p.Arguments, p.Name})
+		}
+	case *mcp.ReadResourceRequest:
+		p := r.Params
+		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
+		salient = func() ([]byte, error) {
+			return marshalSalient(struct {
+				URI string `json:"uri"`
+			}{p.URI})
+		}
+	default:
+		// A request go-sdk gives no inputResponses: it can only be asked.
+		p := req.GetParams()
+		meta = p.GetMeta()
+		salient = func() ([]byte, error) { return marshalSalient(p) }
 	}
-	ss, ok := req.GetSession().(*mcp.ServerSession)
-	if !ok || ss == nil {
-		return nil, nil, nil, ctx, fmt.Errorf("gosdkroots: %T is not a request a server received", req)
+	switch v, ok := meta[mcp.MetaKeyProtocolVersion]; {
+	case !ok:
+	case v == nil:
+		return d, fmt.Errorf("%w: _meta[%q] is null, not a string", ErrMalformedVersion, mcp.MetaKeyProtocolVersion)
+	default:
+		if d.Version, ok = v.(string); !ok {
+			return d, fmt.Errorf("%w: _meta[%q] is a %T, not a string", ErrMalformedVersion, mcp.MetaKeyProtocolVersion, v)
+		}
 	}
-	params, err := json.Marshal(req.GetParams())
-	if err != nil {
-		return nil, nil, nil, ctx, fmt.Errorf("gosdkroots: reading the request's params: %w", err)
+	d.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])
+	key := a.inputKey
+	if key == "" {
+		key = DefaultInputKey
+	}
+	if resp, ok := responses[key]; ok {
+		d.Answered = true
+		switch result, ok := resp.(*mcp.ListRootsResult); {
+		case ok && result != nil && result.Roots != nil:
+			d.Answer = gateRoots(result.Roots)
+		case ok && result != nil:
+			d.AnswerError = fmt.Errorf("inputResponses[%q]: roots is null, not a list", key)
+		default:
+			d.AnswerError = fmt.Errorf("inputResponses[%q] is a %T, not a roots/list result", key, resp)
+		}
 	}
 	if a.sealer != nil {
-		ctx = WithStateBinding(ctx, StateBinding{Principal: principal(req), Method: method(req)})
+		params, err := salient()
+		if err != nil {
+			return d, fmt.Errorf("%s: request params: %w", d.Version, err)
+		}
+		d.Binding = StateBinding{Principal: principal(req), Method: method(req), Params: params}
 	}
-	if a.standsAlone(ss) {
-		return a.perRequest, nil, params, ctx, nil
+	return d, nil
+}
+
+// declaresRoots reads the client capabilities of a request's _meta, as
+// go-sdk decoded them: whether they are an object, and whether they
+// declare roots (a member "roots" that is not null).
+func declaresRoots(caps any) (object, roots bool) {
+	switch c := caps.(type) {
+	case map[string]any:
+		r, ok := c["roots"]
+		return true, ok && r != nil
+	case nil:
+		return false, false
 	}
-	s, kept, err := a.legacy(ss)
-	// Not the params: their _meta would name the version, and the gate
-	// session reads nothing else of them.
-	return s, kept, nil, ctx, err
+	// Not what go-sdk decodes from JSON: a value a Go caller put there.
+	raw, err := json.Marshal(caps)
+	if err != nil {
+		return false, false
+	}
+	var c map[string]any
+	if json.Unmarshal(raw, &c) != nil || c == nil {
+		return false, false
+	}
+	return declaresRoots(c)
+}
+
+// gateRoots are go-sdk's roots as the gate's; the Meta maps are shared.
+func gateRoots(roots []*mcp.Root) []Root {
+	out := make([]Root, 0, len(roots))
+	for _, r := range roots {
+		if r == nil {
+			out = append(out, Root{})
+			continue
+		}
+		out = append(out, Root{URI: r.URI, Name: r.Name, Meta: r.Meta})
+	}
+	return out
+}
+
+// toolParams is what SalientParams makes of the params of a tools/call
+// with this name and these arguments, without the members it drops.
+func toolParams(name string, args json.RawMessage) ([]byte, error) {
+	quoted, err := json.Marshal(name)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(`{"name":,"arguments":}`)+len(quoted)+len(args))
+	b = append(append(b, `{"name":`...), quoted...)
+	if len(args) > 0 {
+		b = append(append(b, `,"arguments":`...), args...)
+	}
+	return SalientParams(append(b, '}'))
+}
+
+// marshalSalient is SalientParams of v as JSON.
+func marshalSalient(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return SalientParams(raw)
 }
 
 // standsAlone reports whether the requests of ss are served one by one,
@@ -444,21 +628,19 @@ func method(req mcp.Request) string {
 	return fmt.Sprintf("%T", req)
 }
 
-// convert turns the gate's InputRequiredError into a ToolInputRequiredError, which holds what
-// the SDK sends.
+// convert turns the gate's InputRequiredError into a
+// ToolInputRequiredError, which holds what the SDK sends: the one
+// roots/list entry the gate asks for, and its requestState.
 func (a *Adapter) convert(err error) error {
 	var ir *InputRequiredError
 	if !errors.As(err, &ir) {
 		return err
 	}
-	var res struct {
-		InputRequests mcp.InputRequestMap `json:"inputRequests"`
-		RequestState  string              `json:"requestState"`
+	return &ToolInputRequiredError{
+		InputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},
+		RequestState:  ir.RequestState,
+		Err:           ir,
 	}
-	if err := json.Unmarshal(ir.Result, &res); err != nil {
-		return fmt.Errorf("gosdkroots: reading the input_required result: %w", err)
-	}
-	return &ToolInputRequiredError{InputRequests: res.InputRequests, RequestState: res.RequestState, Err: ir}
 }
 
 // ToolInputRequiredError is the error of Roots and RootSet for a request whose

@@ -32,12 +32,23 @@ func (f rootsFunc) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.
 	return &mcp.ListRootsResult{Roots: roots}, nil
 }
 
+// newRoots is mcpgoroots.New, which fails only for a kit without every
+// revision mcp-go serves.
+func newRoots(t testing.TB, o mcpgoroots.Options) *mcpgoroots.Roots {
+	t.Helper()
+	r, err := mcpgoroots.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // serve returns an in-process mcp-go client, with roots and pinned to
 // version ("" for the newest), of a server whose tool "read" reads a file
 // through the RootSet of an adapter configured by o.
 func serve(t *testing.T, ctx context.Context, o mcpgoroots.Options, version string, roots client.RootsHandler) *client.Client {
 	t.Helper()
-	r := mcpgoroots.New(o)
+	r := newRoots(t, o)
 	s := server.NewMCPServer("test", "v0", r.ServerOption())
 	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		data, err := set.ReadFile(req.GetString("path", ""))
@@ -200,7 +211,7 @@ func TestSealer(t *testing.T) {
 	}
 
 	// A retry with a forged state, straight to the handler.
-	r := mcpgoroots.New(o)
+	r := newRoots(t, o)
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "read"
 	req.Params.Meta = &mcp.Meta{AdditionalFields: map[string]any{
@@ -209,7 +220,12 @@ func TestSealer(t *testing.T) {
 	}}
 	req.Params.InputResponses = mcp.InputResponses{"roots": mcp.NewRootsInputResponse(mcp.ListRootsResult{Roots: []mcp.Root{{URI: uri(d)}}})}
 	req.Params.RequestState = "forged"
-	mctx := server.WithRequestProtocolInfo(ctx, &server.RequestProtocolInfo{Modern: true, ProtocolVersion: "2026-07-28", ClientCapabilities: &mcp.ClientCapabilities{}})
+	// What mcp-go makes of that _meta: the adapter reads its judgement.
+	var caps mcp.ClientCapabilities
+	if err := json.Unmarshal([]byte(`{"roots":{}}`), &caps); err != nil {
+		t.Fatal(err)
+	}
+	mctx := server.WithRequestProtocolInfo(ctx, &server.RequestProtocolInfo{Modern: true, ProtocolVersion: "2026-07-28", ClientCapabilities: &caps})
 	_, err = r.Roots(mctx, req)
 	if !errors.Is(err, mcpgoroots.ErrStateTampered) {
 		t.Errorf("forged requestState: %v, want ErrStateTampered", err)

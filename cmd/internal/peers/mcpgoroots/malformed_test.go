@@ -42,7 +42,7 @@ func TestResultMalformedRequest(t *testing.T) {
 // so the adapter, never sees it. The adapter's documentation says so;
 // this pins it.
 func TestMCPGoRefusesMalformedMeta(t *testing.T) {
-	r := mcpgoroots.New(mcpgoroots.Options{})
+	r := newRoots(t, mcpgoroots.Options{})
 	s := server.NewMCPServer("malformed", "v0", r.ServerOption())
 	var ran atomic.Int32
 	s.AddTool(mcp.NewTool("read"), r.Tool(func(context.Context, mcp.CallToolRequest, *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {

@@ -26,7 +26,7 @@ const calls = 200
 // 2025-06-18 with the capabilities caps (JSON).
 func stdioWire(t *testing.T, caps string) *adaptertest.Wire {
 	t.Helper()
-	r := mcpgoroots.New(mcpgoroots.Options{Timeout: 50 * time.Millisecond})
+	r := newRoots(t, mcpgoroots.Options{Timeout: 50 * time.Millisecond})
 	s := server.NewMCPServer("route", "v0", r.ServerOption())
 	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		data, err := set.ReadFile(req.GetString("path", ""))

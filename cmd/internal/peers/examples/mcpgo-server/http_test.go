@@ -29,7 +29,11 @@ import (
 // seen.
 func TestMCPGoClientOverHTTP(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(newServer(log.New(io.Discard, "", 0)), server.WithStreamableHTTPLogger(quiet)))
+	s, err := newServer(log.New(io.Discard, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStreamableHTTPLogger(quiet)))
 	defer srv.Close()
 	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
 		topts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(quiet)}
@@ -77,7 +81,10 @@ func TestMCPGoClientOverHTTP(t *testing.T) {
 func TestMCPGoHTTPRootsNeedGETStream(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
-	roots := mcpgoroots.New(mcpgoroots.Options{Timeout: time.Second})
+	roots, err := mcpgoroots.New(mcpgoroots.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := server.NewMCPServer("no-get-stream", "v0", roots.ServerOption())
 	s.AddTool(mcp.NewTool("read_file"), roots.Tool(func(context.Context, mcp.CallToolRequest, *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("roots arrived"), nil

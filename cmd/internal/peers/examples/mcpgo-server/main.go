@@ -30,7 +30,10 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
 	flag.Parse()
 	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
-	s := newServer(logger)
+	s, err := newServer(logger)
+	if err != nil {
+		logger.Fatal(err)
+	}
 	if *addr != "" {
 		logger.Fatal(server.NewStreamableHTTPServer(s).Start(*addr))
 	}
@@ -41,8 +44,11 @@ func main() {
 
 // roots wiring: begin
 
-func newServer(logger *log.Logger) *server.MCPServer {
-	roots := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
+func newServer(logger *log.Logger) (*server.MCPServer, error) {
+	roots, err := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
+	if err != nil {
+		return nil, err // a kit without every revision mcp-go serves
+	}
 	s := server.NewMCPServer("mcpgo-server", "v0.1.0", roots.ServerOption())
 	readFile := func(ctx context.Context, req mcp.CallToolRequest, set *mcpgoroots.RootSet) (*mcp.CallToolResult, error) {
 		path := req.GetString("path", "")
@@ -58,7 +64,7 @@ func newServer(logger *log.Logger) *server.MCPServer {
 	s.AddTool(mcp.NewTool("read_file", mcp.WithDescription("Read a file inside the client's roots"),
 		mcp.WithString("path", mcp.Required(), mcp.Description("absolute path of the file to read"))),
 		roots.Tool(readFile)) // this request's client roots, any revision, as a RootSet
-	return s
+	return s, nil
 }
 
 // roots wiring: end

@@ -1,8 +1,6 @@
-{{.Header}}
-
-// The adapter connects the roots gate to servers and clients built on
-// mcp-go
-// ({{.Module}}, written against {{.SDKVersion}}).
+// The adapter connects the kit's gate to servers and clients built on
+// mcp-go (github.com/mark3labs/mcp-go, written against the version
+// SDKVersion names).
 //
 // On the server side, a [Roots] gives a tool handler the roots of the
 // client that called it, whatever revision it speaks, in one call: on a
@@ -10,40 +8,56 @@
 // RequestRoots, kept per session until the client sends
 // notifications/roots/list_changed, with one request shared by concurrent
 // callers and a timeout; on a 2026-07-28 request, through mcp-go's
-// input_required flow (server.InputRequestBuilder). The session decides
-// which, not the request: a session that ran initialize is served the
-// first way, with the capabilities the client declared at initialize,
-// whatever a request's _meta names (mcp-go, which judges a request by its
-// _meta, then refuses to send roots/list for a request naming 2026-07-28,
-// so such a request fails with nothing asked); only a request on a
-// session that never ran initialize takes the second. Nothing is asked of
-// a client that did not declare the roots capability. Each root is checked
-// by the rules of the revision: the valid ones are kept, the invalid ones
-// reported. The roots come as a [RootSet], whose file methods
-// stay inside them whatever links or ".." a path holds.
+// input_required flow (server.InputRequestBuilder), read from what mcp-go
+// decoded of the request, the requests that bring the same roots sharing
+// one RootSet. The session decides which, not the request: a session that
+// ran initialize is served the first way, with the capabilities the client
+// declared at initialize, whatever a request's _meta names (mcp-go, which
+// judges a request by its _meta, then refuses to send roots/list for a
+// request naming 2026-07-28, so such a request fails with nothing asked);
+// only a request on a session that never ran initialize takes the second.
+// Nothing is asked of a client that did not declare the roots capability.
+// Each root is checked by the rules of the revision: the valid ones are
+// kept, the invalid ones reported. The roots come as a [RootSet], whose
+// file methods stay inside them whatever links or ".." a path holds.
+//
+// The server negotiates only the protocol versions the gate serves: at
+// initialize, a client offering one it does not serve is answered with
+// the newest one it does, and server/discover lists only those. mcp-go
+// serves a 2026-07-28 request whatever else it is told, so [New] refuses
+// a gate without that revision.
 //
 // On the client side, a [ClientRoots] is an mcp-go client.RootsHandler
 // whose roots are checked by the same rules before they leave.
 
-package {{.Package}}
+package mcpgo
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-
 )
 
-// SDKVersion is the version of {{.Module}} this package
-// was written against.
-const SDKVersion = "{{.SDKVersion}}"
+// requires names, in the first error of a build against an earlier
+// mcp-go, the mcp-go this adapter needs.
+func requires(string) *mcp.CallToolParams { return nil }
+
+func _() {
+	_ = requires("mcp-go v1.2.1 or later").InputResponses
+}
+
+// SDKVersion is the version of mcp-go (github.com/mark3labs/mcp-go) this
+// package was written against.
+const SDKVersion = "v1.2.1"
 
 // Options configure a [Roots]. The zero value is ready to use.
 type Options struct {
@@ -79,12 +93,15 @@ type Options struct {
 // use.
 type Roots struct {
 	o         Options
-	stateless *Session // 2026-07-28 requests: nothing is kept
+	stateless *Session // 2026-07-28 requests: only the RootSets of their roots lists are kept
+	// newestLegacy is the newest version the gate serves that initialize
+	// can negotiate.
+	newestLegacy string
 
 	mu       sync.Mutex
-	sessions map[string]*Session // legacy sessions, by mcp-go session ID
-	inits    map[string]negotiated    // by session ID: what initialize settled
-	leftOut  map[string]string        // by session ID: the roots last reported left out
+	sessions map[string]*Session   // legacy sessions, by mcp-go session ID
+	inits    map[string]negotiated // by session ID: what initialize settled
+	leftOut  map[string]string     // by session ID: the roots last reported left out
 }
 
 // negotiated is what a session settled at initialize: the protocol version
@@ -94,11 +111,41 @@ type negotiated struct {
 	caps    mcp.ClientCapabilities
 }
 
-// New returns a Roots configured by o.
-func New(o Options) *Roots {
+// New returns a Roots configured by o. It fails, naming them, when mcp-go
+// would serve protocol versions the gate does not and cannot be told not
+// to: every 2026-07-28-era version it knows (it serves any request naming
+// one), and every version initialize can negotiate when the gate serves
+// none of them.
+func New(o Options) (*Roots, error) {
 	r := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}}
+	var missing, legacy []string
+	for _, v := range mcp.ValidProtocolVersions {
+		switch {
+		case !mcp.IsModernProtocol(v) && serves(v):
+			if r.newestLegacy == "" {
+				r.newestLegacy = v
+			}
+		case !mcp.IsModernProtocol(v):
+			legacy = append(legacy, v)
+		case !serves(v):
+			missing = append(missing, v)
+		}
+	}
+	if r.newestLegacy == "" {
+		missing = append(missing, legacy...)
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("mcpgo: mcp-go %s would serve protocol versions the gate does not: %s; generate the kit with them (-revisions)",
+			SDKVersion, strings.Join(missing, ", "))
+	}
 	r.stateless = r.newSession()
-	return r
+	return r, nil
+}
+
+// serves reports whether the gate serves version.
+func serves(version string) bool {
+	return slices.ContainsFunc(Revisions(), func(r Revision) bool { return r.Version == version })
 }
 
 func (r *Roots) newSession() *Session {
@@ -115,7 +162,8 @@ func (r *Roots) newSession() *Session {
 
 // ServerOption installs r on an mcp-go server: it handles
 // notifications/roots/list_changed (the server's only handler for that
-// method), records what each session settles at initialize, and forgets a
+// method), keeps initialize and server/discover to the versions the gate
+// serves, records what each session settles at initialize, and forgets a
 // session's roots when the session ends. Give it to server.NewMCPServer
 // after any server.WithHooks, which would replace the hooks it adds.
 func (r *Roots) ServerOption() server.ServerOption {
@@ -124,6 +172,20 @@ func (r *Roots) ServerOption() server.ServerOption {
 		if s.GetHooks() == nil {
 			server.WithHooks(&server.Hooks{})(s)
 		}
+		s.GetHooks().AddBeforeInitialize(func(_ context.Context, _ any, req *mcp.InitializeRequest) {
+			// mcp-go answers with the version offered when it knows it, else
+			// with its newest: when that is one the gate does not serve,
+			// offer it the gate's newest, which it answers with.
+			if req != nil && !serves(mcp.NegotiateLegacyVersion(req.Params.ProtocolVersion)) {
+				req.Params.ProtocolVersion = r.newestLegacy
+			}
+		})
+		s.GetHooks().AddAfterDiscover(func(_ context.Context, _ any, _ *mcp.DiscoverRequest, res *mcp.DiscoverResult) {
+			if res != nil {
+				// A new slice: mcp-go may hand out its own list.
+				res.SupportedVersions = slices.DeleteFunc(slices.Clone(res.SupportedVersions), func(v string) bool { return !serves(v) })
+			}
+		})
 		s.GetHooks().AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 			cs := server.ClientSessionFromContext(ctx)
 			if cs == nil || req == nil || res == nil {
@@ -174,37 +236,155 @@ func (r *Roots) listChanged(ctx context.Context, n mcp.JSONRPCNotification) {
 }
 
 // Roots returns the roots of the client that made req, valid root by
-// root. Its errors are those of Session.Roots: on a 2026-07-28
-// request that does not carry the roots yet, a *InputRequiredError,
-// for a client without the roots capability an error wrapping
-// ErrNoRootsCapability, and for a 2026-07-28 request whose params the
-// revision refuses a *MalformedRequestError; [Result] turns each
-// into what the handler should return.
+// root: the roots of RootSet. Unless Strict, the roots left out are
+// reported to OnInvalidRoots (on a legacy session once per answer). Its
+// errors are those of Session.RootSet: on a 2026-07-28 request that does
+// not carry the roots yet, a *InputRequiredError, for a client without
+// the roots capability an error wrapping ErrNoRootsCapability, and for a
+// 2026-07-28 request whose params the revision refuses a
+// *MalformedRequestError; [Result] turns each into what the handler
+// should return.
 func (r *Roots) Roots(ctx context.Context, req mcp.CallToolRequest) ([]Root, error) {
-	s, ctx, params, _, err := r.prepare(ctx, req)
-	if err != nil {
+	set, legacy, err := r.rootSet(ctx, req)
+	if set == nil {
 		return nil, err
 	}
-	return s.Roots(ctx, params)
+	defer set.Close()
+	if err != nil {
+		r.reportLeftOut(ctx, legacy, err)
+	}
+	return set.Roots(), nil
 }
 
 // RootSet is Roots made into a [RootSet] with opts, such as
 // Bounds. As with NewRootSet, a set can come with an
-// error naming the roots it left out; Close the set when done.
+// error naming the roots it left out, unless Strict; Close the set when
+// done.
 func (r *Roots) RootSet(ctx context.Context, req mcp.CallToolRequest, opts ...RootSetOption) (*RootSet, error) {
 	set, _, err := r.rootSet(ctx, req, opts...)
 	return set, err
 }
 
 // rootSet is RootSet, and reports whether req was served on its session's
-// legacy path.
+// legacy path. With Strict, a set that left roots out is refused.
 func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...RootSetOption) (*RootSet, bool, error) {
-	s, ctx, params, legacy, err := r.prepare(ctx, req)
-	if err != nil {
+	n, legacy := r.negotiated(ctx)
+	var set *RootSet
+	var err error
+	if legacy {
+		var s *Session
+		if s, err = r.session(ctx, n); err != nil {
+			return nil, true, err
+		}
+		// No params: on a legacy session the session's version decides.
+		set, err = s.RootSet(ctx, nil, opts...)
+	} else {
+		var d DecodedRequest
+		if d, err = r.decode(ctx, req); err != nil {
+			return nil, false, err
+		}
+		set, err = r.stateless.DecodedRootSet(d, opts...)
+	}
+	if err != nil && set != nil && r.o.Strict {
+		set.Close()
 		return nil, legacy, err
 	}
-	set, err := s.RootSet(ctx, params, opts...)
 	return set, legacy, err
+}
+
+// decode reads what the gate needs of req, a 2026-07-28 tools/call, from
+// what mcp-go decoded: the protocol version and client capabilities of
+// its _meta (as mcp-go judged them), the roots its inputResponses bring
+// under the input key, its requestState and, for the Sealer, the call a
+// state is bound to: its name, arguments and task, as SalientParams
+// writes them.
+func (r *Roots) decode(ctx context.Context, req mcp.CallToolRequest) (DecodedRequest, error) {
+	var d DecodedRequest
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil {
+		d.Version = info.ProtocolVersion
+		if caps := info.ClientCapabilities; caps != nil {
+			d.Capabilities, d.Roots = true, caps.Roots != nil
+		}
+	}
+	p := req.Params
+	d.RequestState = p.RequestState
+	key := r.o.InputKey
+	if key == "" {
+		key = DefaultInputKey
+	}
+	if resp, ok := p.InputResponses[key]; ok {
+		d.Answered = true
+		// mcp-go keeps an answer as JSON until told what it answers.
+		if resp.Roots == nil {
+			if err := resp.DecodeFor(mcp.MethodListRoots); err != nil {
+				d.AnswerError = fmt.Errorf("inputResponses[%q]: %w", key, err)
+			}
+		}
+		switch {
+		case d.AnswerError != nil:
+		case resp.Roots == nil:
+			d.AnswerError = fmt.Errorf("inputResponses[%q] is not a roots/list result", key)
+		case resp.Roots.Roots == nil:
+			d.AnswerError = fmt.Errorf("inputResponses[%q]: roots is null, not a list", key)
+		default:
+			d.Answer = gateRoots(resp.Roots.Roots)
+		}
+	}
+	if r.o.Sealer != nil {
+		params, err := toolParams(p)
+		if err != nil {
+			return d, fmt.Errorf("%s: request params: %w", d.Version, err)
+		}
+		d.Binding = StateBinding{Principal: r.principal(ctx), Method: string(mcp.MethodToolsCall), Params: params}
+	}
+	return d, nil
+}
+
+// gateRoots are mcp-go's roots as the gate's; the Meta maps are shared
+// unless the root has a progress token, which mcp-go keeps apart.
+func gateRoots(roots []mcp.Root) []Root {
+	out := make([]Root, len(roots))
+	for i, root := range roots {
+		out[i] = Root{URI: root.URI, Name: root.Name}
+		if m := root.Meta; m != nil {
+			meta := m.AdditionalFields
+			if m.ProgressToken != nil {
+				meta = make(map[string]any, len(m.AdditionalFields)+1)
+				for k, v := range m.AdditionalFields {
+					meta[k] = v
+				}
+				meta["progressToken"] = m.ProgressToken
+			}
+			if meta == nil {
+				meta = map[string]any{}
+			}
+			out[i].Meta = meta
+		}
+	}
+	return out
+}
+
+// toolParams is what SalientParams makes of the params of a tools/call:
+// its name, arguments (as the client sent them, when mcp-go kept them)
+// and task, without the members SalientParams drops.
+func toolParams(p mcp.CallToolParams) ([]byte, error) {
+	fields := struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments,omitempty"`
+		Task      *mcp.TaskParams `json:"task,omitempty"`
+	}{Name: p.Name, Arguments: p.RawArguments, Task: p.Task}
+	if len(fields.Arguments) == 0 && p.Arguments != nil {
+		args, err := json.Marshal(p.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		fields.Arguments = args
+	}
+	raw, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	return SalientParams(raw)
 }
 
 // ToolHandler is a tool handler that works inside the client's roots.
@@ -257,7 +437,7 @@ func (r *Roots) reportLeftOut(ctx context.Context, legacy bool, err error) {
 //   - a client that did not declare roots on 2026-07-28 (a
 //     *MissingCapabilityError), a malformed 2026-07-28 request (a
 //     *MalformedRequestError), or a retry whose sealed requestState
-//     does not open: err itself, a JSON-RPC error. mcp-go {{.SDKVersion}}
+//     does not open: err itself, a JSON-RPC error. mcp-go v1.2.1
 //     sends every handler error as -32603, not as the -32021 or -32602 the
 //     revision specifies (it refuses a request whose _meta lacks the
 //     client capabilities, or has them null or not decoding, with -32602
@@ -270,15 +450,9 @@ func Result(err error) (*mcp.CallToolResult, error) {
 	var malformed *MalformedRequestError
 	switch {
 	case err == nil:
-		return nil, errors.New("{{.Package}}: Result called without an error")
+		return nil, errors.New("mcpgo: Result called without an error")
 	case errors.As(err, &ask):
-		var res struct {
-			RequestState string `json:"requestState"`
-		}
-		if err := json.Unmarshal(ask.Result, &res); err != nil {
-			return nil, err
-		}
-		return server.NewInputRequestBuilder(res.RequestState).Roots(ask.Key).ToolResult(), nil
+		return server.NewInputRequestBuilder(ask.RequestState).Roots(ask.Key).ToolResult(), nil
 	case errors.As(err, &missing), errors.As(err, &malformed), isStateError(err):
 		return nil, err
 	}
@@ -294,26 +468,6 @@ func isStateError(err error) bool {
 		}
 	}
 	return false
-}
-
-// prepare returns the gate session that serves req, the ctx to call it
-// with, req's params as JSON, and whether req is served on its session's
-// legacy path (where the gate session reads nothing of the params: the
-// session's version decides).
-func (r *Roots) prepare(ctx context.Context, req mcp.CallToolRequest) (*Session, context.Context, json.RawMessage, bool, error) {
-	params, err := paramsJSON(req.Params)
-	if err != nil {
-		return nil, nil, nil, false, err
-	}
-	if r.o.Sealer != nil {
-		ctx = WithStateBinding(ctx, StateBinding{Principal: r.principal(ctx), Method: string(mcp.MethodToolsCall)})
-	}
-	n, legacy := r.negotiated(ctx)
-	if !legacy {
-		return r.stateless, ctx, params, false, nil
-	}
-	s, err := r.session(ctx, n)
-	return s, ctx, nil, true, err
 }
 
 func (r *Roots) principal(ctx context.Context) string {
@@ -363,7 +517,7 @@ func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
 func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 	cs := server.ClientSessionFromContext(ctx)
 	if cs == nil {
-		return nil, errors.New("{{.Package}}: no mcp-go client session in the context")
+		return nil, errors.New("mcpgo: no mcp-go client session in the context")
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -391,29 +545,13 @@ func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 func requestRoots(ctx context.Context, method string, _ json.RawMessage) (json.RawMessage, error) {
 	s := server.ServerFromContext(ctx)
 	if s == nil {
-		return nil, errors.New("{{.Package}}: no mcp-go server in the context")
+		return nil, errors.New("mcpgo: no mcp-go server in the context")
 	}
 	res, err := s.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: method}})
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(res)
-}
-
-// paramsJSON returns the params of a tools/call as the client sent them,
-// as far as mcp-go keeps them: the arguments exact, _meta, inputResponses
-// and requestState.
-func paramsJSON(p mcp.CallToolParams) (json.RawMessage, error) {
-	raw, err := json.Marshal(p)
-	if err != nil || len(p.RawArguments) == 0 {
-		return raw, err
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, err
-	}
-	fields["arguments"] = p.RawArguments
-	return json.Marshal(fields)
 }
 
 // ClientRoots is the client side: an mcp-go client.RootsHandler (give it

@@ -1,0 +1,753 @@
+//lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
+
+// The adapter serves the roots feature of an MCP server built on the Go
+// SDK (github.com/modelcontextprotocol/go-sdk, written against the version
+// SDKVersion names) through the kit's gate, and checks the roots an SDK
+// client announces by the gate's rules.
+//
+// On the server, an [Adapter] gives a tool handler the roots of the client
+// of the request it serves, on whatever revision the client negotiated,
+// with one call:
+//
+//	a := gosdk.New()
+//	server := a.NewServer(impl, nil)
+//	mcp.AddTool(server, tool, gosdk.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
+//		set, err := a.RootSet(ctx, req)
+//		if err != nil {
+//			return nil, nil, err
+//		}
+//		defer set.Close()
+//		data, err := set.ReadFile(in.Path) // only inside a root, links resolved
+//		...
+//	}))
+//
+// The server offers only the protocol versions both go-sdk and the gate
+// serve ([Adapter.ServerOptions] sets ServerOptions.SupportedProtocolVersions):
+// a client offering a version the kit was generated without negotiates
+// down to one it has.
+//
+// Where roots/list is a request of its own (2025-11-25 and earlier), the
+// roots are asked for with [mcp.ServerSession.ListRoots] and kept per
+// session by the gate: one request shared by concurrent callers, a
+// timeout, nothing sent to a client that did not declare roots, and the
+// cache dropped when the client sends notifications/roots/list_changed
+// (through the RootsListChangedHandler that [Adapter.ServerOptions]
+// installs). The session's revision is the one the server answered
+// initialize with, which [Adapter.Middleware] records.
+//
+// The session decides which way a request is served, never the request:
+// on a session that began with initialize for such a revision, every
+// request is served as above, whatever its _meta names. (Were the
+// adapter to answer such a request with an input_required result, go-sdk
+// would fulfil it itself with ServerSession.ListRoots, without the
+// capability check or a deadline.) The input_required path below serves
+// only requests on a session that never ran initialize, whose
+// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from
+// the first such request on a stream transport, from each on a stateless
+// StreamableHTTPHandler.
+//
+// Where roots/list travels inside an input_required result (2026-07-28),
+// the first call returns a [*ToolInputRequiredError]; [Handler] and
+// [HandlerFor] answer the request with the input_required result it
+// holds, the client retries with its roots, and the same call then
+// returns them. The adapter reads the request as go-sdk decoded it (its
+// _meta, inputResponses and requestState), and the requests that bring the
+// same roots share one RootSet. A request that does not declare the roots
+// capability is answered with error -32021, and nothing is asked. A
+// request whose _meta leaves out the client capabilities is malformed
+// (-32602): go-sdk refuses it so before any handler runs, as it does
+// capabilities that are null or do not decode; [ToolResult] answers
+// -32602 for whatever else the gate finds malformed.
+//
+// Every root is checked by the rules of the revision it came in: by
+// default the invalid ones are left out (and passed to the OnInvalidRoots
+// option) and the valid ones kept; with [Strict], a list with an invalid
+// root is refused.
+//
+// On the client, [AddRoots] checks roots before the SDK announces them.
+
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// requires names, in the first error of a build against an earlier
+// go-sdk, the go-sdk this adapter needs.
+func requires(string) *mcp.ServerOptions { return nil }
+
+func _() {
+	_ = requires("go-sdk v1.8.0 or later, which needs Go 1.25").SupportedProtocolVersions
+}
+
+// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)
+// this package was written against.
+const SDKVersion = "v1.8.0"
+
+// An Option configures an Adapter.
+type Option func(*Adapter)
+
+// Timeout bounds each roots/list request sent to a client; zero means
+// the default of the negotiated revision.
+func Timeout(d time.Duration) Option { return func(a *Adapter) { a.timeout = d } }
+
+// MaxAge lets a session reuse its client's roots while they are younger
+// than d (see the gate's Session.MaxAge); zero keeps them until the client
+// announces a change, when it can.
+func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.maxAge = d } }
+
+// Strict refuses a roots list that holds an invalid root, instead of
+// keeping its valid roots.
+func Strict() Option { return func(a *Adapter) { a.strict = true } }
+
+// OnInvalidRoots receives the error naming the roots left out of a list
+// (by index, with the rule each breaks), when the list is kept. A session
+// that serves its cached roots again reports the same roots once.
+func OnInvalidRoots(f func(error)) Option { return func(a *Adapter) { a.onInvalid = f } }
+
+// InputKey names the roots/list entry of the input_required results
+// (2026-07-28); empty means the gate's DefaultInputKey.
+func InputKey(key string) Option { return func(a *Adapter) { a.inputKey = key } }
+
+// RootSetOptions are given to every RootSet the adapter builds, such as
+// Bounds to intersect the client's roots with the directories the
+// server allows.
+func RootSetOptions(opts ...RootSetOption) Option {
+	return func(a *Adapter) { a.setOpts = append(a.setOpts, opts...) }
+}
+
+// Sealer seals the requestState of the input_required results, so that
+// the roots of a retried request are taken only from a state this server
+// sealed for the same request and principal (the UserID of the request's
+// bearer token, else "anonymous"). The audience is the sealer's: set
+// StateSealerConfig.Audience to the server's name, so that another
+// service holding the same key cannot take its states. See the gate's
+// StateSealer.
+func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
+
+// An Adapter serves the roots of the clients of one or more go-sdk
+// servers. Create it with New; it is safe for concurrent use.
+type Adapter struct {
+	timeout, maxAge time.Duration
+	strict          bool
+	onInvalid       func(error)
+	inputKey        string
+	setOpts         []RootSetOption
+	sealer          *StateSealer
+
+	// perRequest serves the requests that name their revision in _meta
+	// and carry roots in inputRequests: it keeps only the RootSets of the
+	// roots lists they bring.
+	perRequest *Session
+
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+}
+
+// session is what the adapter keeps of a session that began with
+// initialize: the protocol version the server answered, once seen, and the
+// gate session that asks its client for roots, once needed.
+type session struct {
+	version string
+	gate    *Session
+	// invalid is the last report of roots left out, made once while the
+	// cached roots it is about are served again.
+	invalid string
+}
+
+// New returns an Adapter configured by opts.
+func New(opts ...Option) *Adapter {
+	a := &Adapter{sessions: make(map[*mcp.ServerSession]*session)}
+	for _, o := range opts {
+		o(a)
+	}
+	a.perRequest = a.gateSession(nil)
+	return a
+}
+
+func (a *Adapter) gateSession(request func(context.Context, string, json.RawMessage) (json.RawMessage, error)) *Session {
+	return &Session{
+		Request:        request,
+		Timeout:        a.timeout,
+		MaxAge:         a.maxAge,
+		Lenient:        !a.strict,
+		OnInvalidRoots: a.onInvalid,
+		InputKey:       a.inputKey,
+		Sealer:         a.sealer,
+	}
+}
+
+// NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with
+// a.Middleware installed: a server whose tool handlers can ask a for
+// roots. It panics as ServerOptions does.
+func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
+	server := mcp.NewServer(impl, a.ServerOptions(opts))
+	server.AddReceivingMiddleware(a.Middleware)
+	return server
+}
+
+// Middleware is a receiving middleware that records the protocol version
+// the server answers each initialize with: the version the session speaks,
+// which may differ from the one the client offered (and which the SDK
+// reports as the session's). Without it the adapter takes the offered one.
+func (a *Adapter) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if init, ok := res.(*mcp.InitializeResult); ok && err == nil && init != nil {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+				a.mu.Lock()
+				a.session(ss).version = init.ProtocolVersion
+				a.mu.Unlock()
+			}
+		}
+		return res, err
+	}
+}
+
+// session returns what the adapter keeps of ss, kept from now until ss
+// ends. The caller holds a.mu.
+func (a *Adapter) session(ss *mcp.ServerSession) *session {
+	if s := a.sessions[ss]; s != nil {
+		return s
+	}
+	s := &session{}
+	a.sessions[ss] = s
+	go func() {
+		ss.Wait()
+		a.mu.Lock()
+		delete(a.sessions, ss)
+		gs := s.gate
+		a.mu.Unlock()
+		if gs != nil {
+			gs.Close() // the root directories its shared RootSet keeps open
+		}
+	}()
+	return s
+}
+
+// ServerOptions returns a copy of opts (nil means none) for a server whose
+// roots a serves:
+//
+//   - SupportedProtocolVersions narrowed to the versions the gate serves
+//     (from opts' list, or from every version go-sdk supports when it is
+//     empty), so that go-sdk offers and negotiates no other: a client
+//     offering another version at initialize is answered with one of
+//     these, and a 2026-07-28 request naming another one is refused;
+//   - a RootsListChangedHandler that drops the cached roots of the session
+//     the notification came from, then calls the handler opts had, if any.
+//
+// It panics, as mcp.NewServer does for a version it does not support,
+// when no version is left, naming the versions of each side.
+func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
+	var o mcp.ServerOptions
+	if opts != nil {
+		o = *opts
+	}
+	versions, err := servedVersions(o.SupportedProtocolVersions)
+	if err != nil {
+		panic(err)
+	}
+	o.SupportedProtocolVersions = versions
+	next := o.RootsListChangedHandler
+	o.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {
+		var s *Session
+		a.mu.Lock()
+		if kept := a.sessions[req.Session]; kept != nil {
+			s = kept.gate
+		}
+		a.mu.Unlock()
+		if s != nil {
+			// The gate accepts params absent, null or {}; it ignores them.
+			_ = s.HandleNotification(ctx, "notifications/roots/list_changed", nil)
+		}
+		if next != nil {
+			next(ctx, req)
+		}
+	}
+	return &o
+}
+
+// servedVersions returns the versions of offered (every version go-sdk
+// supports when empty) that the gate serves, in offered's order.
+func servedVersions(offered []string) ([]string, error) {
+	if len(offered) == 0 {
+		offered = mcp.SupportedProtocolVersions()
+	}
+	var served, gate []string
+	for _, r := range Revisions() {
+		gate = append(gate, r.Version)
+	}
+	for _, v := range offered {
+		if slices.Contains(gate, v) {
+			served = append(served, v)
+		}
+	}
+	if len(served) == 0 {
+		return nil, fmt.Errorf("gosdk: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)",
+			strings.Join(offered, ", "), strings.Join(gate, ", "))
+	}
+	return served, nil
+}
+
+// Roots returns the roots of the client of req, a request the server is
+// serving (a tools/call, prompts/get or resources/read), each checked by
+// the rules of the revision they came in, those of its RootSet included:
+// the roots of RootSet. Its errors wrap the gate's: ErrNoRootsCapability
+// when the client did not declare roots (nothing was sent; on 2026-07-28 a
+// *MissingCapabilityError), ErrMalformedRequest when a 2026-07-28
+// request's params are not what the revision requires (a
+// *MalformedRequestError), ErrNoAnswer when it did not answer in
+// time, and ErrInputRequired (a [*ToolInputRequiredError]) when the request
+// must first be answered with an input_required result.
+func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
+	set, err := a.RootSet(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer set.Close()
+	return set.Roots(), nil
+}
+
+// RootSet is Roots made into a gate RootSet with the safe path API: its
+// file methods act only inside a root, links and ".." resolved. Unless the
+// adapter is Strict, roots the RootSet rules refuse (a file URI naming
+// another host, say) are left out and reported to OnInvalidRoots. Close
+// the set when done.
+func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {
+	if req == nil || req.GetParams() == nil {
+		return nil, errors.New("gosdk: no request")
+	}
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return nil, fmt.Errorf("gosdk: %T is not a request a server received", req)
+	}
+	if a.standsAlone(ss) {
+		d, err := a.decode(req)
+		if err != nil {
+			return nil, err
+		}
+		set, err := a.perRequest.DecodedRootSet(d, a.setOpts...)
+		return a.finish(nil, set, err)
+	}
+	s, kept, err := a.legacy(ss)
+	if err != nil {
+		return nil, err
+	}
+	// No params: their _meta would name the version, and the gate session
+	// reads nothing else of them.
+	set, err := s.RootSet(ctx, nil, a.setOpts...)
+	return a.finish(kept, set, err)
+}
+
+// finish is what RootSet returns for the set and error of the gate session
+// that served the request; kept is what the adapter keeps of a legacy
+// session, nil for a request that stands alone.
+func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {
+	if err != nil && set != nil {
+		// The set holds the valid roots; err names the ones left out.
+		if a.strict {
+			set.Close()
+			return nil, err
+		}
+		a.reportInvalid(kept, err)
+		return set, nil
+	}
+	return set, a.convert(err)
+}
+
+// reportInvalid passes err, naming roots left out, to OnInvalidRoots,
+// unless it is what the session reported last (the same cached roots).
+func (a *Adapter) reportInvalid(kept *session, err error) {
+	if a.onInvalid == nil {
+		return
+	}
+	if kept != nil {
+		a.mu.Lock()
+		same := kept.invalid == err.Error()
+		kept.invalid = err.Error()
+		a.mu.Unlock()
+		if same {
+			return
+		}
+	}
+	a.onInvalid(err)
+}
+
+// decode reads what the gate needs of req, a request that stands alone,
+// from what go-sdk decoded: the protocol version and client capabilities
+// its _meta declares, the roots its inputResponses bring under the input
+// key, its requestState and, for the Sealer, the request a state is bound
+// to: its method and the members of its params other than _meta,
+// inputResponses and requestState (for a tools/call, its name and
+// arguments), as SalientParams writes them.
+func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
+	var d DecodedRequest
+	var meta map[string]any
+	var responses mcp.InputResponseMap
+	var salient func() ([]byte, error)
+	switch r := req.(type) {
+	case *mcp.CallToolRequest:
+		p := r.Params
+		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
+		salient = func() ([]byte, error) { return toolParams(p.Name, p.Arguments) }
+	case *mcp.GetPromptRequest:
+		p := r.Params
+		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
+		salient = func() ([]byte, error) {
+			return marshalSalient(struct {
+				Arguments map[string]string `json:"arguments,omitempty"`
+				Name      string            `json:"name"`
+			}{p.Arguments, p.Name})
+		}
+	case *mcp.ReadResourceRequest:
+		p := r.Params
+		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
+		salient = func() ([]byte, error) {
+			return marshalSalient(struct {
+				URI string `json:"uri"`
+			}{p.URI})
+		}
+	default:
+		// A request go-sdk gives no inputResponses: it can only be asked.
+		p := req.GetParams()
+		meta = p.GetMeta()
+		salient = func() ([]byte, error) { return marshalSalient(p) }
+	}
+	switch v, ok := meta[mcp.MetaKeyProtocolVersion]; {
+	case !ok:
+	case v == nil:
+		return d, fmt.Errorf("%w: _meta[%q] is null, not a string", ErrMalformedVersion, mcp.MetaKeyProtocolVersion)
+	default:
+		if d.Version, ok = v.(string); !ok {
+			return d, fmt.Errorf("%w: _meta[%q] is a %T, not a string", ErrMalformedVersion, mcp.MetaKeyProtocolVersion, v)
+		}
+	}
+	d.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])
+	key := a.inputKey
+	if key == "" {
+		key = DefaultInputKey
+	}
+	if resp, ok := responses[key]; ok {
+		d.Answered = true
+		switch result, ok := resp.(*mcp.ListRootsResult); {
+		case ok && result != nil && result.Roots != nil:
+			d.Answer = gateRoots(result.Roots)
+		case ok && result != nil:
+			d.AnswerError = fmt.Errorf("inputResponses[%q]: roots is null, not a list", key)
+		default:
+			d.AnswerError = fmt.Errorf("inputResponses[%q] is a %T, not a roots/list result", key, resp)
+		}
+	}
+	if a.sealer != nil {
+		params, err := salient()
+		if err != nil {
+			return d, fmt.Errorf("%s: request params: %w", d.Version, err)
+		}
+		d.Binding = StateBinding{Principal: principal(req), Method: method(req), Params: params}
+	}
+	return d, nil
+}
+
+// declaresRoots reads the client capabilities of a request's _meta, as
+// go-sdk decoded them: whether they are an object, and whether they
+// declare roots (a member "roots" that is not null).
+func declaresRoots(caps any) (object, roots bool) {
+	switch c := caps.(type) {
+	case map[string]any:
+		r, ok := c["roots"]
+		return true, ok && r != nil
+	case nil:
+		return false, false
+	}
+	// Not what go-sdk decodes from JSON: a value a Go caller put there.
+	raw, err := json.Marshal(caps)
+	if err != nil {
+		return false, false
+	}
+	var c map[string]any
+	if json.Unmarshal(raw, &c) != nil || c == nil {
+		return false, false
+	}
+	return declaresRoots(c)
+}
+
+// gateRoots are go-sdk's roots as the gate's; the Meta maps are shared.
+func gateRoots(roots []*mcp.Root) []Root {
+	out := make([]Root, 0, len(roots))
+	for _, r := range roots {
+		if r == nil {
+			out = append(out, Root{})
+			continue
+		}
+		out = append(out, Root{URI: r.URI, Name: r.Name, Meta: r.Meta})
+	}
+	return out
+}
+
+// toolParams is what SalientParams makes of the params of a tools/call
+// with this name and these arguments, without the members it drops.
+func toolParams(name string, args json.RawMessage) ([]byte, error) {
+	quoted, err := json.Marshal(name)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(`{"name":,"arguments":}`)+len(quoted)+len(args))
+	b = append(append(b, `{"name":`...), quoted...)
+	if len(args) > 0 {
+		b = append(append(b, `,"arguments":`...), args...)
+	}
+	return SalientParams(append(b, '}'))
+}
+
+// marshalSalient is SalientParams of v as JSON.
+func marshalSalient(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return SalientParams(raw)
+}
+
+// standsAlone reports whether the requests of ss are served one by one,
+// each naming its revision and declaring the client's capabilities in
+// _meta, on the input_required path. The session decides, not the
+// request: they stand alone on a session with no InitializeParams, or
+// whose InitializeParams go-sdk took from a request's _meta naming a
+// revision where roots/list travels in input_required results, and that
+// did not negotiate at initialize a revision where roots/list is a
+// request of its own. The requests of any other session are served as
+// the version it negotiated, with the gate's capability check and
+// Timeout: go-sdk would fulfil an input_required result on such a
+// session itself, with ServerSession.ListRoots, with no capability check
+// and no deadline.
+func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
+	init := ss.InitializeParams()
+	if init == nil {
+		return true
+	}
+	if rev, err := Lookup(init.ProtocolVersion); err != nil || rev.DirectRequest {
+		return false
+	}
+	var negotiated string
+	a.mu.Lock()
+	if kept := a.sessions[ss]; kept != nil {
+		negotiated = kept.version
+	}
+	a.mu.Unlock()
+	if negotiated == "" {
+		return true // no initialize answered, or no Middleware to see it
+	}
+	rev, err := Lookup(negotiated)
+	return err != nil || !rev.DirectRequest
+}
+
+// legacy returns the gate session of ss, a session that negotiated its
+// revision at initialize, set up on first use.
+func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	kept := a.session(ss)
+	if kept.gate != nil {
+		return kept.gate, kept, nil
+	}
+	init := ss.InitializeParams()
+	if init == nil {
+		return nil, nil, fmt.Errorf("gosdk: the session has not been initialized: %w", ErrUnknownVersion)
+	}
+	version := kept.version
+	if version == "" {
+		version = init.ProtocolVersion
+	}
+	s := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		if method != "roots/list" {
+			return nil, fmt.Errorf("gosdk: cannot send %q", method)
+		}
+		var p mcp.ListRootsParams
+		if len(params) > 0 {
+			if err := json.Unmarshal(params, &p); err != nil {
+				return nil, err
+			}
+		}
+		res, err := ss.ListRoots(ctx, &p)
+		if wire := (*jsonrpc.Error)(nil); errors.As(err, &wire) {
+			return nil, &RPCError{Code: wire.Code, Message: wire.Message, Data: wire.Data}
+		}
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res)
+	})
+	if err := s.Initialize(version, capabilities(init.Capabilities)); err != nil {
+		return nil, nil, err
+	}
+	kept.gate = s
+	return s, kept, nil
+}
+
+// capabilities is the roots part of what the client declared at
+// initialize, as JSON: the SDK's RootsV2 is set only when the client
+// declared roots.
+func capabilities(c *mcp.ClientCapabilities) json.RawMessage {
+	if c == nil || c.RootsV2 == nil {
+		return json.RawMessage("{}")
+	}
+	if c.RootsV2.ListChanged {
+		return json.RawMessage(`{"roots":{"listChanged":true}}`)
+	}
+	return json.RawMessage(`{"roots":{}}`)
+}
+
+func principal(req mcp.Request) string {
+	if e := req.GetExtra(); e != nil && e.TokenInfo != nil && e.TokenInfo.UserID != "" {
+		return e.TokenInfo.UserID
+	}
+	return "anonymous"
+}
+
+func method(req mcp.Request) string {
+	switch req.(type) {
+	case *mcp.CallToolRequest:
+		return "tools/call"
+	case *mcp.GetPromptRequest:
+		return "prompts/get"
+	case *mcp.ReadResourceRequest:
+		return "resources/read"
+	}
+	return fmt.Sprintf("%T", req)
+}
+
+// convert turns the gate's InputRequiredError into a
+// ToolInputRequiredError, which holds what the SDK sends: the one
+// roots/list entry the gate asks for, and its requestState.
+func (a *Adapter) convert(err error) error {
+	var ir *InputRequiredError
+	if !errors.As(err, &ir) {
+		return err
+	}
+	return &ToolInputRequiredError{
+		InputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},
+		RequestState:  ir.RequestState,
+		Err:           ir,
+	}
+}
+
+// ToolInputRequiredError is the error of Roots and RootSet for a request whose
+// revision carries roots/list inside an input_required result, when the
+// request does not carry the client's roots yet: answer it with a result
+// holding InputRequests and RequestState ([Handler] and [HandlerFor] do,
+// for tools). The client retries the request with its roots. It wraps the
+// gate's InputRequiredError, and so ErrInputRequired.
+type ToolInputRequiredError struct {
+	InputRequests mcp.InputRequestMap
+	RequestState  string
+	Err           *InputRequiredError
+}
+
+// Error says that the request must be answered with an input_required
+// result.
+func (e *ToolInputRequiredError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the gate's error.
+func (e *ToolInputRequiredError) Unwrap() error { return e.Err }
+
+// CallToolResult is the input_required result of a tools/call.
+func (e *ToolInputRequiredError) CallToolResult() *mcp.CallToolResult {
+	return &mcp.CallToolResult{InputRequests: e.InputRequests, RequestState: e.RequestState}
+}
+
+// ToolResult turns an error of Roots or RootSet into what a tool handler
+// returns: an input_required result for a [*ToolInputRequiredError], a
+// JSON-RPC error -32021 for a request without the roots capability
+// (*MissingCapabilityError), a JSON-RPC error -32602 for a malformed
+// request (*MalformedRequestError), and otherwise err itself. go-sdk
+// sends a *jsonrpc.Error that a tool handler returns as the response's
+// error member, as it is.
+func ToolResult(err error) (*mcp.CallToolResult, error) {
+	if ir := (*ToolInputRequiredError)(nil); errors.As(err, &ir) {
+		return ir.CallToolResult(), nil
+	}
+	var obj *RPCError
+	if mc := (*MissingCapabilityError)(nil); errors.As(err, &mc) {
+		obj = mc.Object
+	} else if mr := (*MalformedRequestError)(nil); errors.As(err, &mr) {
+		obj = mr.Object
+	} else {
+		return nil, err
+	}
+	data, merr := json.Marshal(obj.Data)
+	if merr != nil {
+		return nil, err
+	}
+	return nil, &jsonrpc.Error{Code: obj.Code, Message: obj.Message, Data: data}
+}
+
+// Handler wraps a tool handler so that the errors of Roots and RootSet it
+// returns become what the client must see (see [ToolResult]).
+func Handler(h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		res, err := h(ctx, req)
+		if err != nil {
+			return ToolResult(err)
+		}
+		return res, nil
+	}
+}
+
+// HandlerFor is Handler for the typed handlers of mcp.AddTool.
+func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			var zero Out
+			res, err := ToolResult(err)
+			if res != nil {
+				return res, zero, nil
+			}
+			return nil, zero, err
+		}
+		return res, out, nil
+	}
+}
+
+// CheckRoots checks roots by the rules of every revision the gate serves,
+// as a server would read them, touching no file. The error names each
+// invalid root by its index.
+func CheckRoots(roots ...*mcp.Root) error {
+	in := make([]Root, len(roots))
+	for i, r := range roots {
+		if r == nil {
+			return fmt.Errorf("roots[%d]: nil root", i)
+		}
+		in[i] = Root{URI: r.URI, Name: r.Name, Meta: r.Meta}
+	}
+	for _, rev := range Revisions() {
+		set, err := NewRootSet(rev.Version, in)
+		if set != nil {
+			set.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("revision %s: %w", rev.Version, err)
+		}
+	}
+	return nil
+}
+
+// AddRoots adds roots to the client, as c.AddRoots does, once CheckRoots
+// accepts them all; otherwise it adds none and returns CheckRoots' error.
+func AddRoots(c *mcp.Client, roots ...*mcp.Root) error {
+	if err := CheckRoots(roots...); err != nil {
+		return err
+	}
+	c.AddRoots(roots...)
+	return nil
+}
