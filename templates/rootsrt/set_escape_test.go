@@ -655,3 +655,69 @@ func TestRootSetBoundsLinks(t *testing.T) {
 		}
 	}
 }
+
+// No file method tells what exists outside the roots: a path outside
+// every root is refused alike whether a file is there or not, whether its
+// directory exists or not, and through a link that leads out; only a
+// path inside a root may report that it does not exist.
+func TestRootSetOutsideSaysNothing(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "there.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(base, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	outside := []string{
+		filepath.Join(base, "there.txt"),
+		filepath.Join(base, "missing.txt"),
+		filepath.Join(base, "missing", "x"),
+		filepath.Join(root, "out", "there.txt"),
+		filepath.Join(root, "out", "missing.txt"),
+		filepath.Join(root, "..", "missing.txt"),
+		"/nonexistent-" + filepath.Base(base),
+	}
+	for _, opts := range [][]rootsrt.RootSetOption{nil, {rootsrt.Bounds(root)}, {rootsrt.ResolveSymlinks()}} {
+		set, err := rootsrt.NewRootSetOf([]testRoot{{URI: fileURI(root)}}, testURI, nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		methods := map[string]func(p string) error{
+			"ReadFile": func(p string) error { _, err := set.ReadFile(p); return err },
+			"Open":     func(p string) error { f, err := set.Open(p); closeFile(f); return err },
+			"Stat":     func(p string) error { _, err := set.Stat(p); return err },
+			"Lstat":    func(p string) error { _, err := set.Lstat(p); return err },
+			"Remove":   func(p string) error { return set.Remove(p) },
+			"OpenRoot": func(p string) error { d, _, _, err := set.OpenRoot(p); closeRoot(d); return err },
+		}
+		for name, m := range methods {
+			for _, p := range outside {
+				if err := m(p); !errors.Is(err, rootsrt.ErrOutsideRoots) && !errors.Is(err, rootsrt.ErrOutsideBounds) {
+					t.Errorf("%d options: %s(%s) = %v; want it refused as outside", len(opts), name, p, err)
+				}
+			}
+			if err := m(filepath.Join(root, "missing.txt")); name != "OpenRoot" && !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%d options: %s of a missing file inside the root = %v; want fs.ErrNotExist", len(opts), name, err)
+			}
+		}
+		set.Close()
+	}
+}
+
+func testURI(r *testRoot) string { return r.URI }
+
+func closeFile(f *os.File) {
+	if f != nil {
+		f.Close()
+	}
+}
+
+func closeRoot(d *os.Root) {
+	if d != nil {
+		d.Close()
+	}
+}

@@ -636,9 +636,11 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 	}
 	if real, err = resolvePath(p, s.windows, mode); err != nil {
 		// An error met outside every root says nothing of the roots, and
-		// would tell the caller what lies outside them: refuse the path.
+		// would tell the caller what lies outside them (that a file there
+		// does not exist, say): refuse the path. That holds for an error
+		// at p itself too.
 		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Path != p {
+		if errors.As(err, &pe) {
 			if at, ok := s.canonical(pe.Path); ok {
 				if _, _, in := s.resolved.lookup(at, s.windows); !in {
 					return "", 0, "", s.refuse(op, p, at)
