@@ -33,8 +33,8 @@ const (
 )
 
 var (
-	legacyRev = legacyRevision(legacyVersion, true)
-	quietRev  = legacyRevision(quietVersion, false)
+	legacyRev = legacyRevision(legacyVersion, true, false)
+	quietRev  = legacyRevision(quietVersion, false, true)
 	inputRev  = inputRevision()
 )
 
@@ -78,9 +78,9 @@ func rootsAnswer(roots []rootsrt.Root) (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"roots": roots})
 }
 
-func legacyRevision(version string, listChanged bool) *rootsrt.RevisionPackage {
+func legacyRevision(version string, listChanged, deprecated bool) *rootsrt.RevisionPackage {
 	return &rootsrt.RevisionPackage{
-		Revision:  rootsrt.Revision{Version: version, DirectRequest: true, ListChanged: listChanged},
+		Revision:  rootsrt.Revision{Version: version, DirectRequest: true, ListChanged: listChanged, Deprecated: deprecated},
 		CheckRoot: checkGateRoot,
 		Client: func(list rootsrt.ListRootsFunc, declareListChanged bool) rootsrt.RevisionClient {
 			rc := rootsrt.RevisionClient{

@@ -444,6 +444,9 @@ func TestGateSessionVersions(t *testing.T) {
 		if set, err := rootsrt.NewRootSet(v, nil); !errors.Is(err, want) || set != nil {
 			t.Errorf("NewRootSet(%q) = %v, %v; want %v", v, set, err, want)
 		}
+		if v == "" {
+			want = rootsrt.ErrUnknownVersion // a request that names none, as Roots says
+		}
 		if _, err := fresh.DecodedRootSet(rootsrt.DecodedRequest{Version: v}); !errors.Is(err, want) {
 			t.Errorf("DecodedRootSet(%q) = %v, want %v", v, err, want)
 		}

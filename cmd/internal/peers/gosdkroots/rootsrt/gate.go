@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"runtime"
 	"slices"
 	"strings"
@@ -507,8 +508,29 @@ type Session struct {
 	// replay to the sealer's TTL but does not make a state single-use (see
 	// [StateSealer]).
 	Sealer *StateSealer
+	// FallBackToBounds opts into the migration off roots (SEP-2577
+	// deprecates them from 2026-07-28): when a client declares no roots,
+	// or Ask chose not to ask it, RootSet gives a set of the directories
+	// of the Bounds option alone, with the same safe file methods, instead
+	// of an error wrapping ErrNoRootsCapability. A client's roots, when it
+	// gives them, are intersected with the Bounds as always. RootSet
+	// without the Bounds option is then an error: falling back to no
+	// bounds would allow every file. Roots is unchanged.
+	FallBackToBounds bool
+	// Ask, when set, says whether to ask a client speaking revision r for
+	// its roots; with FallBackToBounds, a client not asked works in the
+	// Bounds alone. Nil asks every client that declares roots.
+	Ask func(r Revision) bool
+	// OnDeprecatedRoots, when set, is called as roots are used on a
+	// revision that deprecates them: once per session initialized for it,
+	// and, where requests stand alone, once per request that brings roots
+	// in inputResponses (once per tool call that asked for them). It is
+	// the warning SEP-2577 asks implementations to give; log it or count
+	// it.
+	OnDeprecatedRoots func(version string)
 
 	mu     sync.Mutex
+	warned bool           // OnDeprecatedRoots was called for the initialized session
 	legacy *legacySession // nil until Initialize
 	sets   rootSetCache   // the RootSets of legacy's cached roots
 	lists  listSetCache   // the RootSets of requests that stand alone
@@ -670,6 +692,9 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // up to 4096 roots in all, the least recently used dropped first.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
+	if s.fallBack(a, err) {
+		return s.boundsSet(a.version, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -755,6 +780,9 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		return answer{}, err
 	}
 	a := answer{version: r.Version}
+	if s.Ask != nil && !s.Ask(r.Revision) {
+		return a, fmt.Errorf("%s: %w", r.Version, errNotAsked)
+	}
 	if l != nil {
 		// The roots answer the request this call sent, if it sent one (the
 		// Server gives the caller that starts a request its answer). Else,
@@ -764,6 +792,9 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		before := l.sent.Load()
 		var mine atomic.Uint64
 		a.roots, err = l.server.Roots(context.WithValue(ctx, sentKey{}, &mine))
+		if !errors.Is(err, ErrNoRootsCapability) {
+			s.deprecated(r, true) // asked, or answered from what was asked
+		}
 		if err != nil {
 			err = fmt.Errorf("%s: %w", r.Version, err)
 		}
@@ -874,6 +905,7 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 		}
 		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
 	}
+	s.deprecated(r, false)
 	if s.Sealer != nil {
 		if _, err := s.Sealer.Open(req.RequestState, bind); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Version, err)
@@ -934,6 +966,13 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 		return nil, wrongPath(r.Version, "roots/list is a request of its own here: serve the session, not the request")
 	case !req.Capabilities:
 		return nil, Malformed(r.Version, errors.New("_meta declares no client capabilities"))
+	case s.Ask != nil && !s.Ask(r.Revision):
+		if s.FallBackToBounds {
+			return s.boundsSet(r.Version, opts)
+		}
+		return nil, fmt.Errorf("%s: %w", r.Version, errNotAsked)
+	case !req.Roots && s.FallBackToBounds:
+		return s.boundsSet(r.Version, opts)
 	case !req.Roots:
 		return nil, &MissingCapabilityError{Version: r.Version, Object: r.MissingRoots()}
 	}
@@ -954,6 +993,7 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 		}
 		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
 	}
+	s.deprecated(r, false)
 	if s.Sealer != nil {
 		if _, err := s.Sealer.Open(req.RequestState, req.Binding); err != nil {
 			return nil, fmt.Errorf("%s: %w", r.Version, err)
@@ -963,6 +1003,75 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 		return nil, fmt.Errorf("%s: %w", r.Version, req.AnswerError)
 	}
 	return s.listSet(answer{version: r.Version, roots: req.Answer}, optionsKey(opts), opts)
+}
+
+// errNotAsked: Ask chose not to ask the client for its roots. It matches
+// ErrNoRootsCapability: the server has no roots of the client's to use.
+var errNotAsked error = notAsked{}
+
+type notAsked struct{}
+
+func (notAsked) Error() string {
+	return "the server chose not to ask clients of this revision for roots"
+}
+func (notAsked) Is(target error) bool { return target == ErrNoRootsCapability }
+
+// fallBack reports whether RootSet falls back to the Bounds alone, for
+// what roots returned: the client declared no roots, or was not asked.
+// Only a client that has no roots to give falls back: one that failed to
+// answer, or whose request is malformed, does not.
+func (s *Session) fallBack(a answer, err error) bool {
+	if !s.FallBackToBounds || err == nil || a.version == "" {
+		return false
+	}
+	return errors.Is(err, ErrNoRootsCapability)
+}
+
+// boundsSet is the set of the directories of the Bounds among opts, as
+// roots of version: what a tool may touch when a client gives no roots
+// and the Session falls back.
+func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, error) {
+	c := rootSetConfig{windows: runtime.GOOS == "windows"}
+	for _, o := range opts {
+		o(&c)
+	}
+	if !c.bounded {
+		return nil, fmt.Errorf("%s: %w, and FallBackToBounds has no Bounds option to fall back to", version, ErrNoRootsCapability)
+	}
+	roots := make([]Root, len(c.bounds))
+	for i, dir := range c.bounds {
+		roots[i] = Root{URI: dirURI(dir, c.windows), Name: "bounds"}
+	}
+	return s.listSet(answer{version: version, roots: roots}, optionsKey(opts), opts)
+}
+
+// dirURI is the file URI of the absolute directory path dir, POSIX or
+// Windows (C:\x is file:///C:/x). A path that is not absolute keeps its
+// text, and the set refuses the root it names.
+func dirURI(dir string, windows bool) string {
+	if windows {
+		dir = "/" + strings.ReplaceAll(dir, `\`, "/")
+	}
+	return (&url.URL{Scheme: "file", Path: dir}).String()
+}
+
+// deprecated calls OnDeprecatedRoots for a use of roots on r: for the
+// initialized session once, else every time a request that stands alone
+// brings roots (the retried request, not the one that asks).
+func (s *Session) deprecated(r *RevisionPackage, session bool) {
+	if s.OnDeprecatedRoots == nil || !r.Deprecated {
+		return
+	}
+	if session {
+		s.mu.Lock()
+		done := s.warned
+		s.warned = true
+		s.mu.Unlock()
+		if done {
+			return
+		}
+	}
+	s.OnDeprecatedRoots(r.Version)
 }
 
 // State returns the state the session's RequestState gave when it asked
