@@ -84,6 +84,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
+			"\t\"net/http\"\n" +
 			"\t\"slices\"\n" +
 			"\t\"strings\"\n" +
 			"\t\"sync\"\n" +
@@ -146,6 +147,28 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// StateSealer.\n" +
 			"func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }\n" +
 			"\n" +
+			"// FallBackToBounds opts into the migration off roots (SEP-2577 deprecates\n" +
+			"// them from 2026-07-28): a client that declares no roots, or that ask\n" +
+			"// chooses not to ask (nil asks every client that declares roots), works in\n" +
+			"// the directories of the Bounds option alone, and nothing is sent to it; a\n" +
+			"// client's roots, when it gives them, are intersected with the Bounds.\n" +
+			"// Give Bounds with RootSetOptions: without them RootSet fails rather than\n" +
+			"// allow every file. ask takes the revision the client speaks; for example\n" +
+			"// func(r Revision) bool { return !r.Deprecated } stops asking where roots\n" +
+			"// are deprecated.\n" +
+			"func FallBackToBounds(ask func(Revision) bool) Option {\n" +
+			"\treturn func(a *Adapter) { a.fallBack, a.ask = true, ask }\n" +
+			"}\n" +
+			"\n" +
+			"// OnDeprecatedRoots is called as roots are used on a revision that\n" +
+			"// deprecates them: once per session that negotiated such a revision and,\n" +
+			"// where requests stand alone (2026-07-28), once per tool call that gets\n" +
+			"// the client's roots. It is the warning SEP-2577 asks for; log it or\n" +
+			"// count it.\n" +
+			"func OnDeprecatedRoots(f func(version string)) Option {\n" +
+			"\treturn func(a *Adapter) { a.onDeprecated = f }\n" +
+			"}\n" +
+			"\n" +
 			"// An Adapter serves the roots of the clients of one or more go-sdk\n" +
 			"// servers. Create it with New; it is safe for concurrent use.\n" +
 			"type Adapter struct {\n" +
@@ -155,6 +178,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tinputKey        string\n" +
 			"\tsetOpts         []RootSetOption\n" +
 			"\tsealer          *StateSealer\n" +
+			"\tfallBack        bool\n" +
+			"\task             func(Revision) bool\n" +
+			"\tonDeprecated    func(string)\n" +
 			"\n" +
 			"\t// perRequest serves the requests that name their revision in _meta\n" +
 			"\t// and carry roots in inputRequests: it keeps only the RootSets of the\n" +
@@ -195,6 +221,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tOnInvalidRoots: a.onInvalid,\n" +
 			"\t\tInputKey:       a.inputKey,\n" +
 			"\t\tSealer:         a.sealer,\n" +
+			"\n" +
+			"\t\tFallBackToBounds:  a.fallBack,\n" +
+			"\t\tAsk:               a.ask,\n" +
+			"\t\tOnDeprecatedRoots: a.onDeprecated,\n" +
 			"\t}\n" +
 			"}\n" +
 			"\n" +
@@ -562,6 +592,34 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn err != nil || !rev.DirectRequest\n" +
 			"}\n" +
 			"\n" +
+			"// HTTPHandler serves the servers getServer returns over Streamable HTTP,\n" +
+			"// on every revision the kit serves. go-sdk serves a revision whose\n" +
+			"// requests stand alone (2026-07-28) only on a stateless\n" +
+			"// StreamableHTTPHandler, and a revision where roots/list is a request of\n" +
+			"// its own only on a stateful one, since only a session that lasts can\n" +
+			"// send it: HTTPHandler makes one of each, with opts (nil means none; its\n" +
+			"// Stateless is set for the one and cleared for the other), and sends each\n" +
+			"// HTTP request to the one its Mcp-Protocol-Version header calls for. A\n" +
+			"// request without the header, as an initialize is, goes to the stateful\n" +
+			"// one.\n" +
+			"func HTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler {\n" +
+			"\tvar o mcp.StreamableHTTPOptions\n" +
+			"\tif opts != nil {\n" +
+			"\t\to = *opts\n" +
+			"\t}\n" +
+			"\to.Stateless = false\n" +
+			"\tstateful := mcp.NewStreamableHTTPHandler(getServer, &o)\n" +
+			"\to.Stateless = true\n" +
+			"\tstateless := mcp.NewStreamableHTTPHandler(getServer, &o)\n" +
+			"\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n" +
+			"\t\tif rev, err := Lookup(r.Header.Get(\"Mcp-Protocol-Version\")); err == nil && !rev.DirectRequest {\n" +
+			"\t\t\tstateless.ServeHTTP(w, r)\n" +
+			"\t\t\treturn\n" +
+			"\t\t}\n" +
+			"\t\tstateful.ServeHTTP(w, r)\n" +
+			"\t})\n" +
+			"}\n" +
+			"\n" +
 			"// legacy returns the gate session of ss, a session that negotiated its\n" +
 			"// revision at initialize, set up on first use.\n" +
 			"func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {\n" +
@@ -578,6 +636,13 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tversion := kept.version\n" +
 			"\tif version == \"\" {\n" +
 			"\t\tversion = init.ProtocolVersion\n" +
+			"\t}\n" +
+			"\tif init.Capabilities == nil && kept.version == \"\" {\n" +
+			"\t\t// Every initialize declares capabilities; go-sdk makes up\n" +
+			"\t\t// InitializeParams without them for each request a stateless\n" +
+			"\t\t// StreamableHTTPHandler serves on an earlier revision.\n" +
+			"\t\treturn nil, nil, fmt.Errorf(\"gosdk: %s: %w: the session has no initialize parameters, as on a stateless HTTP handler, which cannot send roots/list: serve %s on a stateful handler (HTTPHandler routes each request to the right one)\",\n" +
+			"\t\t\tversion, ErrWrongPath, version)\n" +
 			"\t}\n" +
 			"\ts := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {\n" +
 			"\t\tif method != \"roots/list\" {\n" +
@@ -854,6 +919,24 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t// Principal names who makes the request being served, for the Sealer;\n" +
 			"\t// nil means the mcp-go session's ID, or \"anonymous\" without a session.\n" +
 			"\tPrincipal func(ctx context.Context) string\n" +
+			"\t// FallBackToBounds opts into the migration off roots (SEP-2577\n" +
+			"\t// deprecates them from 2026-07-28): a client that declares no roots,\n" +
+			"\t// or that Ask chooses not to ask, works in the directories of the\n" +
+			"\t// Bounds option given to Tool or RootSet alone, and nothing is sent to\n" +
+			"\t// it; a client's roots, when it gives them, are intersected with the\n" +
+			"\t// Bounds. Without Bounds, RootSet fails rather than allow every file.\n" +
+			"\tFallBackToBounds bool\n" +
+			"\t// Ask, when set, says whether to ask a client speaking revision r for\n" +
+			"\t// its roots; nil asks every client that declares them. For example\n" +
+			"\t// func(r Revision) bool { return !r.Deprecated } stops asking where\n" +
+			"\t// roots are deprecated.\n" +
+			"\tAsk func(r Revision) bool\n" +
+			"\t// OnDeprecatedRoots, when set, is called as roots are used on a\n" +
+			"\t// revision that deprecates them: once per session that negotiated\n" +
+			"\t// one and, where requests stand alone (2026-07-28), once per tool\n" +
+			"\t// call that gets the client's roots. It is the warning SEP-2577 asks\n" +
+			"\t// for; log it or count it.\n" +
+			"\tOnDeprecatedRoots func(version string)\n" +
 			"}\n" +
 			"\n" +
 			"// Roots is the server side: the roots of the client each tool call comes\n" +
@@ -925,6 +1008,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tOnInvalidRoots: r.o.OnInvalidRoots,\n" +
 			"\t\tInputKey:       r.o.InputKey,\n" +
 			"\t\tSealer:         r.o.Sealer,\n" +
+			"\n" +
+			"\t\tFallBackToBounds:  r.o.FallBackToBounds,\n" +
+			"\t\tAsk:               r.o.Ask,\n" +
+			"\t\tOnDeprecatedRoots: r.o.OnDeprecatedRoots,\n" +
 			"\t}\n" +
 			"}\n" +
 			"\n" +

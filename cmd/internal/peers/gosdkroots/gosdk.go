@@ -75,6 +75,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -137,6 +138,28 @@ func RootSetOptions(opts ...RootSetOption) Option {
 // StateSealer.
 func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
 
+// FallBackToBounds opts into the migration off roots (SEP-2577 deprecates
+// them from 2026-07-28): a client that declares no roots, or that ask
+// chooses not to ask (nil asks every client that declares roots), works in
+// the directories of the Bounds option alone, and nothing is sent to it; a
+// client's roots, when it gives them, are intersected with the Bounds.
+// Give Bounds with RootSetOptions: without them RootSet fails rather than
+// allow every file. ask takes the revision the client speaks; for example
+// func(r Revision) bool { return !r.Deprecated } stops asking where roots
+// are deprecated.
+func FallBackToBounds(ask func(Revision) bool) Option {
+	return func(a *Adapter) { a.fallBack, a.ask = true, ask }
+}
+
+// OnDeprecatedRoots is called as roots are used on a revision that
+// deprecates them: once per session that negotiated such a revision and,
+// where requests stand alone (2026-07-28), once per tool call that gets
+// the client's roots. It is the warning SEP-2577 asks for; log it or
+// count it.
+func OnDeprecatedRoots(f func(version string)) Option {
+	return func(a *Adapter) { a.onDeprecated = f }
+}
+
 // An Adapter serves the roots of the clients of one or more go-sdk
 // servers. Create it with New; it is safe for concurrent use.
 type Adapter struct {
@@ -146,6 +169,9 @@ type Adapter struct {
 	inputKey        string
 	setOpts         []RootSetOption
 	sealer          *StateSealer
+	fallBack        bool
+	ask             func(Revision) bool
+	onDeprecated    func(string)
 
 	// perRequest serves the requests that name their revision in _meta
 	// and carry roots in inputRequests: it keeps only the RootSets of the
@@ -186,6 +212,10 @@ func (a *Adapter) gateSession(request func(context.Context, string, json.RawMess
 		OnInvalidRoots: a.onInvalid,
 		InputKey:       a.inputKey,
 		Sealer:         a.sealer,
+
+		FallBackToBounds:  a.fallBack,
+		Ask:               a.ask,
+		OnDeprecatedRoots: a.onDeprecated,
 	}
 }
 
@@ -553,6 +583,34 @@ func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
 	return err != nil || !rev.DirectRequest
 }
 
+// HTTPHandler serves the servers getServer returns over Streamable HTTP,
+// on every revision the kit serves. go-sdk serves a revision whose
+// requests stand alone (2026-07-28) only on a stateless
+// StreamableHTTPHandler, and a revision where roots/list is a request of
+// its own only on a stateful one, since only a session that lasts can
+// send it: HTTPHandler makes one of each, with opts (nil means none; its
+// Stateless is set for the one and cleared for the other), and sends each
+// HTTP request to the one its Mcp-Protocol-Version header calls for. A
+// request without the header, as an initialize is, goes to the stateful
+// one.
+func HTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler {
+	var o mcp.StreamableHTTPOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.Stateless = false
+	stateful := mcp.NewStreamableHTTPHandler(getServer, &o)
+	o.Stateless = true
+	stateless := mcp.NewStreamableHTTPHandler(getServer, &o)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rev, err := Lookup(r.Header.Get("Mcp-Protocol-Version")); err == nil && !rev.DirectRequest {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		stateful.ServeHTTP(w, r)
+	})
+}
+
 // legacy returns the gate session of ss, a session that negotiated its
 // revision at initialize, set up on first use.
 func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
@@ -569,6 +627,13 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	version := kept.version
 	if version == "" {
 		version = init.ProtocolVersion
+	}
+	if init.Capabilities == nil && kept.version == "" {
+		// Every initialize declares capabilities; go-sdk makes up
+		// InitializeParams without them for each request a stateless
+		// StreamableHTTPHandler serves on an earlier revision.
+		return nil, nil, fmt.Errorf("gosdkroots: %s: %w: the session has no initialize parameters, as on a stateless HTTP handler, which cannot send roots/list: serve %s on a stateful handler (HTTPHandler routes each request to the right one)",
+			version, ErrWrongPath, version)
 	}
 	s := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {

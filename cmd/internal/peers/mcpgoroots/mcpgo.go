@@ -88,6 +88,24 @@ type Options struct {
 	// Principal names who makes the request being served, for the Sealer;
 	// nil means the mcp-go session's ID, or "anonymous" without a session.
 	Principal func(ctx context.Context) string
+	// FallBackToBounds opts into the migration off roots (SEP-2577
+	// deprecates them from 2026-07-28): a client that declares no roots,
+	// or that Ask chooses not to ask, works in the directories of the
+	// Bounds option given to Tool or RootSet alone, and nothing is sent to
+	// it; a client's roots, when it gives them, are intersected with the
+	// Bounds. Without Bounds, RootSet fails rather than allow every file.
+	FallBackToBounds bool
+	// Ask, when set, says whether to ask a client speaking revision r for
+	// its roots; nil asks every client that declares them. For example
+	// func(r Revision) bool { return !r.Deprecated } stops asking where
+	// roots are deprecated.
+	Ask func(r Revision) bool
+	// OnDeprecatedRoots, when set, is called as roots are used on a
+	// revision that deprecates them: once per session that negotiated
+	// one and, where requests stand alone (2026-07-28), once per tool
+	// call that gets the client's roots. It is the warning SEP-2577 asks
+	// for; log it or count it.
+	OnDeprecatedRoots func(version string)
 }
 
 // Roots is the server side: the roots of the client each tool call comes
@@ -159,6 +177,10 @@ func (r *Roots) newSession() *Session {
 		OnInvalidRoots: r.o.OnInvalidRoots,
 		InputKey:       r.o.InputKey,
 		Sealer:         r.o.Sealer,
+
+		FallBackToBounds:  r.o.FallBackToBounds,
+		Ask:               r.o.Ask,
+		OnDeprecatedRoots: r.o.OnDeprecatedRoots,
 	}
 }
 
