@@ -12,12 +12,13 @@ import (
 // Overview is the API overview of the given revisions as Markdown: a
 // table with a column per revision, giving its dialect, how roots/list
 // travels, the list-changed notification, the capability, the
-// deprecation, and then every declaration of the generated package that
-// some revisions have and others lack (a field or method only where it
-// is not simply where its type is); the declarations every revision has
-// follow the table. The declarations are read from the generated code
-// itself, so the overview cannot drift from it.
-func Overview(revisions []string) (string, error) {
+// deprecation and, with declarations, every declaration of the generated
+// single-revision package that some revisions have and others lack (a
+// field or method only where it is not simply where its type is); the
+// declarations every revision has follow the table. The declarations are
+// read from the generated code itself, so the overview cannot drift from
+// it.
+func Overview(revisions []string, declarations bool) (string, error) {
 	type column struct {
 		m     *Model
 		decls map[string]bool
@@ -88,6 +89,9 @@ func Overview(revisions []string) (string, error) {
 		row(cells...)
 	}
 
+	if !declarations {
+		return b.String(), nil
+	}
 	all := map[string]bool{}
 	for _, c := range cols {
 		for d := range c.decls {

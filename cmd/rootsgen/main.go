@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		pkg      = fs.String("package", "", "package `name` (default: the package already in -out, else $GOPACKAGE when -out is the current directory, else the base name of -out)")
 		check    = fs.Bool("check", false, "write nothing; exit 1 and list the differences if the files in -out are not what would be generated")
 		list     = fs.Bool("list", false, "list the embedded revisions with their dialect, features and deprecation status")
-		markdown = fs.Bool("markdown", false, "with -list: print an overview of each revision's API as Markdown")
+		markdown = fs.Bool("markdown", false, "with -list: print an overview of the revisions as Markdown (with -v: and which declarations each revision's package has)")
 		version  = fs.Bool("version", false, "print the rootsgen version")
 		verbose  = fs.Bool("v", false, "report the plan (the parts of the roots feature the package has), the parts left out, and the files written")
 		strict   = fs.Bool("strict", false, "treat a part of the roots feature left out (a warning) as an error: exit 2 and write nothing")
@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		revs     = fs.String("revisions", "", "with -sdk: the `revisions` the kit serves, separated by commas (default: every embedded revision)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check] [-strict] [-v]\n       rootsgen -sdk go-sdk|mcp-go|none -out DIR [-revisions REV,...] [-package NAME] [-check] [-v]\n       rootsgen -list [-markdown] | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check] [-strict] [-v]\n       rootsgen -sdk go-sdk|mcp-go|none -out DIR [-revisions REV,...] [-package NAME] [-check] [-v]\n       rootsgen -list [-markdown [-v]] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
 		return exitOK
 	case *list && *markdown:
-		return interrupted(ctx, listMarkdown(stdout, stderr), stderr)
+		return interrupted(ctx, listMarkdown(stdout, stderr, *verbose), stderr)
 	case *list:
 		return interrupted(ctx, listRevisions(stdout, stderr), stderr)
 	case *markdown:
@@ -474,10 +474,11 @@ func listRevisions(stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// listMarkdown prints the API overview of the embedded revisions, the
-// table README.md shows.
-func listMarkdown(stdout, stderr io.Writer) int {
-	overview, err := generator.Overview(schema.Revisions())
+// listMarkdown prints the overview of the embedded revisions, the table
+// README.md shows; with declarations, also which declarations of a
+// single-revision package each revision has.
+func listMarkdown(stdout, stderr io.Writer, declarations bool) int {
+	overview, err := generator.Overview(schema.Revisions(), declarations)
 	if err != nil {
 		fmt.Fprintf(stderr, "rootsgen: %v\n", err)
 		return exitFail
