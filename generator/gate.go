@@ -23,15 +23,6 @@ type GateRevision struct {
 	Schema []byte
 }
 
-// GateOptions say what gate package to generate.
-type GateOptions struct {
-	Package   string
-	Revisions []GateRevision
-	Version   string
-	// Load limits the reading of the revisions' Schema.
-	Load LoadOptions
-}
-
 // gateRevision is what the gate template knows of one revision: its
 // package, and its plan, made from its schema like everything else.
 type gateRevision struct {
@@ -46,25 +37,6 @@ type gateRevision struct {
 // roots/list in inputRequests: it has AskForRoots, RequireRoots and the
 // -32021 code.
 func (r gateRevision) Asks() bool { return r.Ask && r.Require && r.MissingCode }
-
-// ParseGateFlag reads "REV=IMPORT,REV=IMPORT", the value of -gate.
-func ParseGateFlag(value string) ([]GateRevision, error) {
-	var revs []GateRevision
-	for _, item := range strings.Split(value, ",") {
-		rev, imp, ok := strings.Cut(strings.TrimSpace(item), "=")
-		if !ok || rev == "" || imp == "" {
-			return nil, &UsageError{fmt.Errorf("-gate wants REVISION=IMPORT_PATH pairs separated by commas, got %q", item)}
-		}
-		if err := schema.CheckRevision(rev); err != nil {
-			return nil, &UsageError{err}
-		}
-		if err := checkImportPath(imp); err != nil {
-			return nil, &UsageError{err}
-		}
-		revs = append(revs, GateRevision{Revision: rev, Import: imp})
-	}
-	return revs, nil
-}
 
 // checkImportPath refuses what cannot be a Go import path: the path is
 // written between quotes into the gate's import block, so a quote or a line
