@@ -1,8 +1,9 @@
-// Package templates holds the text/template sources of the behaviour-shaped
-// code rootsgen writes into every generated package: validation and JSON
-// support, the package documentation, and runnable examples. The
-// data-shaped declarations (one per schema definition) are emitted with
-// jennifer in package generator instead. The opt-in SDK adapters (rootsgen
+// Package templates holds what rootsgen writes besides the declarations it
+// emits with jennifer (package generator): the runtime every revision
+// shares, the real Go package rootsrt with its tests beside it (Runtime),
+// and the text/template sources of the glue that varies with the schema:
+// handlers, the revision's gate descriptor, the kit's front package, the
+// package documentation and the examples. The opt-in SDK adapters (rootsgen
 // -sdk), the only output that imports an SDK, are real Go packages of the
 // nested module sdk/, compiled and tested there, and bundled here as text
 // (SDKAdapters, sdk_adapters.go).
@@ -19,13 +20,14 @@ import (
 //go:embed *.tmpl
 var files embed.FS
 
-// Runtime holds the sources of package rootsrt (rootsrt/*.go): the
-// behaviour every revision shares, written once as real, tested Go, its
-// tests beside it (rootsgen leaves the _test.go files out). rootsgen
-// writes it out as a package of its own, or into the package of a single
-// revision.
+// Runtime holds the sources of package rootsrt: the behaviour every
+// revision shares, written once as real, tested Go. rootsgen writes it out
+// as a package of its own, or into the package of a single revision. The
+// files are listed one by one so that the tests beside them stay out of
+// rootsgen's binary; TestRuntimeFiles keeps the list whole.
 //
-//go:embed rootsrt/*.go
+//go:embed rootsrt/asker.go rootsrt/codec.go rootsrt/errors.go rootsrt/gate.go rootsrt/problems.go
+//go:embed rootsrt/sealer.go rootsrt/set.go rootsrt/set_linux.go rootsrt/set_other.go rootsrt/set_wasm.go
 var Runtime embed.FS
 
 // An SDKAdapter is the source of one SDK adapter, adapter.go of its
