@@ -19,9 +19,9 @@ import (
 // The example over Streamable HTTP, as -http serves it, against go-sdk's
 // streamable client: reads inside, refuses outside, follows a root change.
 func TestStreamableHTTP(t *testing.T) {
-	server := newServer(log.New(io.Discard, "", 0))
+	server := newServer(log.New(io.Discard, "", 0), nil)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", httpHandler(server))
+	mux.Handle("/mcp", gosdkroots.HTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	ts := httptest.NewServer(mux)
 	defer ts.Close()
 	for _, v := range versions {

@@ -4,8 +4,8 @@
 // serves every protocol revision the SDK and the gate share, 2026-07-28
 // included, with the same handler.
 //
-//	go run ./examples/gosdk-server                       # stdio
-//	go run ./examples/gosdk-server -http 127.0.0.1:8080  # Streamable HTTP at /mcp
+//	go run ./examples/gosdk-server                                   # stdio
+//	go run ./examples/gosdk-server -http 127.0.0.1:8080 -allow /srv  # Streamable HTTP at /mcp
 //
 // (from cmd/internal/peers). The roots wiring is newServer: the lines
 // between "roots wiring: begin" and "roots wiring: end", counted by
@@ -26,36 +26,24 @@ import (
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
+	var allow []string
+	flag.Func("allow", "a `directory` the tools may touch, within the client's roots (repeatable)", func(dir string) error {
+		allow = append(allow, dir)
+		return nil
+	})
 	flag.Parse()
 	logger := log.New(os.Stderr, "gosdk-server: ", 0)
-	server := newServer(logger)
+	server := newServer(logger, allow)
 	if *addr == "" {
 		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			logger.Fatal(err)
 		}
 		return
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", httpHandler(server))
-	logger.Fatal(http.ListenAndServe(*addr, mux))
-}
-
-// httpHandler serves server over Streamable HTTP on every revision. go-sdk
-// v1.8.0 serves 2026-07-28 only on a stateless handler, which cannot send a
-// request to the client, and the earlier revisions (whose roots/list is such
-// a request) only on a stateful one: each request goes to the handler of
-// the revision its protocol-version header names.
-func httpHandler(server *mcp.Server) http.Handler {
-	get := func(*http.Request) *mcp.Server { return server }
-	stateful := mcp.NewStreamableHTTPHandler(get, nil)
-	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Protocol-Version") >= "2026-07-28" {
-			stateless.ServeHTTP(w, r)
-			return
-		}
-		stateful.ServeHTTP(w, r)
-	})
+	// Both eras on one endpoint: 2025-era sessions on a stateful handler,
+	// 2026-07-28 requests on a stateless one.
+	http.Handle("/mcp", gosdkroots.HTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
+	logger.Fatal(http.ListenAndServe(*addr, nil))
 }
 
 // roots wiring: begin
@@ -64,8 +52,12 @@ type readFileArgs struct {
 	Path string `json:"path" jsonschema:"absolute path of the file to read"`
 }
 
-func newServer(logger *log.Logger) *mcp.Server {
-	roots := gosdkroots.New(gosdkroots.OnInvalidRoots(func(err error) { logger.Printf("roots left out: %v", err) }))
+func newServer(logger *log.Logger, allow []string) *mcp.Server {
+	opts := []gosdkroots.Option{gosdkroots.OnInvalidRoots(func(err error) { logger.Printf("roots left out: %v", err) })}
+	if len(allow) > 0 { // the operator's directories: client roots never reach beyond them
+		opts = append(opts, gosdkroots.RootSetOptions(gosdkroots.Bounds(allow...)))
+	}
+	roots := gosdkroots.New(opts...)
 	server := roots.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, nil)
 	readFile := func(ctx context.Context, req *mcp.CallToolRequest, in readFileArgs) (*mcp.CallToolResult, any, error) {
 		set, err := roots.RootSet(ctx, req) // this request's client roots, any revision

@@ -1,0 +1,151 @@
+package release
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/modproxy"
+	"github.com/rootsgen/rootsgen/testdata/gotest/prereq"
+)
+
+// kitLineBudget bounds the non-test Go lines of the go-sdk kit of every
+// embedded revision. The goal is 6,000; this is where the kit stands, so
+// that it only shrinks.
+const kitLineBudget = 12000
+
+// TestKitFromProxy takes the README's path for a go-sdk server: a fresh
+// module at go 1.25.0 requiring go-sdk v1.8.0, rootsgen pinned with the
+// README's go get -tool line, the README's go:generate line, and the
+// README's quick start as main.go. The kit serves every embedded revision,
+// builds and vets; -check passes, and fails once any file of the tree is
+// edited; no two of its files are the same but for their package clause.
+func TestKitFromProxy(t *testing.T) {
+	readme := readREADME(t)
+	getTool := readmeLine(t, readme, "go get -tool ")
+	genLine := readmeLine(t, readme, "//go:generate go tool rootsgen -sdk go-sdk ")
+	checkLine := readmeLine(t, readme, "go tool rootsgen -sdk go-sdk ")
+	p := publish(t)
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/app\n\ngo 1.25.0\n")
+	goIn(t, p, dir, "get", "github.com/modelcontextprotocol/go-sdk@v1.8.0")
+	goIn(t, p, dir, strings.Fields(getTool)[1:]...) // @latest: the proxy's one version
+	write("gen.go", "package main\n\n"+genLine+"\n")
+	example, err := os.ReadFile(filepath.Join(prereq.RepoRoot(t), "cmd", "internal", "peers", "examples", "gosdk-server", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := strings.ReplaceAll(string(example), `"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"`, `"example.com/app/mcproots"`)
+	write("main.go", strings.ReplaceAll(main, "gosdkroots.", "mcproots."))
+	goIn(t, p, dir, "generate", "./...")
+	goIn(t, p, dir, "mod", "tidy")
+	goIn(t, p, dir, "build", "./...")
+	goIn(t, p, dir, "vet", "./...")
+
+	kit := filepath.Join(dir, "mcproots")
+	revisions := 0
+	lines, files := 0, map[string]string{}
+	err = filepath.WalkDir(kit, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		lines += bytes.Count(b, []byte("\n"))
+		body := packageClause.ReplaceAllString(string(b), "package _")
+		for other, o := range files {
+			if o == body {
+				t.Errorf("%s and %s differ only in their package clause", other, path)
+			}
+		}
+		files[path] = body
+		if strings.HasSuffix(path, "doc.go") && strings.Contains(filepath.Base(filepath.Dir(path)), "roots20") {
+			revisions++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the kit: %d files, %d lines of non-test Go, %d revision packages", len(files), lines, revisions)
+	if revisions != 5 {
+		t.Errorf("the kit has %d revision packages, want the 5 embedded", revisions)
+	}
+	if lines > kitLineBudget {
+		t.Errorf("the kit has %d lines of non-test Go, over the budget of %d", lines, kitLineBudget)
+	}
+
+	check := strings.Fields(checkLine)
+	if out, code := goCode(p, dir, check[1:]...); code != 0 {
+		t.Errorf("-check of the fresh kit: exit %d\n%s", code, out)
+	}
+	edited := filepath.Join(kit, "rootsrt", "set.go")
+	before, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(edited, append(before, "// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := goCode(p, dir, check[1:]...); code != 1 || !strings.Contains(out, "rootsrt/set.go") {
+		t.Errorf("-check after an edit: exit %d, want 1 naming the file\n%s", code, out)
+	}
+}
+
+var packageClause = regexp.MustCompile(`(?m)^package \w+$`)
+
+// goCode runs the go command in dir and returns its combined output and
+// exit code.
+func goCode(p *modproxy.Proxy, dir string, args ...string) (string, int) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = p.Env
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return string(out), exit.ExitCode()
+	}
+	if err != nil {
+		return err.Error(), -1
+	}
+	return string(out), 0
+}
+
+func readREADME(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(prereq.RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// readmeLine returns the line of README.md that starts with prefix; the
+// test fails unless there is exactly one.
+func readmeLine(t *testing.T, readme, prefix string) string {
+	t.Helper()
+	var found []string
+	for l := range strings.Lines(readme) {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, prefix) {
+			found = append(found, l)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("README.md has %d lines starting %q, want 1: %q", len(found), prefix, found)
+	}
+	return found[0]
+}
