@@ -1,16 +1,18 @@
 // Package generated holds rootsgen's output for every revision it ships
-// with, one package per revision, and the gate over all of them (rootsgate),
-// as a user's go generate would write them.
-// The packages are committed; TestGeneratedFresh (generated_test.go) fails
-// when they differ from what the generator produces now. Regenerate them with
+// with, as a user's go generate would write it: one single-revision
+// package per revision, and a kit without an SDK adapter (rootsgate) that
+// serves them all. The packages are committed; TestGeneratedFresh
+// (generated_test.go) fails when they differ from what the generator
+// produces now. Regenerate them with
 //
 //	go generate ./...
 //
 // The tests here reach each revision through adapters_test.go, which the
 // last line below writes from the embedded schemas (generated/internal/adapters).
-// Adding a revision is: its schema in schema/, one -revision line here
-// (package roots<date without dashes>) and its entry in the -gate line; no
-// test is edited (TestGeneratedFresh fails until the lines are there).
+// Adding a revision is: its schema in schema/ and one -revision line here
+// (package roots<date without dashes>); the kit serves every embedded
+// revision, and no test is edited (TestGeneratedFresh fails until the line
+// is there).
 package generated
 
 //go:generate go run ../cmd/rootsgen -revision 2024-11-05 -out roots20241105
