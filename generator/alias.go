@@ -80,15 +80,7 @@ func aliasPackage(out []File, pkg string, same *gateRevision, sameFiles []File, 
 			}
 		}
 	}
-	if g := groups[token.TYPE]; len(g) > 0 {
-		f.Type().Defs(g...)
-	}
-	if g := groups[token.CONST]; len(g) > 0 {
-		f.Const().Defs(g...)
-	}
-	if g := groups[token.VAR]; len(g) > 0 {
-		f.Var().Defs(g...)
-	}
+	writeGroups(f, groups)
 	f.Comment("ProtocolVersion is the revision this package is for.")
 	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Revision)
 	if slices.ContainsFunc(sameFiles, func(f File) bool { return f.Name == "gate.go" }) {

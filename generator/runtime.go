@@ -567,6 +567,17 @@ func (e *emitter) runtimeAliases(pkg, header string) (File, error) {
 		}
 		groups[kind] = append(groups[kind], lines...)
 	}
+	writeGroups(f, groups)
+	var b bytes.Buffer
+	if err := f.Render(&b); err != nil {
+		return File{}, err
+	}
+	return File{Name: "runtime.go", Content: b.Bytes()}, nil
+}
+
+// writeGroups writes the aliases of groups into f, one parenthesized
+// declaration per kind, types first.
+func writeGroups(f *jen.File, groups map[token.Token][]jen.Code) {
 	if g := groups[token.TYPE]; len(g) > 0 {
 		f.Type().Defs(g...)
 	}
@@ -576,9 +587,4 @@ func (e *emitter) runtimeAliases(pkg, header string) (File, error) {
 	if g := groups[token.VAR]; len(g) > 0 {
 		f.Var().Defs(g...)
 	}
-	var b bytes.Buffer
-	if err := f.Render(&b); err != nil {
-		return File{}, err
-	}
-	return File{Name: "runtime.go", Content: b.Bytes()}, nil
 }
