@@ -76,8 +76,10 @@ func reads(set *rootsrt.RootSet, files ...string) []string {
 		switch {
 		case err == nil:
 			out = append(out, string(data))
-		case errors.Is(err, rootsrt.ErrOutsideRoots), errors.Is(err, rootsrt.ErrOutsideBounds):
+		case errors.Is(err, rootsrt.ErrOutsideRoots):
 			out = append(out, "refused")
+		case errors.Is(err, rootsrt.ErrOutsideBounds):
+			out = append(out, "refused: bounds")
 		default:
 			out = append(out, err.Error())
 		}
@@ -86,8 +88,9 @@ func reads(set *rootsrt.RootSet, files ...string) []string {
 }
 
 // With FallBackToBounds, a client that declares no roots, or that Ask
-// chooses not to ask, works in the Bounds alone, and nothing is sent to
-// it; a client that gives roots works in their intersection with the
+// chooses not to ask, works in the Bounds alone (a path outside them is
+// refused as outside the bounds, not the client's roots), and nothing is
+// sent to it; a client that gives roots works in their intersection with the
 // Bounds, as without the option. On every revision.
 func TestGateFallBackToBounds(t *testing.T) {
 	m := newMigrateTree(t)
@@ -100,9 +103,9 @@ func TestGateFallBackToBounds(t *testing.T) {
 			want  []string // bound/f.txt, bound/sub/g.txt, outside.txt
 			asked bool
 		}{
-			{"no roots declared", `{}`, true, []string{"bound", "sub", "refused"}, false},
+			{"no roots declared", `{}`, true, []string{"bound", "sub", "refused: bounds"}, false},
 			{"roots given", gateCaps(rev), true, []string{"refused", "sub", "refused"}, true},
-			{"not asked", gateCaps(rev), false, []string{"bound", "sub", "refused"}, false},
+			{"not asked", gateCaps(rev), false, []string{"bound", "sub", "refused: bounds"}, false},
 		} {
 			t.Run(rev.Version+"/"+c.name, func(t *testing.T) {
 				peer := newGatePeer(rootsrt.Root{URI: fileURI(m.sub), Name: "sub"})
@@ -188,7 +191,7 @@ func TestGateDecodedFallBack(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got, want := reads(set, m.boundFile, m.outside), []string{"bound", "refused"}; !slices.Equal(got, want) {
+		if got, want := reads(set, m.boundFile, m.outside), []string{"bound", "refused: bounds"}; !slices.Equal(got, want) {
 			t.Errorf("%s: reads %q, want %q", c.name, got, want)
 		}
 		set.Close()

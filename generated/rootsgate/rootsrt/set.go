@@ -112,10 +112,14 @@ type RootSetOf[R any] struct {
 	// clients holds, with Bounds, the paths of the client's valid roots as
 	// resolved holds them, before the bounds narrowed them: a path inside
 	// one of them but in no directory is outside the bounds.
-	clients   rootIndex
-	windows   bool
-	readLimit int64
-	closed    atomic.Bool
+	clients rootIndex
+	// boundsOnly: the roots are the server's directories themselves (a
+	// Session falling back to its Bounds), so a path outside them is
+	// outside the bounds.
+	boundsOnly bool
+	windows    bool
+	readLimit  int64
+	closed     atomic.Bool
 	// refs counts the open views of the directories (see Share): the set
 	// and every view made of it.
 	refs *atomic.Int32
@@ -659,6 +663,9 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 // refuse is the error of a file method given p, which leads to real, a
 // path in none of the set's directories.
 func (s *RootSetOf[R]) refuse(op, p, real string) error {
+	if s.boundsOnly {
+		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
+	}
 	if _, _, in := s.clients.lookup(real, s.windows); in && len(s.clients.byPath) > 0 {
 		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
 	}
@@ -1077,7 +1084,7 @@ func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 	s.refs.Add(1)
 	return &RootSetOf[R]{
 		roots: s.roots, paths: s.paths, owner: s.owner, dirs: s.dirs,
-		lexical: s.lexical, resolved: s.resolved, clients: s.clients,
+		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly,
 		windows: s.windows, readLimit: s.readLimit, refs: s.refs,
 	}
 }

@@ -700,7 +700,7 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 	}
 	key := optionsKey(opts)
 	if a.legacy == nil {
-		return s.listSet(a, key, opts)
+		return s.listSet(a, key, opts, false)
 	}
 	if !a.known {
 		return NewRootSet(a.version, a.roots, opts...)
@@ -1002,7 +1002,7 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 	if req.AnswerError != nil {
 		return nil, fmt.Errorf("%s: %w", r.Version, req.AnswerError)
 	}
-	return s.listSet(answer{version: r.Version, roots: req.Answer}, optionsKey(opts), opts)
+	return s.listSet(answer{version: r.Version, roots: req.Answer}, optionsKey(opts), opts, false)
 }
 
 // errNotAsked: Ask chose not to ask the client for its roots. It matches
@@ -1042,7 +1042,7 @@ func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, err
 	for i, dir := range c.bounds {
 		roots[i] = Root{URI: dirURI(dir, c.windows), Name: "bounds"}
 	}
-	return s.listSet(answer{version: version, roots: roots}, optionsKey(opts), opts)
+	return s.listSet(answer{version: version, roots: roots}, "bounds only\x00"+optionsKey(opts), opts, true)
 }
 
 // dirURI is the file URI of the absolute directory path dir, POSIX or
@@ -1297,9 +1297,10 @@ func (sh *sharedRootSet) share() *RootSet {
 }
 
 // listSet returns the RootSet of a, the roots that a request standing
-// alone carried, built with the options keyed by options: the one kept
-// for the same list, or a new one, then kept.
-func (s *Session) listSet(a answer, options string, opts []RootSetOption) (*RootSet, error) {
+// alone carried (or, boundsOnly, the server's directories a Session falls
+// back to), built with the options keyed by options: the one kept for the
+// same list, or a new one, then kept.
+func (s *Session) listSet(a answer, options string, opts []RootSetOption, boundsOnly bool) (*RootSet, error) {
 	key := a.version + "\x00" + options + "\x00" + rootsDigest(a.roots)
 	now := time.Now()
 	ttl := listSetTTL
@@ -1320,6 +1321,7 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption) (*Root
 	if set == nil {
 		return nil, err
 	}
+	set.boundsOnly = boundsOnly
 	sh := &sharedRootSet{set: set, err: err}
 	out := sh.share()
 	s.mu.Lock()
