@@ -15,9 +15,11 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
 	"net/http"
 	"os"
+	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,7 +29,10 @@ import (
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
 	var allow []string
-	flag.Func("allow", "a `directory` the tools may touch, within the client's roots (repeatable)", func(dir string) error {
+	flag.Func("allow", "an absolute `directory` the tools may touch, within the client's roots (repeatable)", func(dir string) error {
+		if !filepath.IsAbs(dir) {
+			return fmt.Errorf("%q is not an absolute path", dir)
+		}
 		allow = append(allow, dir)
 		return nil
 	})

@@ -29,7 +29,7 @@ import (
 // seen.
 func TestMCPGoClientOverHTTP(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
-	s, err := newServer(log.New(io.Discard, "", 0))
+	s, err := newServer(log.New(io.Discard, "", 0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

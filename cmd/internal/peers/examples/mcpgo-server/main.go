@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -28,9 +29,17 @@ import (
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
+	var allow []string
+	flag.Func("allow", "an absolute `directory` the tools may touch, within the client's roots (repeatable)", func(dir string) error {
+		if !filepath.IsAbs(dir) {
+			return fmt.Errorf("%q is not an absolute path", dir)
+		}
+		allow = append(allow, dir)
+		return nil
+	})
 	flag.Parse()
 	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
-	s, err := newServer(logger)
+	s, err := newServer(logger, allow)
 	if err != nil {
 		logger.Fatal(err)
 	}
@@ -44,7 +53,7 @@ func main() {
 
 // roots wiring: begin
 
-func newServer(logger *log.Logger) (*server.MCPServer, error) {
+func newServer(logger *log.Logger, allow []string) (*server.MCPServer, error) {
 	roots, err := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
 	if err != nil {
 		return nil, err // a kit without every revision mcp-go serves
@@ -63,8 +72,17 @@ func newServer(logger *log.Logger) (*server.MCPServer, error) {
 	}
 	s.AddTool(mcp.NewTool("read_file", mcp.WithDescription("Read a file inside the client's roots"),
 		mcp.WithString("path", mcp.Required(), mcp.Description("absolute path of the file to read"))),
-		roots.Tool(readFile)) // this request's client roots, any revision, as a RootSet
+		roots.Tool(readFile, bounds(allow)...)) // this request's client roots, any revision, as a RootSet
 	return s, nil
+}
+
+// bounds limits the tools to the operator's directories, if any: client
+// roots never reach beyond them.
+func bounds(allow []string) []mcpgoroots.RootSetOption {
+	if len(allow) == 0 {
+		return nil
+	}
+	return []mcpgoroots.RootSetOption{mcpgoroots.Bounds(allow...)}
 }
 
 // roots wiring: end
