@@ -8,9 +8,10 @@
 //
 // The tests here reach each revision through adapters_test.go, which the
 // last line below writes from the embedded schemas (generated/internal/adapters).
-// Adding a revision is: its schema in schema/, one -revision line here
-// (package roots<date without dashes>) and its entry in the -gate line; no
-// test is edited (TestGeneratedFresh fails until the lines are there).
+// Adding a revision is: its schema in schema/ and one -revision line here
+// (package roots<date without dashes>); the rootsgate kit takes every
+// embedded revision. No test is edited (TestGeneratedFresh fails until the
+// line is there).
 package generated
 
 //go:generate go run ../cmd/rootsgen -revision 2024-11-05 -out roots20241105
