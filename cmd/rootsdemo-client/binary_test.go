@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// The two demo programs, built and run as the README shows, over real
-// stdio pipes between processes: pinned to a revision, and without
-// -protocol, where the client offers its newest revision and the demo
-// server, which speaks every revision, takes it.
+// The two demo programs, built and run as ../rootsdemo-server/README.md
+// shows, over real stdio pipes between processes: pinned to a revision,
+// and without -protocol, where the client offers its newest revision and
+// the demo server, which speaks every revision, takes it.
 func TestBinaries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the demo programs")

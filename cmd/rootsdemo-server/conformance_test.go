@@ -38,7 +38,8 @@ var notApplicable = map[string]string{
 
 // conformanceScenarios are the server scenarios run against
 // rootsdemo-server -http: those that exercise roots, requestState and the
-// transport a roots server needs. The README lists those left out.
+// transport a roots server needs. README.md here says why the others are
+// left out.
 var conformanceScenarios = []string{
 	"input-required-result-basic-list-roots",
 	"input-required-result-tampered-state",

@@ -8,7 +8,7 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peertest"
 )
 
-// The two demo programs over HTTP, run as the README shows: the server
+// The two demo programs over HTTP, run as README.md here shows: the server
 // started with -http and -allow, the client with -url, on a 2025-era
 // session and on 2026-07-28.
 func TestDemosOverHTTP(t *testing.T) {

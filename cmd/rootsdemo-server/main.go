@@ -30,8 +30,8 @@
 // client, so -http needs -allow DIR: without it the server exits with
 // status 2, unless -unsafe-allow-all says that read_file may read
 // whatever the client's roots cover. -max-body, -max-sessions,
-// -session-idle and -max-conns bound what clients can hold; see the
-// README.
+// -session-idle and -max-conns bound what clients can hold; see
+// README.md in this directory.
 //
 //	rootsdemo-server [-transcript FILE] [-timeout 30s] [-max-age 0] [-strict] [-allow DIR]...
 //	rootsdemo-server -http ADDR -allow DIR... [-max-body 4194304] [-max-sessions 100] [-session-idle 10m] [-max-conns 256] [flags above]

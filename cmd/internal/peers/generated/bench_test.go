@@ -14,7 +14,7 @@ import (
 
 // The benchmarks run the same payloads through the generated package and
 // through the official Go SDK's types, side by side; compare them with
-// benchstat (see README.md).
+// benchstat (see ../README.md).
 
 var benchSizes = []int{1, 100, 10000}
 

@@ -285,7 +285,8 @@ func TestLeftOutReportedOnce(t *testing.T) {
 // without the client session in the server's ctx (SendRequest adds it,
 // SendNotification does not), so a server cannot tell whose roots changed:
 // an in-process client's list_changed drops no cache. Over stdio and HTTP
-// it does (examples/mcpgo-server). This pins the peer fact in the README.
+// it does (examples/mcpgo-server). This pins the peer fact in
+// cmd/internal/peers/README.md.
 func TestInProcessListChangedHasNoSession(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	defer cancel()
@@ -296,6 +297,6 @@ func TestInProcessListChangedHasNoSession(t *testing.T) {
 	}
 	read(t, ctx, c, filepath.Join(d, "f.txt"))
 	if n := asked.Load(); n != 1 {
-		t.Errorf("roots/list asked %d times: mcp-go's in-process notifications now carry the session; update the README", n)
+		t.Errorf("roots/list asked %d times: mcp-go's in-process notifications now carry the session; update cmd/internal/peers/README.md", n)
 	}
 }

@@ -115,7 +115,7 @@ func TestMCPGoClientReadsMissingCapability(t *testing.T) {
 		t.Fatalf("CallTool: %v (%T), want mcp.MissingRequiredClientCapabilityError", err, err)
 	}
 	if missing.Capability != "" {
-		t.Errorf("mcp-go read capability %q from data.requiredCapabilities; the peer fact in the README is out of date", missing.Capability)
+		t.Errorf("mcp-go read capability %q from data.requiredCapabilities; the peer fact in cmd/internal/peers/README.md is out of date", missing.Capability)
 	}
 }
 
@@ -133,7 +133,7 @@ func TestMCPGoClientListChangedOn20260728(t *testing.T) {
 	}
 	readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")) // after the notification on the wire
 	if n := count(t, transcript.String(), "<-", "method", "notifications/roots/list_changed"); n != 1 {
-		t.Errorf("RootListChanges sent %d notifications on 2026-07-28; the README's peer fact is out of date", n)
+		t.Errorf("RootListChanges sent %d notifications on 2026-07-28; the peer fact in cmd/internal/peers/README.md is out of date", n)
 	}
 }
 

@@ -19,7 +19,8 @@ import (
 // v1.2.1 writes the roots entry of inputRequests as {"method":"roots/list"},
 // without params (mcp.InputRequest drops them, and a tool handler cannot
 // change it), and go-sdk v1.8.0 fails to decode an entry without params.
-// The test pins both halves of this peer fact, stated in the README.
+// The test pins both halves of this peer fact, stated in
+// cmd/internal/peers/README.md.
 func TestGoSDKClientAgainstMCPGo(t *testing.T) {
 	exe := build(t)
 	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
@@ -33,7 +34,7 @@ func TestGoSDKClientAgainstMCPGo(t *testing.T) {
 		res, err := cs.CallTool(ctx, &gosdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": filepath.Join(tr.Root, "in.txt")}})
 		if version == "" {
 			if err == nil || !strings.Contains(err.Error(), "unexpected end of JSON input") {
-				t.Errorf("CallTool = %+v, %v; go-sdk now reads mcp-go's roots/list entry: update the README's peer facts", res, err)
+				t.Errorf("CallTool = %+v, %v; go-sdk now reads mcp-go's roots/list entry: update the peer facts in cmd/internal/peers/README.md", res, err)
 			}
 			return
 		}

@@ -104,7 +104,7 @@ func TestMCPGoHTTPRootsNeedGETStream(t *testing.T) {
 	}
 	text, isErr := readFile(t, ctx, c, "/x")
 	if n := asked.n.Load(); n != 0 || !isErr || !strings.Contains(text, mcpgoroots.ErrNoAnswer.Error()) {
-		t.Errorf("read_file = %q (error %t), roots/list reached the client %d times; want never, and no answer: mcp-go may now send roots/list on the POST stream, update the README", text, isErr, n)
+		t.Errorf("read_file = %q (error %t), roots/list reached the client %d times; want never, and no answer: mcp-go may now send roots/list on the POST stream, update the peer fact in cmd/internal/peers/README.md", text, isErr, n)
 	}
 }
 
