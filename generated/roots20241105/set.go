@@ -76,10 +76,15 @@ import (
 //
 // The methods that touch files find the root a path belongs to by reading
 // it the way the kernel does: name by name, following each link where it
-// stands, so that ".." after a link is the parent of the link's target. A
-// path outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots];
-// one inside a client's root but outside the directories given with
-// [Bounds], [ErrOutsideBounds].
+// stands, so that ".." after a link is the parent of the link's target.
+// The walk looks at no name outside the set but the directories above its
+// roots: a path that would go through one (a link inside a root that
+// leads out, even if a ".." then comes back; a link outside that leads
+// in) is refused, so that no answer depends on what lies outside the
+// roots. A path outside every root is an [*fs.PathError] wrapping
+// [ErrOutsideRoots]; one inside a client's root but outside the
+// directories given with [Bounds], [ErrOutsideBounds], whichever its text
+// says.
 //
 // Windows paths (the default when the program runs on Windows, or with
 // [WindowsPaths]): file:///C:/x is the path C:\x, and "%3A" for the colon
@@ -117,9 +122,13 @@ type RootSetOf[R any] struct {
 	// Session falling back to its Bounds), so a path outside them is
 	// outside the bounds.
 	boundsOnly bool
-	windows    bool
-	readLimit  int64
-	closed     atomic.Bool
+	// ancestors are the directories above the set's resolved directories:
+	// a walk may look at them (they exist, as the roots do) but at no
+	// other name outside the set.
+	ancestors map[string]bool
+	windows   bool
+	readLimit int64
+	closed    atomic.Bool
 	// refs counts the open views of the directories (see Share): the set
 	// and every view made of it.
 	refs *atomic.Int32
@@ -278,6 +287,7 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *val
 	b := setBuilder[R]{s: s, c: c, other: c.windows != (runtime.GOOS == "windows"), v: validator{TypeName: "RootSet"}}
 	defer b.close()
 	b.openBounds()
+	b.boundsWalk()
 	for i := range roots {
 		at := &path{nil, "roots", i}
 		before := len(b.v.Problems)
@@ -300,6 +310,7 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *val
 	if !c.resolve {
 		s.resolved = s.lexical
 	}
+	s.ancestors = ancestorsOf(c.windows, s.resolved.byPath, s.lexical.byPath)
 	s.dirs = make([]rootDir, len(b.dirs))
 	for i, d := range b.dirs {
 		s.dirs[i].dirHandle = d
@@ -316,6 +327,9 @@ type setBuilder[R any] struct {
 	bounds []bound
 	dirs   []dirHandle // the directories of s.paths, opened
 	top    *os.Root    // "/", once opened
+	// visit, with Bounds, says which names the walks resolving the
+	// client's roots may look at (see boundsWalk); nil otherwise.
+	visit func(string) bool
 }
 
 // dirHandle is a directory of a RootSetOf, opened, or why it could not be.
@@ -392,7 +406,48 @@ func (b *setBuilder[R]) target(p string) (string, error) {
 	case b.c.windows:
 		return p, nil
 	}
-	return resolvePOSIX(p, resolveMode{})
+	return resolvePOSIX(p, resolveMode{visit: b.visit})
+}
+
+// boundsWalk sets up b.visit for a set with Bounds on this system: the
+// walks that resolve the client's roots look at no name outside the
+// server's directories but those above them, so that what the server
+// says of a root does not depend on what lies outside its directories.
+func (b *setBuilder[R]) boundsWalk() {
+	if !b.c.bounded || b.other || b.c.windows {
+		return
+	}
+	inside := rootIndex{byPath: map[string]int{}}
+	for i, bd := range b.bounds {
+		inside.add(bd.lexical, i)
+		inside.add(bd.real, i)
+		inside.add(bd.target, i)
+	}
+	above := ancestorsOf(false, inside.byPath)
+	b.visit = func(p string) bool {
+		_, _, in := inside.lookup(p, false)
+		return in || above[p]
+	}
+}
+
+// outside returns, for err met resolving the client's root p in a set
+// with Bounds, the message that refuses the root when err is met outside
+// the server's directories: the same whatever lies there. It returns ""
+// for no error, or one met inside them.
+func (b *setBuilder[R]) outside(p string, err error) string {
+	if err == nil || b.visit == nil {
+		return ""
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) && b.visit(slashpath.Clean(pe.Path)) {
+		return ""
+	}
+	for _, bd := range b.bounds {
+		if within(p, bd.lexical, false) || within(bd.lexical, p, false) {
+			return "leads outside every directory the server allows"
+		}
+	}
+	return "outside every directory the server allows"
 }
 
 // openDir opens target, a directory of this system whose path has no
@@ -440,9 +495,15 @@ func (b *setBuilder[R]) add(uri string) string {
 	target, terr := b.target(p) // terr: why the root's directory cannot be opened
 	if b.c.resolve {
 		var err error
-		if real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
+		if real, err = resolvePath(p, b.c.windows, resolveMode{visit: b.visit}); err != nil {
+			if msg := b.outside(p, err); msg != "" {
+				return msg
+			}
 			return "cannot resolve symbolic links: " + err.Error()
 		}
+	}
+	if msg := b.outside(p, terr); msg != "" {
+		return msg
 	}
 	i := len(s.roots)
 	if !b.c.bounded {
@@ -613,10 +674,11 @@ func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 // or not, is followed as creating the file would follow it. A path outside
 // every root is an error wrapping [ErrOutsideRoots] (or [ErrOutsideBounds]
 // inside a root but outside the server's directories); so are relative
-// paths, empty paths and paths with a NUL byte, and paths whose resolving
-// fails outside every root. Other errors report a path that cannot be
-// resolved inside a root: a link loop, a name under a file, a permission
-// problem, or a set of the other system's paths.
+// paths, empty paths and paths with a NUL byte, and paths whose walk
+// would look at a name outside the roots or fails outside them. Other
+// errors report a path that cannot be resolved inside a root: a link
+// loop, a name under a file, a permission problem, or a set of the other
+// system's paths.
 //
 // Without [ResolveSymlinks], the resolved path is compared with the roots'
 // paths as written, which refuses everything reached through a root that
@@ -635,29 +697,86 @@ func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
 // resolveIn resolves p and finds the root that holds it: it returns the
 // resolved path, the root's index and p relative to the root.
 func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
-	if _, ok := s.canonical(p); !ok {
+	c, ok := s.canonical(p)
+	if !ok {
 		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
 	}
+	if s.windows != (runtime.GOOS == "windows") {
+		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: errOtherSystem}
+	}
+	if !s.windows {
+		// The walk looks at no name outside the set but the directories
+		// above it: what lies outside (whether a name exists, is a link
+		// or a directory) must not change the answer.
+		mode.visit = s.mayVisit
+	}
 	if real, err = resolvePath(p, s.windows, mode); err != nil {
-		// An error met outside every root says nothing of the roots, and
-		// would tell the caller what lies outside them (that a file there
-		// does not exist, say): refuse the path. That holds for an error
-		// at p itself too.
+		// Only an error met inside the set is the caller's to see; any
+		// other says what lies outside the roots (that a file there does
+		// not exist, that a name is a link), or cannot be placed: refuse
+		// the path, classed by its text alone, which the caller knows.
 		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) {
 			if at, ok := s.canonical(pe.Path); ok {
-				if _, _, in := s.resolved.lookup(at, s.windows); !in {
-					return "", 0, "", s.refuse(op, p, at)
+				if _, _, in := s.resolved.lookup(at, s.windows); in {
+					return "", 0, "", pathError(op, p, err)
 				}
 			}
 		}
-		return "", 0, "", pathError(op, p, err)
+		return "", 0, "", s.refuse(op, p, c)
 	}
 	i, n, ok := s.resolved.lookup(real, s.windows)
 	if !ok {
 		return "", 0, "", s.refuse(op, p, real)
 	}
 	return real, i, relative(real, n), nil
+}
+
+// mayVisit reports whether a walk may look at p, a cleaned path: one of
+// the set's directories or below, where they lead or as the roots name
+// them, or a directory above one.
+func (s *RootSetOf[R]) mayVisit(p string) bool {
+	if _, _, in := s.resolved.lookup(p, s.windows); in {
+		return true
+	}
+	if _, _, in := s.lexical.lookup(p, s.windows); in {
+		return true
+	}
+	return s.ancestors[p]
+}
+
+// ancestorsOf returns the directories above the paths of each index,
+// "/" (or a drive's root) included.
+func ancestorsOf(windows bool, indexes ...map[string]int) map[string]bool {
+	out := map[string]bool{}
+	for _, dirs := range indexes {
+		addAncestors(out, dirs, windows)
+	}
+	return out
+}
+
+func addAncestors(out map[string]bool, dirs map[string]int, windows bool) {
+	for d := range dirs {
+		for {
+			var parent string
+			if windows {
+				parent = filepath.Dir(d)
+				if len(d) <= 3 || parent == d {
+					break
+				}
+			} else {
+				parent = slashpath.Dir(d)
+				if parent == d {
+					break
+				}
+			}
+			if out[parent] {
+				break
+			}
+			out[parent] = true
+			d = parent
+		}
+	}
 }
 
 // refuse is the error of a file method given p, which leads to real, a
@@ -892,12 +1011,18 @@ type resolveMode struct {
 	// keepLast: a link in the last name is not followed, as Lstat, Remove
 	// and Mkdir do not follow it.
 	keepLast bool
+	// visit, when set, says whether the walk may look at a name (POSIX):
+	// one it may not ends the walk with an error wrapping errOutsideWalk,
+	// before anything is learned of it.
+	visit func(path string) bool
 }
 
-// errLinkLoop and errNotDir report paths the kernel would refuse too.
+// errLinkLoop and errNotDir report paths the kernel would refuse too;
+// errOutsideWalk, a walk that would look at a name outside the set.
 var (
-	errLinkLoop = errors.New("too many levels of symbolic links")
-	errNotDir   = errors.New("not a directory")
+	errLinkLoop    = errors.New("too many levels of symbolic links")
+	errNotDir      = errors.New("not a directory")
+	errOutsideWalk = errors.New("the walk leaves the set")
 )
 
 // resolvePath resolves the symbolic links in p, an absolute path of the
@@ -938,6 +1063,9 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 		if dir == "/" {
 			next = dir + name
 		}
+		if mode.visit != nil && !mode.visit(next) {
+			return "", &fs.PathError{Op: "resolve", Path: next, Err: errOutsideWalk}
+		}
 		info, err := os.Lstat(next)
 		if err != nil {
 			if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
@@ -954,7 +1082,7 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 		}
 		if info.Mode()&fs.ModeSymlink != 0 && !(mode.keepLast && !slash) {
 			if links++; links > maxLinks {
-				return "", &fs.PathError{Op: "resolve", Path: p, Err: errLinkLoop}
+				return "", &fs.PathError{Op: "resolve", Path: next, Err: errLinkLoop}
 			}
 			target, err := os.Readlink(next)
 			if err != nil {
@@ -1084,7 +1212,7 @@ func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 	s.refs.Add(1)
 	return &RootSetOf[R]{
 		roots: s.roots, paths: s.paths, owner: s.owner, dirs: s.dirs,
-		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly,
+		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly, ancestors: s.ancestors,
 		windows: s.windows, readLimit: s.readLimit, refs: s.refs,
 	}
 }

@@ -140,9 +140,7 @@ func escapeReadCases(e escapeTree) []escapeCase {
 		in("root/sub/../file", "root/file"),
 		in("root/../root/sub/file", "root/sub/file"),
 		in("root/to-root2/file", "root2/file"),             // a link into another root
-		in("root/in/../root/file", "root/file"),            // out and back in: the kernel lands in the root
-		in("root/todotdot/root/sub/file", "root/sub/file"), //
-		in("outside/back-in/file", "root/file"),            // reached through a link from outside
+		in("root/todotdot/root/sub/file", "root/sub/file"), // through the roots' parent, which the roots reveal
 		in("root/sub/up/root2/file", "root2/file"),         // up two levels, then into root2
 		in("root/inlink/../file", "root/file"),             // .. of sub is root
 		in("root/sub/deeper/up2/root/inlink/deeper/d2/file", "root/sub/deeper/d2/file"),
@@ -179,6 +177,13 @@ func escapeReadCases(e escapeTree) []escapeCase {
 		fail("root/dangling-in"),      // a link to nothing (inside)
 		fail("root/missing/../file"),  // .. after a name that does not exist
 		out("root/dangling-out/../x"), // an error met outside is a refusal
+
+		// Out and back in: the kernel would land in the root, but the walk
+		// would look at names outside it (whether outside/ exists, whether
+		// back-in is a link), and what lies outside must not change the
+		// answer.
+		out("root/in/../root/file"),
+		out("outside/back-in/file"),
 	}
 }
 
@@ -332,7 +337,7 @@ func escapeCreateCases(e escapeTree) []createCase {
 		{p: e.at("root/new-file"), made: "root/new-file"},
 		{p: e.at("root/sub/new-file"), made: "root/sub/new-file"},
 		{p: e.at("root/inlink/new-file2"), made: "root/sub/new-file2"},
-		{p: e.at("root/in/../root/new-file3"), made: "root/new-file3"},
+		{p: e.at("root/in/../root/new-file3"), made: ""}, // out and back in: refused
 		{p: e.at("root/to-root2/new-file"), made: "root2/new-file"},
 		{p: e.at("root/dangling-in"), made: "root/sub/made-by-link", link: true}, // a link to nothing, inside
 		{p: e.at("root/in/new"), made: ""},
@@ -633,21 +638,22 @@ func TestRootSetLinkRoot(t *testing.T) {
 // TestRootSetBoundsLinks: links that cross the server's bound. The client
 // root is the whole tree; the bound is one directory in it. A link inside
 // the bound that points elsewhere in the client's root is refused, and so
-// is a path that goes up out of the bound; a link from elsewhere into the
-// bound reads the file it leads to, which is inside.
+// is a path that goes up out of the bound; so is a path through a link
+// outside the bound that leads into it: reading it would tell what lies
+// outside the bound (that the link is there, and where it leads).
 func TestRootSetBoundsLinks(t *testing.T) {
 	e := newEscapeTree(t)
 	s := mustSet(t, []string{fileURI(e.base)}, rootsrt.Bounds(e.rootP+"/sub"))
 	for _, c := range []struct{ p, want string }{
 		{e.at("root/sub/file"), "root/sub/file"},
 		{e.at("root/sub/deeper/d2/file"), "root/sub/deeper/d2/file"},
-		{e.at("root/file"), ""},                                    // in the client's root, not in the bound
-		{e.at("root/sub/../file"), ""},                             // up out of the bound
-		{e.at("root/sub/up/root/file"), ""},                        // a link in the bound to base
-		{e.at("root/inlink/file"), "root/sub/file"},                // what a path names counts, not its spelling:
-		{e.at("root/chainin1/d2/file"), "root/sub/deeper/d2/file"}, // these links lead into the bound
-		{e.at("outside/back-in/sub/file"), "root/sub/file"},        //
-		{e.at("root/sub/deeper/far/z"), ""},                        // a link out of everything
+		{e.at("root/file"), ""},                // in the client's root, not in the bound
+		{e.at("root/sub/../file"), ""},         // up out of the bound
+		{e.at("root/sub/up/root/file"), ""},    // a link in the bound to base
+		{e.at("root/inlink/file"), ""},         // links outside the bound
+		{e.at("root/chainin1/d2/file"), ""},    // that lead into it
+		{e.at("outside/back-in/sub/file"), ""}, //
+		{e.at("root/sub/deeper/far/z"), ""},    // a link out of everything
 	} {
 		got, err := s.ReadFile(c.p)
 		if string(got) != c.want || (c.want == "") != (err != nil) {

@@ -470,7 +470,7 @@ func TestRootSetSymlinks(t *testing.T) {
 		{at("root/rel-out"), want{}, want{}},
 		{at("root/out/new-file"), want{}, want{}},
 		{at("root/sub/../out/secret"), want{}, want{}},
-		{at("outside/back-in/sub"), want{in: lexicalRoot}, want{in: lexicalRoot}},
+		{at("outside/back-in/sub"), want{}, want{}}, // through a name outside the roots
 		{at("root/loop1"), want{err: true}, want{err: true}},
 		{at("root/loop1/x"), want{err: true}, want{err: true}},
 		{at("root/dangling"), want{}, want{}}, // creating it would create base/nowhere

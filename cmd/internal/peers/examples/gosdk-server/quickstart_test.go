@@ -107,7 +107,7 @@ func TestMigration(t *testing.T) {
 		noRoots := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
 		p := connectTo(t, ctx, server, newClient(noRoots), pin)
 		p.mustRead(t, ctx, file, "allowed")
-		p.mustRefuse(t, ctx, filepath.Join(filepath.Dir(allow[0]), "elsewhere.txt"))
+		p.mustRefuseAs(t, ctx, filepath.Join(filepath.Dir(allow[0]), "elsewhere.txt"), "outside the directories the server allows")
 		if n := p.asked.Load(); n != 0 {
 			t.Errorf("%q: a client without roots was asked %d times", pin, n)
 		}
