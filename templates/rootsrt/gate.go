@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -1029,10 +1028,7 @@ func (s *Session) fallBack(a answer, err error) bool {
 // roots of version: what a tool may touch when a client gives no roots
 // and the Session falls back.
 func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, error) {
-	c := rootSetConfig{windows: runtime.GOOS == "windows"}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newRootSetConfig(opts)
 	if !c.bounded {
 		return nil, fmt.Errorf("%s: %w, and FallBackToBounds has no Bounds option to fall back to", version, ErrNoRootsCapability)
 	}
@@ -1245,10 +1241,7 @@ func optionsKey(opts []RootSetOption) string {
 var noOptionsKey = configKey(nil)
 
 func configKey(opts []RootSetOption) string {
-	c := rootSetConfig{windows: runtime.GOOS == "windows"}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newRootSetConfig(opts)
 	return fmt.Sprintf("resolve=%t windows=%t bounded=%t bounds=%q readLimit=%d maxRoots=%d", c.resolve, c.windows, c.bounded, c.bounds, c.readLimit, c.maxRoots)
 }
 

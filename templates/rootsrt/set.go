@@ -195,6 +195,16 @@ type rootSetConfig struct {
 	maxRoots         int
 }
 
+// newRootSetConfig is the configuration opts make, on this system's
+// kind of paths unless they say otherwise.
+func newRootSetConfig(opts []RootSetOption) rootSetConfig {
+	c := rootSetConfig{windows: runtime.GOOS == "windows"}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
 // ResolveSymlinks compares roots, [Bounds] and paths by where they lead
 // rather than by how they are written: each root's path and each bound is
 // resolved when the set is built, so that a root written through a link
@@ -280,10 +290,7 @@ func MaxRoots(n int) RootSetOption {
 //
 //rootsgen:deprecated
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
-	c := rootSetConfig{windows: runtime.GOOS == "windows"}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newRootSetConfig(opts)
 	if c.readLimit <= 0 {
 		c.readLimit = DefaultReadLimit
 	}
