@@ -706,6 +706,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// ToolInputRequiredError, which holds what the SDK sends: the one\n" +
 			"// roots/list entry the gate asks for, and its requestState.\n" +
 			"func (a *Adapter) convert(err error) error {\n" +
+			"\tif err == nil {\n" +
+			"\t\treturn nil // before ir, whose address would cost every call an allocation\n" +
+			"\t}\n" +
 			"\tvar ir *InputRequiredError\n" +
 			"\tif !errors.As(err, &ir) {\n" +
 			"\t\treturn err\n" +

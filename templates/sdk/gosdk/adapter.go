@@ -695,6 +695,9 @@ func method(req mcp.Request) string {
 // ToolInputRequiredError, which holds what the SDK sends: the one
 // roots/list entry the gate asks for, and its requestState.
 func (a *Adapter) convert(err error) error {
+	if err == nil {
+		return nil // before ir, whose address would cost every call an allocation
+	}
 	var ir *InputRequiredError
 	if !errors.As(err, &ir) {
 		return err

@@ -857,13 +857,14 @@ func metaVersion(params json.RawMessage) (version, key string, err error) {
 		if k == "" || !ok {
 			continue
 		}
-		if err := json.Unmarshal(raw, &version); err != nil {
+		var named string // not the result: its address would move it to the heap on every call
+		if err := json.Unmarshal(raw, &named); err != nil {
 			return "", "", fmt.Errorf("%w: _meta[%q] is %s, not a string", ErrMalformedVersion, k, raw)
 		}
-		if _, err := lookup(version); err != nil {
+		if _, err := lookup(named); err != nil {
 			return "", "", err
 		}
-		return version, k, nil
+		return named, k, nil
 	}
 	return "", "", nil
 }
@@ -951,7 +952,9 @@ type DecodedRequest struct {
 
 // DecodedRootSet is RootSet for a request that stands alone, as an SDK
 // decoded it: the same checks and errors, the same sets kept for the same
-// roots lists, and no JSON decoded again.
+// roots lists, and no JSON decoded again. Its [*InputRequiredError] has
+// no Result: the SDK answers with its own types, from Key and
+// RequestState.
 func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*RootSet, error) {
 	if req.Version == "" {
 		return nil, fmt.Errorf("%w: the request names no protocol version", ErrUnknownVersion)
@@ -986,11 +989,8 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 				return nil, err
 			}
 		}
-		raw, err := r.AskForRoots(key, state)
-		if err != nil {
-			return nil, err
-		}
-		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
+		// No Result: the SDK writes the result from its own types.
+		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state}
 	}
 	s.deprecated(r, false)
 	if s.Sealer != nil {
@@ -1125,7 +1125,8 @@ type InputRequiredError struct {
 	// own types: an inputRequests entry roots/list under Key, with empty
 	// params, and this requestState.
 	RequestState string
-	// Result is the InputRequiredResult to send, as JSON.
+	// Result is the InputRequiredResult to send, as JSON; nil from
+	// [Session.DecodedRootSet].
 	Result json.RawMessage
 }
 
@@ -1294,7 +1295,7 @@ func (sh *sharedRootSet) share() *RootSet {
 // back to), built with the options keyed by options: the one kept for the
 // same list, or a new one, then kept.
 func (s *Session) listSet(a answer, options string, opts []RootSetOption, boundsOnly bool) (*RootSet, error) {
-	key := a.version + "\x00" + options + "\x00" + rootsDigest(a.roots)
+	key := listKey{version: a.version, options: options, roots: rootsDigest(a.roots)}
 	now := time.Now()
 	ttl := listSetTTL
 	if s.MaxAge > 0 && s.MaxAge < ttl {
@@ -1338,19 +1339,27 @@ type listSetCache struct {
 	roots int // the roots the sets hold, in all
 }
 
+// listKey is what a listSetCache keeps a set under: the revision, the
+// options and a digest of the roots list.
+type listKey struct {
+	version, options string
+	roots            [sha256.Size]byte
+}
+
 // listSet is a RootSet of a listSetCache.
 type listSet struct {
-	key   string
+	key   listKey
 	sh    *sharedRootSet
 	built time.Time
 	roots int
 }
 
 // get returns the set kept under key, now the most recently used, or nil.
-func (c *listSetCache) get(key string) *sharedRootSet {
+func (c *listSetCache) get(key listKey) *sharedRootSet {
 	for i, e := range c.sets {
 		if e.key == key {
-			c.sets = append(append(c.sets[:i:i], c.sets[i+1:]...), e)
+			copy(c.sets[i:], c.sets[i+1:])
+			c.sets[len(c.sets)-1] = e
 			return e.sh
 		}
 	}
@@ -1409,8 +1418,12 @@ func releaseList(sets []listSet) error {
 
 // rootsDigest tells roots lists apart: a digest of every member of every
 // root, each with its length.
-func rootsDigest(roots []Root) string {
-	var buf []byte
+func rootsDigest(roots []Root) [sha256.Size]byte {
+	size := 0
+	for _, r := range roots {
+		size += len(r.URI) + len(r.Name) + 4*binary.MaxVarintLen64
+	}
+	buf := make([]byte, 0, size)
 	field := func(b string) {
 		buf = binary.AppendUvarint(buf, uint64(len(b)))
 		buf = append(buf, b...)
@@ -1427,12 +1440,13 @@ func rootsDigest(roots []Root) string {
 		} else {
 			field("")
 		}
-		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
-			field(k)
-			field(string(r.Extra[k]))
+		if len(r.Extra) > 0 {
+			for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+				field(k)
+				field(string(r.Extra[k]))
+			}
 		}
 		field("")
 	}
-	sum := sha256.Sum256(buf)
-	return string(sum[:])
+	return sha256.Sum256(buf)
 }
