@@ -728,14 +728,14 @@ func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
 		s.mu.Unlock()
 		return set // an answer older than the one kept: the caller's own
 	}
-	var stale map[string]*sharedRootSet
+	var stale []*sharedRootSet
 	if c.legacy != a.legacy || c.sent != a.sent {
 		stale = c.drop()
 		c.legacy, c.sent = a.legacy, a.sent
 	}
 	if c.byOptions[key] != nil || len(c.byOptions) >= maxCachedRootSets {
 		s.mu.Unlock()
-		releaseAll(stale)
+		release(stale)
 		return set
 	}
 	sh := &sharedRootSet{set: set, err: err}
@@ -745,7 +745,7 @@ func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
 	c.byOptions[key] = sh
 	out := sh.share()
 	s.mu.Unlock()
-	releaseAll(stale)
+	release(stale)
 	return out
 }
 
@@ -755,10 +755,9 @@ func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
 // The session can still be used after: RootSet builds a set again.
 func (s *Session) Close() error {
 	s.mu.Lock()
-	stale := s.sets.drop()
-	lists := s.lists.drop()
+	stale := append(s.sets.drop(), s.lists.drop()...)
 	s.mu.Unlock()
-	return errors.Join(releaseAll(stale), releaseList(lists))
+	return release(stale)
 }
 
 // answer is what roots found: the roots and their version and, from a
@@ -987,7 +986,6 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 				return nil, err
 			}
 		}
-		// No Result: the SDK writes the result from its own types.
 		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state}
 	}
 	s.deprecated(r, false)
@@ -1257,16 +1255,16 @@ type rootSetCache struct {
 	byOptions map[string]*sharedRootSet
 }
 
-// drop empties the cache and returns the sets it held, for releaseAll
+// drop empties the cache and returns the sets it held, for release
 // outside the Session's lock.
-func (c *rootSetCache) drop() map[string]*sharedRootSet {
-	sets := c.byOptions
+func (c *rootSetCache) drop() []*sharedRootSet {
+	sets := slices.Collect(maps.Values(c.byOptions))
 	*c = rootSetCache{}
 	return sets
 }
 
-// releaseAll closes the cache's view of each set.
-func releaseAll(sets map[string]*sharedRootSet) error {
+// release closes a cache's view of each of sets.
+func release(sets []*sharedRootSet) error {
 	var errs []error
 	for _, sh := range sets {
 		errs = append(errs, sh.set.Close())
@@ -1304,11 +1302,11 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 	if sh := s.lists.get(key); sh != nil {
 		set := sh.share()
 		s.mu.Unlock()
-		releaseList(stale)
+		release(stale)
 		return set, sh.err
 	}
 	s.mu.Unlock()
-	releaseList(stale)
+	release(stale)
 	set, err := NewRootSet(a.version, a.roots, opts...)
 	if set == nil {
 		return nil, err
@@ -1319,7 +1317,7 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 	s.mu.Lock()
 	stale = s.lists.put(listSet{key: key, sh: sh, built: now, roots: len(a.roots)})
 	s.mu.Unlock()
-	releaseList(stale)
+	release(stale)
 	return out, err
 }
 
@@ -1365,14 +1363,14 @@ func (c *listSetCache) get(key listKey) *sharedRootSet {
 }
 
 // put keeps e, unless a set is kept under its key already, and returns
-// the sets dropped to make room (or e itself), for releaseList.
-func (c *listSetCache) put(e listSet) []listSet {
+// the sets dropped to make room (or e's own), for release.
+func (c *listSetCache) put(e listSet) []*sharedRootSet {
 	if c.get(e.key) != nil || e.roots > maxListSetRoots {
-		return []listSet{e}
+		return []*sharedRootSet{e.sh}
 	}
-	var out []listSet
+	var out []*sharedRootSet
 	for len(c.sets) > 0 && (len(c.sets) >= maxListSets || c.roots+e.roots > maxListSetRoots) {
-		out = append(out, c.sets[0])
+		out = append(out, c.sets[0].sh)
 		c.roots -= c.sets[0].roots
 		c.sets = c.sets[1:]
 	}
@@ -1382,12 +1380,12 @@ func (c *listSetCache) put(e listSet) []listSet {
 }
 
 // expire drops the sets built ttl or longer before now.
-func (c *listSetCache) expire(now time.Time, ttl time.Duration) []listSet {
-	var out []listSet
+func (c *listSetCache) expire(now time.Time, ttl time.Duration) []*sharedRootSet {
+	var out []*sharedRootSet
 	kept := c.sets[:0]
 	for _, e := range c.sets {
 		if now.Sub(e.built) >= ttl {
-			out = append(out, e)
+			out = append(out, e.sh)
 			c.roots -= e.roots
 			continue
 		}
@@ -1399,29 +1397,19 @@ func (c *listSetCache) expire(now time.Time, ttl time.Duration) []listSet {
 }
 
 // drop empties the cache and returns what it held.
-func (c *listSetCache) drop() []listSet {
-	out := c.sets
+func (c *listSetCache) drop() []*sharedRootSet {
+	var out []*sharedRootSet
+	for _, e := range c.sets {
+		out = append(out, e.sh)
+	}
 	*c = listSetCache{}
 	return out
-}
-
-// releaseList closes the cache's view of each set.
-func releaseList(sets []listSet) error {
-	var errs []error
-	for _, e := range sets {
-		errs = append(errs, e.sh.set.Close())
-	}
-	return errors.Join(errs...)
 }
 
 // rootsDigest tells roots lists apart: a digest of every member of every
 // root, each with its length.
 func rootsDigest(roots []Root) [sha256.Size]byte {
-	size := 0
-	for _, r := range roots {
-		size += len(r.URI) + len(r.Name) + 4*binary.MaxVarintLen64
-	}
-	buf := make([]byte, 0, size)
+	buf := make([]byte, 0, 512) // on the stack, for a list of a few roots
 	field := func(b string) {
 		buf = binary.AppendUvarint(buf, uint64(len(b)))
 		buf = append(buf, b...)
