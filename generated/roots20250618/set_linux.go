@@ -15,8 +15,8 @@ import (
 // Linux 5.6 and later open a file confined to a directory in one system
 // call: openat2 with RESOLVE_BENEATH, where the kernel refuses any link or
 // ".." that leaves the directory. os.Root walks the path one name at a
-// time instead, so RootSet.Open and RootSet.OpenFile try openat2 first and
-// fall back to os.Root wherever it does not answer.
+// time instead, so RootSet.ReadFile tries openat2 first and falls back to
+// os.Root wherever it does not answer.
 
 // haveOpenBeneath says that openBeneath exists on this system.
 const haveOpenBeneath = true
@@ -68,13 +68,21 @@ func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.F
 	}
 	var fd uintptr
 	var errno syscall.Errno
+	refused := false
 	// Control keeps dir's descriptor open while the call uses it.
 	cerr := conn.Control(func(dirfd uintptr) {
-		for {
-			fd, _, errno = syscall.Syscall6(sysOpenat2, dirfd, uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
-			if errno != syscall.EINTR {
-				return
+		fd, errno = openat2(dirfd, p, &how)
+		switch errno {
+		case syscall.ENOSYS, syscall.EPERM, syscall.EINVAL, syscall.E2BIG:
+			// A refusal of openat2 itself (a kernel before 5.6, a sandbox),
+			// or of this file alone (EPERM for an immutable one, EINVAL for
+			// its flags)? Opening dir's "." tells them apart.
+			dot := openHow{flags: syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveBeneath}
+			probe, perr := openat2(dirfd, &[]byte(".\x00")[0], &dot)
+			if perr == 0 {
+				syscall.Close(int(probe))
 			}
+			refused = perr != 0
 		}
 	})
 	switch {
@@ -82,11 +90,23 @@ func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.F
 		return nil, false, nil
 	case errno == 0:
 		return os.NewFile(fd, name), true, nil
-	case errno == syscall.ENOSYS || errno == syscall.EPERM || errno == syscall.EINVAL || errno == syscall.E2BIG:
+	case refused:
 		noOpenat2.Store(true)
 		return nil, false, nil
+	case errno == syscall.ENOSYS || errno == syscall.EPERM || errno == syscall.EINVAL || errno == syscall.E2BIG:
+		return nil, false, nil // this file's answer: os.Root gives it
 	case errno == syscall.EXDEV || errno == syscall.ELOOP || errno == syscall.EAGAIN:
 		return nil, false, nil
 	}
 	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
+}
+
+// openat2 opens name under dirfd as how says, again after an interrupt.
+func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
+	for {
+		fd, _, errno := syscall.Syscall6(sysOpenat2, dirfd, uintptr(unsafe.Pointer(name)), uintptr(unsafe.Pointer(how)), unsafe.Sizeof(*how), 0, 0)
+		if errno != syscall.EINTR {
+			return fd, errno
+		}
+	}
 }

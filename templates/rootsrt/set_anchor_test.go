@@ -332,6 +332,111 @@ func TestRootSetSpecialFiles(t *testing.T) {
 	})
 }
 
+// TestRootSetSpecialRoots: a root or a bound that names a FIFO, a device
+// or a link to one is no directory, and building the set opens no such
+// file (opening a FIFO would wait for a writer, and a device could act on
+// the open): the set is built at once, and the root refuses every file
+// method, as a root that could not be opened does.
+func TestRootSetSpecialRoots(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev on Windows")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(base, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("fifo", filepath.Join(base, "fifolink")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		uris []string
+		opts []rootsrt.RootSetOption
+	}{
+		{"a FIFO", []string{fileURI(fifo)}, nil},
+		{"a FIFO, ResolveSymlinks", []string{fileURI(fifo)}, []rootsrt.RootSetOption{rootsrt.ResolveSymlinks()}},
+		{"a FIFO in the bounds", []string{fileURI(fifo)}, []rootsrt.RootSetOption{rootsrt.Bounds(base)}},
+		{"a link to a FIFO in the bounds", []string{fileURI(filepath.Join(base, "fifolink"))}, []rootsrt.RootSetOption{rootsrt.Bounds(base)}},
+		{"a FIFO as the bound", []string{fileURI(base)}, []rootsrt.RootSetOption{rootsrt.Bounds(fifo)}},
+		{"a device", []string{"file:///dev/null"}, nil},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			s, _, err := newSet(c.uris, c.opts...)
+			if s != nil {
+				_, err = s.ReadFile(fifo)
+				s.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%s: ReadFile of the FIFO succeeded", c.name)
+			}
+		case <-time.After(10 * time.Second):
+			if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close() // let the blocked open return, for the next cases
+			}
+			t.Errorf("%s: building the set blocked", c.name)
+			<-done
+		}
+	}
+}
+
+// TestRootSetDirEntryInfo: the entries of a directory opened through the
+// set are described through its handle: Info of an entry is the file
+// inside the root, never the one at the same relative path under the
+// process's working directory.
+func TestRootSetDirEntryInfo(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, cwd := filepath.Join(base, "root"), filepath.Join(base, "cwd")
+	for _, d := range []string{root, cwd} {
+		if err := os.MkdirAll(filepath.Join(d, "etc"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, content := range map[string]string{
+		filepath.Join(root, "etc", "secret"):      "",
+		filepath.Join(root, "etc", "only-inside"): "",
+		filepath.Join(cwd, "etc", "secret"):       "twelve bytes",
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(cwd)
+	for _, opts := range [][]rootsrt.RootSetOption{nil, {rootsrt.Bounds(root)}, {rootsrt.ResolveSymlinks()}} {
+		s := mustSet(t, []string{fileURI(root)}, opts...)
+		for _, dir := range []string{filepath.Join(root, "etc"), root} {
+			f, err := s.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries, err := f.ReadDir(-1)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				info, err := e.Info()
+				if err != nil {
+					t.Errorf("Info of %s in %s: %v", e.Name(), dir, err)
+				} else if !info.IsDir() && info.Size() != 0 {
+					t.Errorf("Info of %s in %s: %d bytes, the file outside the root", e.Name(), dir, info.Size())
+				}
+			}
+		}
+	}
+}
+
 // TestRootSetReadLimit: ReadLimit sets the largest file ReadFile reads;
 // zero or less is the default.
 func TestRootSetReadLimit(t *testing.T) {

@@ -55,10 +55,12 @@ import (
 // method acts through those handles, never through a root's path again:
 // each root is the directory its path named when the set was built, and a
 // root that is renamed, replaced or swapped for a link later is not
-// followed. Under a handle, the kernel resolves the rest of the path
-// (openat2 with RESOLVE_BENEATH on Linux 5.6 and later, otherwise
-// [os.Root]), so no link or ".." leads the operation out of the directory,
-// however the tree below changes during the call. With [Bounds], each root
+// followed. Under a handle, the rest of the path is resolved by [os.Root]
+// (ReadFile first tries openat2 with RESOLVE_BENEATH, on Linux 5.6 and
+// later), so no link or ".." leads the operation out of the directory,
+// however the tree below changes during the call. Files and directories
+// the methods return were opened through the root: a directory's entries
+// are described through its handle, never by a path. With [Bounds], each root
 // is opened beneath the server's directory that holds it, and a root that
 // cannot be reached from there without leaving it (a link that points
 // out) is left out. Hard links and mount points are not links: a file
@@ -460,15 +462,19 @@ func (b *setBuilder[R]) outside(p string, err error) string {
 // openDir opens target, a directory of this system whose path has no
 // links left on POSIX systems, beneath under, a directory open on the
 // path underPath, which holds target; with no under, beneath "/". The
-// os.Root walk opens only directories on the way, never a FIFO or a
-// device, where an open could block or act. The directory opened must be
-// the one target names now.
+// directory opened must be the one target names now.
+//
+// os.Root opens the last name of a path as a plain file, which blocks on a
+// FIFO and acts on a device before it finds that the name is no
+// directory. So the walk is asked for the directory's "." instead: every
+// name of target is then opened as a directory (O_DIRECTORY, refused at
+// once when it is not one), and "." is the directory already open.
 func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHandle {
 	var r *os.Root
 	var err error
 	switch {
 	case under != nil:
-		r, err = under.OpenRoot(relative(target, len(underPath)))
+		r, err = under.OpenRoot(dirSelf(relative(target, len(underPath))))
 	case b.c.windows:
 		r, err = os.OpenRoot(target)
 	default:
@@ -477,7 +483,7 @@ func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHan
 				return dirHandle{err: err}
 			}
 		}
-		r, err = b.top.OpenRoot(relative(target, 1))
+		r, err = b.top.OpenRoot(dirSelf(relative(target, 1)))
 	}
 	if err != nil {
 		return dirHandle{err: err}
@@ -1168,14 +1174,17 @@ func resolveWindows(p string, mode resolveMode) (string, error) {
 }
 
 // pathError names p, the path the caller gave, in err.
-// pathError names p, the path the caller gave, in err.
 func pathError(op, p string, err error) error {
 	if err == nil {
 		return nil
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return &fs.PathError{Op: pe.Op, Path: p, Err: pe.Err}
+		name := pe.Op
+		if strings.HasSuffix(name, "at") {
+			name = op // os.Root names its system call (openat, statat): name the caller's operation
+		}
+		return &fs.PathError{Op: name, Path: p, Err: pe.Err}
 	}
 	return &fs.PathError{Op: op, Path: p, Err: err}
 }
@@ -1284,8 +1293,8 @@ func (s *RootSetOf[R]) act(op, p string, mode resolveMode, f func(dir *os.Root, 
 // final "/" (which asks for a directory, and cleaning drops it).
 func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 	if !s.windows {
-		if strings.HasSuffix(p, "/") {
-			return 0, "", false
+		if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") {
+			return 0, "", false // a name that must be a directory: os.Root's rules
 		}
 		for rest := p; rest != ""; {
 			var name string
@@ -1304,6 +1313,15 @@ func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 		return 0, "", false
 	}
 	return i, relative(c, n), true
+}
+
+// dirSelf is rel, a relative POSIX path, ending in "/.": the directory
+// itself, reached by opening every name of rel as a directory.
+func dirSelf(rel string) string {
+	if rel == "." {
+		return rel
+	}
+	return rel + "/."
 }
 
 // relative returns p, a canonical path, relative to its first n bytes,
@@ -1336,11 +1354,15 @@ func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 // EAGAIN where they would block. Check [os.File.Stat] before reading what
 // a client named; [RootSetOf.ReadFile] reads regular files only.
 func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
-	return s.openFile("open", p, flag|oNonblock, perm)
+	return s.openFile("open", p, flag|oNonblock, perm, false)
 }
 
-func (s *RootSetOf[R]) openFile(op, p string, flag int, perm fs.FileMode) (*os.File, error) {
-	if haveOpenBeneath && !s.closed.Load() {
+// openFile opens p through the root that holds it; beneath allows the
+// openat2 fast path, whose file is for the caller alone: [os.NewFile]
+// makes a file that knows no root, whose directory entries Go would
+// describe by a path from the working directory, not from the handle.
+func (s *RootSetOf[R]) openFile(op, p string, flag int, perm fs.FileMode, beneath bool) (*os.File, error) {
+	if beneath && haveOpenBeneath && !s.closed.Load() {
 		if i, name, ok := s.lexicalName(p); ok {
 			if dir := s.dirFile(i); dir != nil {
 				if f, handled, err := openBeneath(dir, name, flag, perm); handled {
@@ -1366,7 +1388,7 @@ func (s *RootSetOf[R]) openFile(op, p string, flag int, perm fs.FileMode) (*os.F
 // larger than the set's read limit ([DefaultReadLimit] unless [ReadLimit]
 // sets another) wraps [ErrFileTooLarge].
 func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
-	f, err := s.openFile("open", p, os.O_RDONLY|oNonblock, 0)
+	f, err := s.openFile("open", p, os.O_RDONLY|oNonblock, 0, true)
 	if err != nil {
 		return nil, err
 	}
