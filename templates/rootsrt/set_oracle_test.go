@@ -9,8 +9,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rootsgen/rootsgen/templates/rootsrt"
 )
@@ -161,6 +165,69 @@ func TestRootSetNoOracleBoundsRoot(t *testing.T) {
 		}
 		if strings.Contains(m2, base+"/outside") {
 			t.Errorf("resolve=%v: message names a path outside the bounds: %q", resolve, m2)
+		}
+	}
+}
+
+// TestRootSetNoOracleSwapRace: a directory inside the root is swapped for
+// a link out and back while the walk of a path through it runs (the
+// walk's own race, not a request's). The walk looks each name up in the
+// directory it holds, so no answer says whether a name exists outside:
+// a name that exists there is never found, and never answered otherwise
+// than a missing one is (once resolved outside, "present/.." was found and
+// "present" then refused as an escape). Statistical: it ran the old walk
+// into the outside dozens of times a second.
+func TestRootSetNoOracleSwapRace(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the swap uses POSIX links")
+	}
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, out := filepath.Join(base, "root"), filepath.Join(base, "outside")
+	for _, d := range []string{"root/d", "outside/present/x"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, parked, link := filepath.Join(root, "d"), filepath.Join(root, "d-parked"), filepath.Join(root, "d-link")
+	if err := os.Symlink(out, link); err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	var swaps sync.WaitGroup
+	swaps.Add(1)
+	go func() {
+		defer swaps.Done()
+		for !stop.Load() {
+			os.Rename(d, parked)
+			os.Rename(link, d)
+			os.Rename(d, link)
+			os.Rename(parked, d)
+		}
+	}()
+	defer func() { stop.Store(true); swaps.Wait() }()
+	budget := 2 * time.Second
+	if testing.Short() {
+		budget = 300 * time.Millisecond
+	}
+	for _, opts := range [][]rootsrt.RootSetOption{nil, {rootsrt.Bounds(root)}, {rootsrt.ResolveSymlinks()}} {
+		s := mustSet(t, []string{fileURI(root)}, opts...)
+		found := map[string]int{}
+		for end := time.Now().Add(budget / 3); time.Now().Before(end); {
+			for _, p := range []string{"d/present/..", "d/present/x/..", "d/present/"} {
+				_, err := s.Stat(root + "/" + p) // not filepath.Join, which would clean the ".." away
+				if err == nil {
+					found[p+" found"]++
+				} else if strings.Contains(err.Error(), "escapes") {
+					found[p+": "+err.Error()]++
+				}
+			}
+		}
+		s.Close()
+		for what, n := range found {
+			t.Errorf("with %d options: %s, %d times: the walk looked outside the root", len(opts), what, n)
 		}
 	}
 }

@@ -1054,9 +1054,13 @@ func resolvePath(p string, windows bool, mode resolveMode) (string, error) {
 // "/", reading each link where it stands and going on from its target, so
 // that a ".." applies to the directory reached so far, which has no links
 // left in it. Nothing is cleaned as text first: "link/.." is the parent of
-// the link's target, not the directory that holds the link.
+// the link's target, not the directory that holds the link. Each name is
+// looked up in the directory the walk holds (see [walker]), so that a
+// directory swapped for a link during the walk cannot take a look outside.
 func resolvePOSIX(p string, mode resolveMode) (string, error) {
 	const maxLinks = 40 // as Linux allows in one path
+	w := newWalker()
+	defer w.close()
 	dir, rest, links := "/", p, 0
 	for {
 		rest = strings.TrimLeft(rest, "/")
@@ -1070,6 +1074,7 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			continue
 		case "..":
 			dir = slashpath.Dir(dir)
+			w.up()
 			continue
 		}
 		next := dir + "/" + name
@@ -1079,8 +1084,9 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 		if mode.visit != nil && !mode.visit(next) {
 			return "", &fs.PathError{Op: "resolve", Path: next, Err: errOutsideWalk}
 		}
-		info, err := os.Lstat(next)
+		kind, err := w.lstat(name)
 		if err != nil {
+			err = &fs.PathError{Op: "lstat", Path: next, Err: err}
 			if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
 				return "", err
 			}
@@ -1093,19 +1099,20 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			}
 			return slashpath.Clean(next + "/" + after), nil
 		}
-		if info.Mode()&fs.ModeSymlink != 0 && !(mode.keepLast && !slash) {
+		if kind == fs.ModeSymlink && !(mode.keepLast && !slash) {
 			if links++; links > maxLinks {
 				return "", &fs.PathError{Op: "resolve", Path: next, Err: errLinkLoop}
 			}
-			target, err := os.Readlink(next)
+			target, err := w.readlink(name)
 			if err != nil {
-				return "", err
+				return "", &fs.PathError{Op: "readlink", Path: next, Err: err}
 			}
 			if target == "" {
 				return "", &fs.PathError{Op: "readlink", Path: next, Err: fs.ErrInvalid}
 			}
 			if target[0] == '/' {
 				dir = "/"
+				w.toRoot()
 			}
 			if slash {
 				// What followed the link follows its target; a final "/"
@@ -1115,12 +1122,59 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			rest = target
 			continue
 		}
-		if slash && !info.IsDir() {
+		if slash && kind != fs.ModeDir {
 			return "", &fs.PathError{Op: "resolve", Path: next, Err: errNotDir}
+		}
+		if slash {
+			if err := w.enter(name); err != nil {
+				return "", &fs.PathError{Op: "resolve", Path: next, Err: err}
+			}
 		}
 		dir = next
 	}
 }
+
+// A walker is where resolvePOSIX looks names up: the directory its walk
+// has reached, from "/". The names are single names, never "." or "..".
+type walker interface {
+	// lstat returns the type of name (fs.ModeDir, fs.ModeSymlink, or
+	// another type or 0 for a regular file), not following a link.
+	lstat(name string) (fs.FileMode, error)
+	readlink(name string) (string, error)
+	// enter moves the walk into name, a directory; up to the parent of
+	// the directory reached (never above "/"); toRoot back to "/".
+	enter(name string) error
+	up()
+	toRoot()
+	close()
+}
+
+// pathWalker looks names up by path from "/": where no directory can be
+// held, a directory swapped for a link between two names is followed.
+type pathWalker struct{ dir string }
+
+func (w *pathWalker) path(name string) string { return slashpath.Join("/", w.dir, name) }
+
+func (w *pathWalker) lstat(name string) (fs.FileMode, error) {
+	info, err := os.Lstat(w.path(name))
+	if err != nil {
+		return 0, errors.Unwrap(err)
+	}
+	return info.Mode().Type(), nil
+}
+
+func (w *pathWalker) readlink(name string) (string, error) {
+	target, err := os.Readlink(w.path(name))
+	if err != nil {
+		return "", errors.Unwrap(err)
+	}
+	return target, nil
+}
+
+func (w *pathWalker) enter(name string) error { w.dir = w.path(name); return nil }
+func (w *pathWalker) up()                     { w.dir = slashpath.Dir(slashpath.Join("/", w.dir)) }
+func (w *pathWalker) toRoot()                 { w.dir = "/" }
+func (w *pathWalker) close()                  {}
 
 // resolveWindows resolves p, a Windows drive path. Windows removes ".."
 // as text before it looks at links, so p is cleaned first and its links

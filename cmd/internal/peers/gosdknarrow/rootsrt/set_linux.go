@@ -110,3 +110,130 @@ func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
 		}
 	}
 }
+
+// oPath opens a name without opening the file it is (O_PATH): a handle to
+// look up names in, never a read of a FIFO or an open of a device.
+const oPath = 0x200000 // one value on every Linux architecture but MIPS
+
+// fdWalker holds the directories its walk went through, from "/", each
+// opened by name from the one before it: every name is looked up in the
+// directory the walk reached, whatever has become of its path since.
+type fdWalker struct {
+	fds []int // "/" first
+	// last is the handle lstat opened on the name lastName of the top
+	// directory, kept for enter when that name is a directory; -1 if none.
+	last     int
+	lastName string
+}
+
+// newWalker holds "/" for a walk, or looks names up by path where "/"
+// cannot be opened.
+func newWalker() walker {
+	fd, err := syscall.Open("/", oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return &pathWalker{dir: "/"}
+	}
+	return &fdWalker{fds: []int{fd}, last: -1}
+}
+
+func (w *fdWalker) top() int { return w.fds[len(w.fds)-1] }
+
+func (w *fdWalker) lstat(name string) (fs.FileMode, error) {
+	w.forget()
+	fd, err := openat(w.top(), name, oPath|syscall.O_NOFOLLOW)
+	if err != nil {
+		return 0, err
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		syscall.Close(fd)
+		return 0, err
+	}
+	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		w.last, w.lastName = fd, name // the directory enter goes into
+		return fs.ModeDir, nil
+	}
+	syscall.Close(fd)
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFLNK:
+		return fs.ModeSymlink, nil
+	case syscall.S_IFREG:
+		return 0, nil
+	}
+	return fs.ModeIrregular, nil
+}
+
+func (w *fdWalker) readlink(name string) (string, error) {
+	w.forget()
+	p, err := syscall.BytePtrFromString(name)
+	if err != nil {
+		return "", err
+	}
+	for size := 256; ; {
+		buf := make([]byte, size)
+		n, _, errno := syscall.Syscall6(syscall.SYS_READLINKAT, uintptr(w.top()), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&buf[0])), uintptr(size), 0, 0)
+		switch {
+		case errno == syscall.EINTR:
+		case errno != 0:
+			return "", errno
+		case int(n) < size:
+			return string(buf[:n]), nil
+		default:
+			size *= 2 // the target may be longer than what was read
+		}
+	}
+}
+
+func (w *fdWalker) enter(name string) error {
+	fd := w.last
+	if fd < 0 || w.lastName != name {
+		w.forget()
+		var err error
+		if fd, err = openat(w.top(), name, oPath|syscall.O_DIRECTORY|syscall.O_NOFOLLOW); err != nil {
+			return err
+		}
+	}
+	w.last = -1
+	w.fds = append(w.fds, fd)
+	return nil
+}
+
+// forget closes the handle lstat kept.
+func (w *fdWalker) forget() {
+	if w.last >= 0 {
+		syscall.Close(w.last)
+		w.last = -1
+	}
+}
+
+func (w *fdWalker) up() {
+	w.forget()
+	if len(w.fds) > 1 {
+		syscall.Close(w.top())
+		w.fds = w.fds[:len(w.fds)-1]
+	}
+}
+
+func (w *fdWalker) toRoot() {
+	for len(w.fds) > 1 {
+		w.up()
+	}
+}
+
+func (w *fdWalker) close() {
+	w.forget()
+	for _, fd := range w.fds {
+		syscall.Close(fd)
+	}
+	w.fds = nil
+}
+
+// openat opens name in dirfd, again after an interrupt.
+func openat(dirfd int, name string, flags int) (int, error) {
+	for {
+		fd, err := syscall.Openat(dirfd, name, flags|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
