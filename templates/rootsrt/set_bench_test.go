@@ -172,3 +172,37 @@ func BenchmarkNewRootSet(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMkdirAll makes a path of depth new directories under a root,
+// and removes them between iterations, next to os.MkdirAll of the same
+// path. Walking from the root for each directory made the cost grow with
+// the square of the depth (2.1 s for 1,000, against 0.8 s for os.MkdirAll
+// on one machine, where the kernel's mkdir itself grows with the depth).
+func BenchmarkMkdirAll(b *testing.B) {
+	for _, depth := range []int{10, 100, 1000} {
+		for _, impl := range []string{"RootSet", "os.MkdirAll"} {
+			b.Run(fmt.Sprintf("depth=%d/impl=%s", depth, impl), func(b *testing.B) {
+				dir, err := filepath.EvalSymlinks(b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				s := mustSet(b, []string{fileURI(dir)})
+				p := dir + "/" + strings.Repeat("d/", depth)
+				mkdirAll := s.MkdirAll
+				if impl == "os.MkdirAll" {
+					mkdirAll = os.MkdirAll
+				}
+				for b.Loop() {
+					if err := mkdirAll(p, 0o755); err != nil {
+						b.Fatal(err)
+					}
+					b.StopTimer()
+					if err := os.RemoveAll(dir + "/d"); err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
+				}
+			})
+		}
+	}
+}

@@ -403,6 +403,37 @@ func checkCreate(t *testing.T, s *testSet, bounded bool, e escapeTree, c createC
 	return escapes
 }
 
+// TestRootSetMkdirAllDeep: MkdirAll makes a path of 1,500 names (each
+// made in the one before, held open, not walked to from the root again;
+// see BenchmarkMkdirAll), goes on from what exists, follows a link that
+// stays inside the root in the part that exists, and stops at a file.
+func TestRootSetMkdirAllDeep(t *testing.T) {
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{e.root})
+	deep := e.at("root/deep/" + strings.Repeat("d/", 1500))
+	if err := s.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MkdirAll(deep+"more/and/more", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(deep + "more/and/more"); err != nil || !info.IsDir() {
+		t.Errorf("MkdirAll below what exists made %v, %v", info, err)
+	}
+	if err := os.Symlink("sub", e.at("root/sublink")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MkdirAll(e.at("root/sublink/made/here"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(e.at("root/sub/made/here")); err != nil || !info.IsDir() {
+		t.Errorf("MkdirAll through a link inside the root made %v, %v", info, err)
+	}
+	if err := s.MkdirAll(e.at("root/sub/file/x/y"), 0o755); err == nil {
+		t.Error("MkdirAll through a file succeeded")
+	}
+}
+
 // TestRootSetMkdirAllOverFile: MkdirAll through the root makes the
 // missing directories and stops at a name taken by a file.
 func TestRootSetMkdirAllOverFile(t *testing.T) {

@@ -1511,27 +1511,77 @@ func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 // directory is made through the root, so a link cannot lead the rest out.
 func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 	return s.act("mkdir", p, resolveMode{missing: true}, func(dir *os.Root, name string) error {
-		for i := 1; i <= len(name); i++ {
-			if i < len(name) && !os.IsPathSeparator(name[i]) {
-				continue
-			}
-			if err := dir.Mkdir(name[:i], perm); !errors.Is(err, fs.ErrExist) {
-				if err != nil {
-					return err
-				}
-				continue
-			}
-			// Something is there already: fine if it is a directory.
-			info, err := dir.Stat(name[:i])
-			if err != nil {
-				return err
-			}
-			if !info.IsDir() {
-				return &fs.PathError{Op: "mkdir", Path: name[:i], Err: errNotDir}
-			}
-		}
-		return nil
+		return mkdirAll(dir, name, perm)
 	})
+}
+
+// mkdirAll makes the directories of name, a relative path, under dir in
+// time linear in its length: the longest part that exists is found by
+// halves (links in it followed, inside dir), and each directory after it
+// is made in the one before, held open, not by walking from dir again.
+func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
+	var names []string
+	for n := range strings.SplitSeq(filepath.ToSlash(name), "/") {
+		if n != "" && n != "." {
+			names = append(names, n)
+		}
+	}
+	exists := func(k int) (bool, error) { // the first k names lead to a directory
+		if k == 0 {
+			return true, nil
+		}
+		info, err := dir.Stat(strings.Join(names[:k], "/"))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return false, nil
+		case err != nil:
+			return false, err
+		case !info.IsDir():
+			return false, &fs.PathError{Op: "mkdir", Path: strings.Join(names[:k], "/"), Err: errNotDir}
+		}
+		return true, nil
+	}
+	lo, hi := 0, len(names) // names[:lo] exists; names[:hi+1] does not, past the end
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		ok, err := exists(mid)
+		if err != nil {
+			return err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == len(names) {
+		return nil
+	}
+	at := dir
+	if lo > 0 {
+		var err error
+		if at, err = dir.OpenRoot(dirSelf(strings.Join(names[:lo], "/"))); err != nil {
+			return err
+		}
+	}
+	for _, n := range names[lo:] {
+		var next *os.Root
+		err := at.Mkdir(n, perm)
+		if err == nil || errors.Is(err, fs.ErrExist) {
+			next, err = at.OpenRoot(dirSelf(n)) // what is there now, if a directory
+		}
+		if at != dir {
+			at.Close()
+		}
+		if err != nil {
+			return err
+		}
+		at = next
+	}
+	if at != dir {
+		at.Close()
+	}
+	return nil
 }
 
 // Remove is [os.Remove] through the root that holds p: a final link is
