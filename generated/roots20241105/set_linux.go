@@ -7,6 +7,7 @@ package roots20241105
 import (
 	"io/fs"
 	"os"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -42,36 +43,29 @@ var noOpenat2 atomic.Bool
 // openBeneath opens name under dir without leaving it. handled is false
 // when os.Root must decide instead: no openat2 here, or a path that leads
 // out of dir, which os.Root and then resolving the path report on.
-func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.File, handled bool, err error) {
+func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err error) {
 	if noOpenat2.Load() {
-		return nil, false, nil
+		return -1, false, nil
 	}
 	p, err := syscall.BytePtrFromString(name)
 	if err != nil {
-		return nil, true, err
+		return -1, true, err
 	}
-	// The bits os.OpenFile passes on besides the permissions.
-	mode := uint64(perm.Perm())
-	if perm&fs.ModeSetuid != 0 {
-		mode |= syscall.S_ISUID
+	flags := flag | syscall.O_CLOEXEC
+	if flag&oPath == 0 {
+		flags |= syscall.O_LARGEFILE // which openat2 refuses beside O_PATH
 	}
-	if perm&fs.ModeSetgid != 0 {
-		mode |= syscall.S_ISGID
-	}
-	if perm&fs.ModeSticky != 0 {
-		mode |= syscall.S_ISVTX
-	}
-	how := openHow{flags: uint64(flag | syscall.O_CLOEXEC | syscall.O_LARGEFILE), mode: mode, resolve: resolveBeneath | resolveNoMagiclinks}
+	how := openHow{flags: uint64(flags), resolve: resolveBeneath | resolveNoMagiclinks}
 	conn, err := dir.SyscallConn()
 	if err != nil {
-		return nil, false, nil
+		return -1, false, nil
 	}
-	var fd uintptr
+	var opened uintptr
 	var errno syscall.Errno
 	refused := false
 	// Control keeps dir's descriptor open while the call uses it.
 	cerr := conn.Control(func(dirfd uintptr) {
-		fd, errno = openat2(dirfd, p, &how)
+		opened, errno = openat2(dirfd, p, &how)
 		switch errno {
 		case syscall.ENOSYS, syscall.EPERM, syscall.EINVAL, syscall.E2BIG:
 			// A refusal of openat2 itself (a kernel before 5.6, a sandbox),
@@ -87,19 +81,56 @@ func openBeneath(dir *os.File, name string, flag int, perm fs.FileMode) (f *os.F
 	})
 	switch {
 	case cerr != nil:
-		return nil, false, nil
+		return -1, false, nil
 	case errno == 0:
-		return os.NewFile(fd, name), true, nil
+		return int(opened), true, nil
 	case refused:
 		noOpenat2.Store(true)
-		return nil, false, nil
+		return -1, false, nil
 	case errno == syscall.ENOSYS || errno == syscall.EPERM || errno == syscall.EINVAL || errno == syscall.E2BIG:
-		return nil, false, nil // this file's answer: os.Root gives it
+		return -1, false, nil // this file's answer: os.Root gives it
 	case errno == syscall.EXDEV || errno == syscall.ELOOP || errno == syscall.EAGAIN:
-		return nil, false, nil
+		return -1, false, nil
+	}
+	return -1, true, &fs.PathError{Op: "open", Path: name, Err: errno}
+}
+
+// openRegularBeneath opens name under dir for reading if it is a regular
+// file, and opens nothing else: the name is opened as a path (O_PATH,
+// which neither opens a device nor meets a FIFO's writer), its type read
+// through that handle, and only a regular file opened, through
+// /proc/self/fd, which reaches the file the handle holds whatever the name
+// leads to by then. handled is false where os.Root must decide instead:
+// as for openBeneath, and where /proc is not there.
+func openRegularBeneath(dir *os.File, name string) (f *os.File, handled bool, err error) {
+	h, handled, err := openBeneath(dir, name, oPath)
+	if h < 0 {
+		return nil, handled, err
+	}
+	defer syscall.Close(h)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(h, &st); err != nil {
+		return nil, true, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, true, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
+	}
+	var buf [32]byte
+	proc := append(strconv.AppendInt(append(buf[:0], "/proc/self/fd/"...), int64(h), 10), 0)
+	cwd := atFDCWD
+	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(cwd), uintptr(unsafe.Pointer(&proc[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC), 0, 0, 0)
+	switch errno {
+	case 0:
+		return os.NewFile(fd, name), true, nil
+	case syscall.ENOENT:
+		return nil, false, nil // no /proc here
 	}
 	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 }
+
+// atFDCWD is AT_FDCWD: a path relative to the working directory, or
+// absolute.
+const atFDCWD = -0x64
 
 // openat2 opens name under dirfd as how says, again after an interrupt.
 func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
@@ -121,10 +152,14 @@ const oPath = 0x200000 // one value on every Linux architecture but MIPS
 type fdWalker struct {
 	fds []int // "/" first
 	// last is the handle lstat opened on the name lastName of the top
-	// directory, kept for enter when that name is a directory; -1 if none.
+	// directory, kept for enter or readlink when that name is a directory
+	// or a link; -1 if none.
 	last     int
 	lastName string
 }
+
+// maxWalkDepth bounds the directories a walk holds open at once.
+const maxWalkDepth = 256
 
 // newWalker holds "/" for a walk, or looks names up by path where "/"
 // cannot be opened.
@@ -149,29 +184,33 @@ func (w *fdWalker) lstat(name string) (fs.FileMode, error) {
 		syscall.Close(fd)
 		return 0, err
 	}
-	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFDIR:
 		w.last, w.lastName = fd, name // the directory enter goes into
 		return fs.ModeDir, nil
+	case syscall.S_IFLNK:
+		w.last, w.lastName = fd, name // the link readlink reads
+		return fs.ModeSymlink, nil
 	}
 	syscall.Close(fd)
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink, nil
-	case syscall.S_IFREG:
-		return 0, nil
-	}
-	return fs.ModeIrregular, nil
+	return 0, nil
 }
 
 func (w *fdWalker) readlink(name string) (string, error) {
-	w.forget()
-	p, err := syscall.BytePtrFromString(name)
+	// The link lstat held, read through its handle (an empty name), so
+	// that a swap since cannot put another name's answer in its place.
+	at, rel := w.top(), name
+	if w.last >= 0 && w.lastName == name {
+		at, rel = w.last, ""
+	}
+	defer w.forget()
+	p, err := syscall.BytePtrFromString(rel)
 	if err != nil {
 		return "", err
 	}
 	for size := 256; ; {
 		buf := make([]byte, size)
-		n, _, errno := syscall.Syscall6(syscall.SYS_READLINKAT, uintptr(w.top()), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&buf[0])), uintptr(size), 0, 0)
+		n, _, errno := syscall.Syscall6(syscall.SYS_READLINKAT, uintptr(at), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&buf[0])), uintptr(size), 0, 0)
 		switch {
 		case errno == syscall.EINTR:
 		case errno != 0:
@@ -185,6 +224,10 @@ func (w *fdWalker) readlink(name string) (string, error) {
 }
 
 func (w *fdWalker) enter(name string) error {
+	if len(w.fds) > maxWalkDepth {
+		w.forget()
+		return syscall.ENAMETOOLONG
+	}
 	fd := w.last
 	if fd < 0 || w.lastName != name {
 		w.forget()

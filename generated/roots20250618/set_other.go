@@ -5,7 +5,6 @@
 package roots20250618
 
 import (
-	"io/fs"
 	"os"
 	"syscall"
 )
@@ -17,9 +16,7 @@ const haveOpenBeneath = false
 // oNonblock opens a FIFO without waiting for its other end.
 const oNonblock = syscall.O_NONBLOCK
 
-func openBeneath(*os.File, string, int, fs.FileMode) (*os.File, bool, error) {
-	return nil, false, nil
-}
+func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
 
 // newWalker looks names up by path: see pathWalker.
 func newWalker() walker { return &pathWalker{dir: "/"} }

@@ -1151,8 +1151,8 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 // A walker is where resolvePOSIX looks names up: the directory its walk
 // has reached, from "/". The names are single names, never "." or "..".
 type walker interface {
-	// lstat returns the type of name (fs.ModeDir, fs.ModeSymlink, or
-	// another type or 0 for a regular file), not following a link.
+	// lstat returns the type of name, not following a link: fs.ModeDir,
+	// fs.ModeSymlink, or another (0 or any other type bits).
 	lstat(name string) (fs.FileMode, error)
 	readlink(name string) (string, error)
 	// enter moves the walk into name, a directory; up to the parent of
@@ -1422,29 +1422,42 @@ func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 // EAGAIN where they would block. Check [os.File.Stat] before reading what
 // a client named; [RootSetOf.ReadFile] reads regular files only.
 func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
-	return s.openFile("open", p, flag|oNonblock, perm, false)
+	var f *os.File
+	err := s.act("open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
+		f, err = dir.OpenFile(name, flag|oNonblock, perm)
+		return err
+	})
+	return f, err
 }
 
-// openFile opens p through the root that holds it; beneath allows the
-// openat2 fast path, whose file is for the caller alone: [os.NewFile]
-// makes a file that knows no root, whose directory entries Go would
-// describe by a path from the working directory, not from the handle.
-func (s *RootSetOf[R]) openFile(op, p string, flag int, perm fs.FileMode, beneath bool) (*os.File, error) {
-	if beneath && haveOpenBeneath && !s.closed.Load() {
+// openRegular opens p for reading if it is a regular file, and opens
+// nothing else (opening a device can act on it, and opening a FIFO
+// releases a writer waiting at its other end): the type is read first,
+// through openat2 on Linux, else with os.Root's Stat. On Linux the file
+// opened is the one whose type was read; elsewhere a swap between the two
+// is caught by ReadFile's check of what it opened, after the open. The
+// openat2 file is for ReadFile alone: [os.NewFile] makes a file that
+// knows no root, whose directory entries Go would describe by a path from
+// the working directory, not through the handle.
+func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
+	if haveOpenBeneath && !s.closed.Load() {
 		if i, name, ok := s.lexicalName(p); ok {
 			if dir := s.dirFile(i); dir != nil {
-				if f, handled, err := openBeneath(dir, name, flag, perm); handled {
-					if err != nil {
-						return nil, pathError(op, p, err)
-					}
-					return f, nil
+				if f, handled, err := openRegularBeneath(dir, name); handled {
+					return f, pathError("open", p, err)
 				}
 			}
 		}
 	}
 	var f *os.File
-	err := s.act(op, p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
-		f, err = dir.OpenFile(name, flag, perm)
+	err := s.act("open", p, resolveMode{}, func(dir *os.Root, name string) error {
+		info, err := dir.Stat(name)
+		if err == nil && !info.Mode().IsRegular() {
+			err = &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
+		}
+		if err == nil {
+			f, err = dir.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+		}
 		return err
 	})
 	return f, err
@@ -1452,11 +1465,15 @@ func (s *RootSetOf[R]) openFile(op, p string, flag int, perm fs.FileMode, beneat
 
 // ReadFile reads the whole file p names, through the root that holds it.
 // It reads regular files only: a FIFO, device, socket or directory is an
-// error wrapping [ErrNotRegularFile], refused without blocking, and a file
+// error wrapping [ErrNotRegularFile], refused from its type without being
+// opened (see openRegular) and without blocking, and a file
 // larger than the set's read limit ([DefaultReadLimit] unless [ReadLimit]
 // sets another) wraps [ErrFileTooLarge].
 func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
-	f, err := s.openFile("open", p, os.O_RDONLY|oNonblock, 0, true)
+	f, err := s.openRegular(p)
+	if errors.Is(err, ErrNotRegularFile) {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
+	}
 	if err != nil {
 		return nil, err
 	}

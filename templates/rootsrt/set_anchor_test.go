@@ -437,6 +437,96 @@ func TestRootSetDirEntryInfo(t *testing.T) {
 	}
 }
 
+// TestRootSetReadFileOpensNoSpecialFile: ReadFile reads the type of what
+// a path names before it opens it, and opens only a regular file: a
+// writer waiting at a FIFO's other end is not released (opening the FIFO
+// for reading would release it), and a device is refused from its type,
+// not from what its driver does on an open (/dev/tty answers an open
+// without a terminal with ENXIO).
+func TestRootSetReadFileOpensNoSpecialFile(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev on Windows")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := mustSet(t, []string{fileURI(dir), "file:///dev"})
+	writer := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // blocks until a reader opens it
+		if err == nil {
+			f.Close()
+		}
+		writer <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // the writer is waiting in open
+	paths := []string{fifo, dir + "/./fifo", "/dev/null"}
+	if _, err := os.Lstat("/dev/tty"); err == nil {
+		paths = append(paths, "/dev/tty")
+	}
+	for _, p := range paths {
+		if _, err := s.ReadFile(p); !errors.Is(err, rootsrt.ErrNotRegularFile) {
+			t.Errorf("ReadFile(%s): %v; want ErrNotRegularFile", p, err)
+		}
+	}
+	select {
+	case err := <-writer:
+		t.Errorf("ReadFile opened the FIFO: the waiting writer's open returned (%v)", err)
+	case <-time.After(200 * time.Millisecond):
+		r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0) // release the writer
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-writer
+		r.Close()
+	}
+}
+
+// TestRootSetWalkDepth: a path the walk resolves (here one with a final
+// "/") may go 256 directories deep, not more: the walk holds each
+// directory open, and a deeper one is refused as too long, leaving no
+// descriptor behind.
+func TestRootSetWalkDepth(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the walk holds directories on Linux only")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := dir + "/" + strings.Repeat("d/", 300)
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := mustSet(t, []string{fileURI(dir)})
+	before := openFiles(t)
+	depth := strings.Count(dir, "/")
+	if _, err := s.Stat(dir + "/" + strings.Repeat("d/", 256-depth)); err != nil {
+		t.Errorf("Stat at depth 256: %v", err)
+	}
+	if _, err := s.Stat(deep); !errors.Is(err, syscall.ENAMETOOLONG) {
+		t.Errorf("Stat at depth %d: %v; want ENAMETOOLONG", depth+300, err)
+	}
+	if after := openFiles(t); after != before {
+		t.Errorf("%d descriptors open after the walks, %d before", after, before)
+	}
+}
+
+// openFiles counts the process's open descriptors.
+func openFiles(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd to count descriptors: %v", err)
+	}
+	return len(fds)
+}
+
 // TestRootSetReadLimit: ReadLimit sets the largest file ReadFile reads;
 // zero or less is the default.
 func TestRootSetReadLimit(t *testing.T) {

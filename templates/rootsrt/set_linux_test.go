@@ -10,7 +10,7 @@ import (
 )
 
 // TestOpenBeneathRefusesOneFile: an openat2 error about one open (here
-// EINVAL, for a mode without O_CREAT) leaves the call to os.Root and keeps
+// EINVAL, for O_PATH with O_RDWR) leaves the call to os.Root and keeps
 // openat2 for every other call; only a refusal of openat2 itself (which
 // opening the directory's "." tells apart) turns it off for the process.
 func TestOpenBeneathRefusesOneFile(t *testing.T) {
@@ -27,19 +27,19 @@ func TestOpenBeneathRefusesOneFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	f, handled, err := openBeneath(d, "f", syscall.O_RDONLY, 0o644)
-	if f != nil {
-		f.Close()
+	fd, handled, err := openBeneath(d, "f", oPath|syscall.O_RDWR)
+	if fd >= 0 {
+		syscall.Close(fd)
 	}
 	if handled || err != nil {
-		t.Errorf("openBeneath with a mode and no O_CREAT: handled %t, %v; want it left to os.Root", handled, err)
+		t.Errorf("openBeneath with O_PATH|O_RDWR: handled %t, %v; want it left to os.Root", handled, err)
 	}
 	if noOpenat2.Load() {
 		t.Fatal("one file's EINVAL turned openat2 off for the process")
 	}
-	f, handled, err = openBeneath(d, "f", syscall.O_RDONLY, 0)
+	fd, handled, err = openBeneath(d, "f", syscall.O_RDONLY)
 	if err != nil || !handled {
 		t.Fatalf("openBeneath after: handled %t, %v", handled, err)
 	}
-	f.Close()
+	syscall.Close(fd)
 }

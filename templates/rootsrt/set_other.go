@@ -3,7 +3,6 @@
 package rootsrt
 
 import (
-	"io/fs"
 	"os"
 	"syscall"
 )
@@ -15,9 +14,7 @@ const haveOpenBeneath = false
 // oNonblock opens a FIFO without waiting for its other end.
 const oNonblock = syscall.O_NONBLOCK
 
-func openBeneath(*os.File, string, int, fs.FileMode) (*os.File, bool, error) {
-	return nil, false, nil
-}
+func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
 
 // newWalker looks names up by path: see pathWalker.
 func newWalker() walker { return &pathWalker{dir: "/"} }

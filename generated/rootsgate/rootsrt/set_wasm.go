@@ -5,7 +5,6 @@
 package rootsrt
 
 import (
-	"io/fs"
 	"os"
 )
 
@@ -16,9 +15,7 @@ const haveOpenBeneath = false
 // oNonblock is nothing here: these systems have no flag for it.
 const oNonblock = 0
 
-func openBeneath(*os.File, string, int, fs.FileMode) (*os.File, bool, error) {
-	return nil, false, nil
-}
+func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
 
 // newWalker looks names up by path: see pathWalker.
 func newWalker() walker { return &pathWalker{dir: "/"} }
