@@ -6,6 +6,7 @@ package roots20250618
 
 import (
 	"os"
+	"sync/atomic"
 )
 
 // haveOpenBeneath says that this system has no one-call confined open:
@@ -16,6 +17,9 @@ const haveOpenBeneath = false
 const oNonblock = 0
 
 func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
+
+// noOpenat2 and noProcFD: never consulted here, as haveOpenBeneath is false.
+var noOpenat2, noProcFD atomic.Bool
 
 // newWalker looks names up by path: see pathWalker.
 func newWalker() walker { return &pathWalker{dir: "/"} }

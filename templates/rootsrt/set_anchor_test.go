@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -484,6 +486,73 @@ func TestRootSetReadFileOpensNoSpecialFile(t *testing.T) {
 		}
 		<-writer
 		r.Close()
+	}
+}
+
+// TestRootSetReadFileSwapNoFIFO: a name swapped between a regular file
+// and a FIFO while ReadFile runs is never opened as the FIFO, whatever
+// way the path takes: plain, through "..", or through an absolute link
+// inside the root (the last two are resolved by the walk first). Before,
+// the last two stat'ed the name and then opened it again by name, and a
+// writer waiting on the FIFO was released thousands of times a second.
+func TestRootSetReadFileSwapNoFIFO(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the type-first open is Linux's")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "sub"), filepath.Join(dir, "abs")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "reg"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := mustSet(t, []string{fileURI(dir)})
+	var stop atomic.Bool
+	var released atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // a writer, waiting in open until a reader comes
+		defer wg.Done()
+		for !stop.Load() {
+			if f, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_WRONLY, 0); err == nil {
+				if !stop.Load() {
+					released.Add(1)
+				}
+				f.Close()
+			}
+		}
+	}()
+	go func() { // sub/f: the file, then the FIFO, then the file...
+		defer wg.Done()
+		for i := 0; !stop.Load(); i++ {
+			src := map[bool]string{false: "reg", true: "fifo"}[i%2 == 1]
+			tmp := filepath.Join(dir, "sub", "tmp")
+			os.Remove(tmp)
+			os.Link(filepath.Join(dir, src), tmp)
+			os.Rename(tmp, filepath.Join(dir, "sub", "f"))
+		}
+	}()
+	for _, p := range []string{"sub/f", "sub/../sub/f", "abs/f"} {
+		for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); {
+			s.ReadFile(dir + "/" + p)
+		}
+	}
+	stop.Store(true)
+	if f, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+		defer f.Close() // lets the writer's last open return
+	}
+	wg.Wait()
+	if n := released.Load(); n > 0 {
+		t.Errorf("ReadFile opened the FIFO %d times", n)
 	}
 }
 

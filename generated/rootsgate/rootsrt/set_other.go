@@ -6,6 +6,7 @@ package rootsrt
 
 import (
 	"os"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -17,6 +18,9 @@ const haveOpenBeneath = false
 const oNonblock = syscall.O_NONBLOCK
 
 func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
+
+// noOpenat2 and noProcFD: never consulted here, as haveOpenBeneath is false.
+var noOpenat2, noProcFD atomic.Bool
 
 // newWalker looks names up by path: see pathWalker.
 func newWalker() walker { return &pathWalker{dir: "/"} }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -1418,21 +1419,35 @@ func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File,
 
 // openRegular opens p for reading if it is a regular file, and opens
 // nothing else (opening a device can act on it, and opening a FIFO
-// releases a writer waiting at its other end): the type is read first,
-// through openat2 on Linux, else with os.Root's Stat. On Linux the file
-// opened is the one whose type was read; elsewhere a swap between the two
-// is caught by ReadFile's check of what it opened, after the open. The
-// openat2 file is for ReadFile alone: [os.NewFile] makes a file that
+// releases a writer waiting at its other end). On Linux the type is read
+// through an O_PATH handle and the file reopened through it (see
+// openRegularBeneath): first on p read as text, then, where links or ".."
+// stop openat2, on the path the walk resolves, which has no links left.
+// Should openat2 still not answer, the tree changed during the call and
+// the read is refused with EAGAIN; nothing is opened by name. Elsewhere
+// (and with no openat2 or no /proc), os.Root's Stat comes before the open,
+// and ReadFile's check of what it opened catches a swap between the two.
+// The openat2 file is for ReadFile alone: [os.NewFile] makes a file that
 // knows no root, whose directory entries Go would describe by a path from
 // the working directory, not through the handle.
 func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
-	if haveOpenBeneath && !s.closed.Load() {
-		if i, name, ok := s.lexicalName(p); ok {
-			if dir := s.dirFile(i); dir != nil {
-				if f, handled, err := openRegularBeneath(dir, name); handled {
-					return f, pathError("open", p, err)
-				}
+	for try := 0; haveOpenBeneath && !noOpenat2.Load() && !noProcFD.Load() && !s.closed.Load(); try++ {
+		i, name, ok := s.lexicalName(p)
+		if !ok || try > 0 {
+			var err error
+			if _, i, name, err = s.resolveIn("open", p, resolveMode{}); err != nil {
+				return nil, err
 			}
+		}
+		dir := s.dirFile(i)
+		if dir == nil {
+			break
+		}
+		if f, handled, err := openRegularBeneath(dir, name); handled {
+			return f, pathError("open", p, err)
+		}
+		if try == 3 {
+			return nil, &fs.PathError{Op: "open", Path: p, Err: syscall.EAGAIN}
 		}
 	}
 	var f *os.File

@@ -36,6 +36,9 @@ type openHow struct {
 	flags, mode, resolve uint64
 }
 
+// noProcFD is set once /proc/self/fd was found missing.
+var noProcFD atomic.Bool
+
 // noOpenat2 is set once the kernel (or a sandbox around it) refused
 // openat2 itself; from then on os.Root does all the work.
 var noOpenat2 atomic.Bool
@@ -123,7 +126,8 @@ func openRegularBeneath(dir *os.File, name string) (f *os.File, handled bool, er
 	case 0:
 		return os.NewFile(fd, name), true, nil
 	case syscall.ENOENT:
-		return nil, false, nil // no /proc here
+		noProcFD.Store(true) // no /proc here: a handle cannot be reopened
+		return nil, false, nil
 	}
 	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 }
