@@ -142,9 +142,8 @@ type rootDir struct {
 	dirHandle
 	mu sync.Mutex
 	// file is the same directory, opened through root on first use, for
-	// openBeneath; noFile says that it cannot be.
-	file   atomic.Pointer[os.File]
-	noFile atomic.Bool
+	// openBeneath.
+	file atomic.Pointer[os.File]
 }
 
 // The errors a file method wraps, in an [*fs.PathError], when it refuses a
@@ -1253,26 +1252,26 @@ func (s *RootSetOf[R]) dir(i int) (*os.Root, error) {
 	return d.root, d.err
 }
 
-// dirFile returns root i's directory as a file, for openBeneath, or nil.
-func (s *RootSetOf[R]) dirFile(i int) *os.File {
+// dirFile returns root i's directory as a file, for openBeneath, or why
+// there is none.
+func (s *RootSetOf[R]) dirFile(i int) (*os.File, error) {
 	d := &s.dirs[i]
-	if f := d.file.Load(); f != nil || d.noFile.Load() || d.root == nil {
-		return f
+	if f := d.file.Load(); f != nil || d.root == nil {
+		return f, d.err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if f := d.file.Load(); f != nil || s.closed.Load() {
-		return f
+		return f, nil
 	}
+	// Asked again after a failure: one (out of descriptors, say) must not
+	// leave the root without its handle for good.
 	f, err := d.root.Open(".")
 	if err != nil {
-		// Without it (a directory that cannot be read, say), os.Root
-		// alone does the work.
-		d.noFile.Store(true)
-		return nil
+		return nil, err
 	}
 	d.file.Store(f)
-	return f
+	return f, nil
 }
 
 // Share returns another view of the set, for another holder: the same
@@ -1439,9 +1438,12 @@ func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
 				return nil, err
 			}
 		}
-		dir := s.dirFile(i)
+		dir, err := s.dirFile(i)
 		if dir == nil {
-			break
+			if err == nil {
+				err = fs.ErrClosed
+			}
+			return nil, pathError("open", p, err) // never an open by name
 		}
 		if f, handled, err := openRegularBeneath(dir, name); handled {
 			return f, pathError("open", p, err)

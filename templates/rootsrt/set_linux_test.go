@@ -43,3 +43,36 @@ func TestOpenBeneathRefusesOneFile(t *testing.T) {
 	}
 	syscall.Close(fd)
 }
+
+// TestReadFileDirFileAgain: when the root's directory cannot be opened as
+// a file for openat2 (out of descriptors, say), ReadFile fails instead of
+// opening by name, and the next call tries again: one failure does not
+// leave the root on the path that stats and then opens by name for good.
+func TestReadFileDirFileAgain(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewRootSetOf([]string{"file://" + dir}, func(u *string) string { return *u }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	good := s.dirs[0].root
+	bad, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Close() // a root whose Open(".") fails
+	s.dirs[0].root = bad
+	if data, err := s.ReadFile(filepath.Join(dir, "f")); err == nil {
+		t.Errorf("ReadFile without the directory's file read %q; want an error, not an open by name", data)
+	}
+	s.dirs[0].root = good
+	if data, err := s.ReadFile(filepath.Join(dir, "f")); err != nil || string(data) != "x" {
+		t.Fatalf("ReadFile after: %q, %v", data, err)
+	}
+	if s.dirs[0].file.Load() == nil {
+		t.Error("after one failure the root has no file for openat2: ReadFile opens by name from then on")
+	}
+}

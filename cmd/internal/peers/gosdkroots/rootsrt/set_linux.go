@@ -5,6 +5,7 @@
 package rootsrt
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"strconv"
@@ -126,8 +127,11 @@ func openRegularBeneath(dir *os.File, name string) (f *os.File, handled bool, er
 	case 0:
 		return os.NewFile(fd, name), true, nil
 	case syscall.ENOENT:
-		noProcFD.Store(true) // no /proc here: a handle cannot be reopened
-		return nil, false, nil
+		if _, err := os.Stat("/proc/self/fd"); errors.Is(err, fs.ErrNotExist) {
+			noProcFD.Store(true) // no /proc here: a handle cannot be reopened
+			return nil, false, nil
+		}
+		// The file's own answer (a FUSE file, say): /proc is there.
 	}
 	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 }
