@@ -742,7 +742,11 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 	if !ok {
 		return "", 0, "", s.refuse(op, p, real)
 	}
-	return real, i, relative(real, n), nil
+	rel = relative(real, n)
+	if !s.windows && rel != "." && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")) {
+		rel += "/" // the name must be a directory: os.Root keeps the kernel's rule for a final "/"
+	}
+	return real, i, rel, nil
 }
 
 // mayVisit reports whether a walk may look at p, a cleaned path: one of

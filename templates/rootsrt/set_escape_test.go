@@ -434,6 +434,30 @@ func TestRootSetMkdirAllDeep(t *testing.T) {
 	}
 }
 
+// TestRootSetCreateFinalSlash: a final "/" says that the name must be a
+// directory, as it does to the kernel: OpenFile with O_CREATE of
+// "missing/" makes no file, and OpenRoot keeps the "/" in the name it
+// returns.
+func TestRootSetCreateFinalSlash(t *testing.T) {
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{e.root})
+	for _, flag := range []int{os.O_CREATE | os.O_WRONLY, os.O_CREATE | os.O_EXCL | os.O_WRONLY, os.O_CREATE | os.O_TRUNC | os.O_RDWR} {
+		if f, err := s.OpenFile(e.at("root/missing/"), flag, 0o644); err == nil {
+			f.Close()
+			t.Errorf("OpenFile(missing/, %#x) succeeded", flag)
+		}
+		if _, err := os.Lstat(e.at("root/missing")); err == nil {
+			t.Fatalf("OpenFile(missing/, %#x) made root/missing", flag)
+		}
+	}
+	if dir, name, _, err := s.OpenRoot(e.at("root/missing/")); err == nil {
+		dir.Close()
+		if !strings.HasSuffix(name, "/") {
+			t.Errorf("OpenRoot(missing/) = %q, without its final /", name)
+		}
+	}
+}
+
 // TestRootSetMkdirAllOverFile: MkdirAll through the root makes the
 // missing directories and stops at a name taken by a file.
 func TestRootSetMkdirAllOverFile(t *testing.T) {
