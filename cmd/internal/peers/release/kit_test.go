@@ -17,11 +17,11 @@ import (
 
 // kitLineBudget bounds the non-test Go lines of the go-sdk kit of every
 // embedded revision. The goal is 6,000; this is where the kit stands, so
-// that it only shrinks. (It was 12,000: the fixes of four security
+// that it only shrinks. (It was 12,000: the fixes of five security
 // reviews, a walk that holds each directory, MkdirAll from the directory
 // before, roots opened as their ".", ReadFile that opens only regular
-// files, added 362 lines to the runtime.)
-const kitLineBudget = 12362
+// files, added 366 lines to the runtime.)
+const kitLineBudget = 12366
 
 // TestKitFromProxy takes the README's path for a go-sdk server: a fresh
 // module at go 1.25.0 requiring go-sdk v1.8.0, rootsgen pinned with the
