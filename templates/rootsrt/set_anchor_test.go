@@ -258,17 +258,7 @@ func TestRootSetOutsideBounds(t *testing.T) {
 // the read limit without reading or allocating it; Open returns a FIFO
 // without waiting for a writer.
 func TestRootSetSpecialFiles(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs or /dev on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, fifo := fifoDir(t)
 	sparse := filepath.Join(dir, "sparse")
 	if f, err := os.Create(sparse); err != nil {
 		t.Fatal(err)
@@ -340,17 +330,7 @@ func TestRootSetSpecialFiles(t *testing.T) {
 // the open): the set is built at once, and the root refuses every file
 // method, as a root that could not be opened does.
 func TestRootSetSpecialRoots(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs or /dev on Windows")
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(base, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	base, fifo := fifoDir(t)
 	if err := os.Symlink("fifo", filepath.Join(base, "fifolink")); err != nil {
 		t.Fatal(err)
 	}
@@ -446,17 +426,7 @@ func TestRootSetDirEntryInfo(t *testing.T) {
 // not from what its driver does on an open (/dev/tty answers an open
 // without a terminal with ENXIO).
 func TestRootSetReadFileOpensNoSpecialFile(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs or /dev on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, fifo := fifoDir(t)
 	s := mustSet(t, []string{fileURI(dir), "file:///dev"})
 	writer := make(chan error, 1)
 	go func() {
@@ -499,10 +469,7 @@ func TestRootSetReadFileSwapNoFIFO(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the type-first open is Linux's")
 	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := fifoDir(t)
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -510,9 +477,6 @@ func TestRootSetReadFileSwapNoFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "reg"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := mustSet(t, []string{fileURI(dir)})
@@ -683,4 +647,22 @@ func TestRootSetErrorsNameNoSystemCall(t *testing.T) {
 			t.Errorf("Open(%s): %v", p, err)
 		}
 	}
+}
+
+// fifoDir is a new directory, its path free of links, holding the FIFO
+// fifo; it skips the test where there are no FIFOs.
+func fifoDir(t *testing.T) (dir, fifo string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs or /dev on Windows")
+	}
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo = filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, fifo
 }
