@@ -648,21 +648,3 @@ func TestRootSetErrorsNameNoSystemCall(t *testing.T) {
 		}
 	}
 }
-
-// fifoDir is a new directory, its path free of links, holding the FIFO
-// fifo; it skips the test where there are no FIFOs.
-func fifoDir(t *testing.T) (dir, fifo string) {
-	t.Helper()
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs or /dev on Windows")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	fifo = filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir, fifo
-}

@@ -1,0 +1,15 @@
+//go:build !unix
+
+package rootsrt_test
+
+import (
+	"runtime"
+	"testing"
+)
+
+// fifoDir skips the test: this system has no FIFOs.
+func fifoDir(t *testing.T) (dir, fifo string) {
+	t.Helper()
+	t.Skip("no FIFOs on " + runtime.GOOS)
+	return "", ""
+}
