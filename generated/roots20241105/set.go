@@ -578,23 +578,27 @@ func (d dirHandle) close() {
 
 // sameDir reports whether r is open on the directory p names now.
 func sameDir(r *os.Root, p string) bool {
-	var here fs.FileInfo
-	var err error
-	if runtime.GOOS == "windows" {
-		// A FileInfo from Root.Stat does not say which file it is there.
-		var f *os.File
-		if f, err = r.Open("."); err == nil {
-			here, err = f.Stat()
-			f.Close()
-		}
-	} else {
-		here, err = r.Stat(".")
-	}
+	here, err := identify(r, ".")
 	if err != nil {
 		return false
 	}
 	now, err := os.Stat(p)
 	return err == nil && os.SameFile(now, here)
+}
+
+// identify is r.Lstat(name), in a form os.SameFile can compare: on
+// Windows a FileInfo from Root.Stat does not say which file it is, so the
+// name is opened and the file asked (a final link is followed there).
+func identify(r *os.Root, name string) (fs.FileInfo, error) {
+	if runtime.GOOS != "windows" {
+		return r.Lstat(name)
+	}
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
 }
 
 // addDir adds a directory where paths may be, belonging to root i; a
@@ -1538,19 +1542,40 @@ func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
 	return info, err
 }
 
-// Mkdir is [os.Mkdir] through the root that holds p.
+// Mkdir is [os.Mkdir] through the root that holds p. As the kernel's
+// mkdir, it makes the last name itself, final separators or not: where
+// that name is a link, even one that leads nowhere, it says the name
+// exists.
 func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
-	return s.act("mkdir", p, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) error {
+	q, _ := s.trimFinal(p)
+	return pathError("mkdir", p, s.act("mkdir", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) error {
 		return dir.Mkdir(name, perm)
-	})
+	}))
 }
 
 // MkdirAll is [os.MkdirAll] through the root that holds p: each missing
 // directory is made through the root, so a link cannot lead the rest out.
 func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
-	return s.act("mkdir", p, resolveMode{missing: true}, func(dir *os.Root, name string) error {
+	q, _ := s.trimFinal(p)
+	return pathError("mkdir", p, s.act("mkdir", q, resolveMode{missing: true}, func(dir *os.Root, name string) error {
 		return mkdirAll(dir, name, perm)
-	})
+	}))
+}
+
+// trimFinal returns p without its final separators, and whether it had
+// any, for the methods that act on the last name itself (Mkdir, Remove):
+// the kernel's mkdir and rmdir never follow a link there, "link/" included.
+// The top of the tree ("/", "C:\") keeps its separator.
+func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {
+	seps := "/"
+	if s.windows {
+		seps = `/\`
+	}
+	q := strings.TrimRight(p, seps)
+	if q == "" || s.windows && len(q) == 2 && q[1] == ':' {
+		return p, false
+	}
+	return q, len(q) < len(p)
 }
 
 // mkdirAll makes the directories of name, a relative path, under dir in
@@ -1604,9 +1629,13 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 	}
 	for _, n := range names[lo:] {
 		var next *os.Root
-		err := at.Mkdir(n, perm)
+		mkErr := at.Mkdir(n, perm)
+		err := mkErr
 		if err == nil || errors.Is(err, fs.ErrExist) {
-			next, err = at.OpenRoot(dirSelf(n)) // what is there now, if a directory
+			// What is there now, if a directory; if not, os.MkdirAll's EEXIST.
+			if next, err = at.OpenRoot(dirSelf(n)); err != nil && mkErr != nil {
+				err = mkErr
+			}
 		}
 		if at != dir {
 			at.Close()
@@ -1623,11 +1652,43 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 }
 
 // Remove is [os.Remove] through the root that holds p: a final link is
-// removed, not what it points to.
+// removed, not what it points to. As the kernel's rmdir, a path that ends
+// in a separator removes a directory only (a link to one is "not a
+// directory"), and on POSIX systems a last name "." or ".." is an invalid
+// argument. The directory of a root is never removed, however it is
+// spelled: that is invalid too.
 func (s *RootSetOf[R]) Remove(p string) error {
-	return s.act("remove", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) error {
+	q, dirOnly := s.trimFinal(p)
+	if !s.windows {
+		if last := q[strings.LastIndexByte(q, '/')+1:]; last == "." || last == ".." {
+			return &fs.PathError{Op: "remove", Path: p, Err: fs.ErrInvalid}
+		}
+	}
+	return pathError("remove", p, s.act("remove", q, resolveMode{keepLast: true}, func(dir *os.Root, name string) error {
+		info, err := identify(dir, name)
+		switch {
+		case err != nil:
+			return err
+		case !info.IsDir() && dirOnly:
+			return errNotDir
+		case info.IsDir() && s.isRootDir(info):
+			return fs.ErrInvalid
+		}
 		return dir.Remove(name)
-	})
+	}))
+}
+
+// isRootDir reports whether info, from identify, is the directory of one
+// of the set's roots (or of its parts inside [Bounds]).
+func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
+	for i := range s.dirs {
+		if d := s.dirs[i].root; d != nil {
+			if here, err := identify(d, "."); err == nil && os.SameFile(here, info) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // OpenRoot returns a new [os.Root] on the directory of the root that holds

@@ -782,3 +782,97 @@ func closeRoot(d *os.Root) {
 		d.Close()
 	}
 }
+
+// TestRootSetFinalNameAsKernel: Mkdir, MkdirAll and Remove act on the
+// last name itself, as the kernel's mkdir and rmdir do, whatever follows
+// it ("/", "/."): each call changes the tree as the same call made with os
+// does, or refuses and changes nothing, and fails wherever os fails.
+func TestRootSetFinalNameAsKernel(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("POSIX path rules")
+	}
+	ops := []struct {
+		name string
+		set  func(s *testSet, p string) error
+		os   func(p string) error
+	}{
+		{"Mkdir", func(s *testSet, p string) error { return s.Mkdir(p, 0o755) }, func(p string) error { return os.Mkdir(p, 0o755) }},
+		{"MkdirAll", func(s *testSet, p string) error { return s.MkdirAll(p, 0o755) }, func(p string) error { return os.MkdirAll(p, 0o755) }},
+		{"Remove", func(s *testSet, p string) error { return s.Remove(p) }, os.Remove},
+	}
+	paths := []string{
+		"dangling", "dangling/", "dangling/.", "dangling/x", "dangling/x/",
+		"lnk", "lnk/", "lnk/.", "lnk/..", "lnk/x/..", "d", "d/", "d/.", "d/./", "d/..",
+		"file", "file/", "file/.", "missing", "missing/", "missing/.", "d/new/",
+	}
+	tree := func(t *testing.T) string {
+		r := filepath.Join(t.TempDir(), "r")
+		for _, err := range []error{
+			os.Mkdir(r, 0o755),
+			os.Mkdir(filepath.Join(r, "d"), 0o755),
+			os.WriteFile(filepath.Join(r, "file"), nil, 0o644),
+			os.Symlink("target", filepath.Join(r, "dangling")),
+			os.Symlink("d", filepath.Join(r, "lnk")),
+		} {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	list := func(r string) string {
+		var names []string
+		filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
+			names = append(names, strings.TrimPrefix(p, r))
+			return nil
+		})
+		return strings.Join(names, " ")
+	}
+	for _, o := range ops {
+		for _, p := range paths {
+			r := tree(t)
+			before := list(r)
+			setErr := o.set(mustSet(t, []string{fileURI(r)}), r+"/"+p)
+			setTree := list(r)
+			r = tree(t)
+			osErr := o.os(r + "/" + p)
+			osTree := list(r)
+			switch {
+			case osErr != nil && setErr == nil:
+				t.Errorf("%s(%q) succeeded where os says %v", o.name, p, osErr)
+			case setErr != nil && setTree != before:
+				t.Errorf("%s(%q) failed (%v) and changed the tree: %s", o.name, p, setErr, setTree)
+			case setErr == nil && setTree != osTree:
+				t.Errorf("%s(%q) left %s; os leaves %s", o.name, p, setTree, osTree)
+			}
+		}
+	}
+}
+
+// TestRootSetRemoveRootDir: the directory of a root is never removed,
+// however it is spelled: by its own path, or by its place inside another
+// root.
+func TestRootSetRemoveRootDir(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, x := filepath.Join(dir, "A"), filepath.Join(dir, "A", "B"), filepath.Join(dir, "X")
+	if err := os.MkdirAll(b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(b, x); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	for _, opts := range [][]rootsrt.RootSetOption{nil, {rootsrt.ResolveSymlinks()}} {
+		s := mustSet(t, []string{fileURI(a), fileURI(x)}, opts...)
+		for _, p := range []string{b, b + "/", x, x + "/", x + "/.", a, a + "/", b + "/../B"} {
+			if err := s.Remove(p); err == nil {
+				t.Errorf("Remove(%q) succeeded", p)
+			}
+			if _, err := os.Stat(b); err != nil {
+				t.Fatalf("Remove(%q) removed the directory of root X: %v", p, err)
+			}
+		}
+	}
+}
