@@ -140,6 +140,7 @@ type RootSetOf[R any] struct {
 // rootDir is a directory of a RootSetOf, opened while the set was built.
 type rootDir struct {
 	dirHandle
+	id fs.FileInfo // which directory it is (see identify); nil if unknown
 	mu sync.Mutex
 	// file is the same directory, opened through root on first use, for
 	// openBeneath.
@@ -337,6 +338,9 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 	s.dirs = make([]rootDir, len(b.dirs))
 	for i, d := range b.dirs {
 		s.dirs[i].dirHandle = d
+		if d.root != nil {
+			s.dirs[i].id, _ = identify(d.root, ".")
+		}
 	}
 	return s, b.v.Err()
 }
@@ -600,12 +604,13 @@ func sameDir(r *os.Root, p string) bool {
 	return err == nil && os.SameFile(now, here)
 }
 
-// identify is r.Lstat(name), in a form os.SameFile can compare: on
-// Windows a FileInfo from Root.Stat does not say which file it is, so the
-// name is opened and the file asked (a final link is followed there).
+// identify is r.Lstat(name), in a form os.SameFile can compare for a
+// directory: on Windows a FileInfo from Root.Lstat does not say which file
+// it is, so a directory is opened and the file asked.
 func identify(r *os.Root, name string) (fs.FileInfo, error) {
-	if runtime.GOOS != "windows" {
-		return r.Lstat(name)
+	info, err := r.Lstat(name)
+	if runtime.GOOS != "windows" || err != nil || !info.IsDir() {
+		return info, err
 	}
 	f, err := r.Open(name)
 	if err != nil {
@@ -1052,12 +1057,13 @@ type resolveMode struct {
 	visit func(path string) bool
 }
 
-// errLinkLoop and errNotDir report paths the kernel would refuse too;
-// errOutsideWalk, a walk that would look at a name outside the set.
+// errLinkLoop and errNotDir report paths the kernel would refuse too, with
+// its errors; errOutsideWalk, a walk that would look at a name outside the
+// set.
 var (
-	errLinkLoop    = errors.New("too many levels of symbolic links")
-	errNotDir      = errors.New("not a directory")
-	errOutsideWalk = errors.New("the walk leaves the set")
+	errLinkLoop    error = syscall.ELOOP
+	errNotDir      error = syscall.ENOTDIR
+	errOutsideWalk       = errors.New("the walk leaves the set")
 )
 
 // resolvePath resolves the symbolic links in p, an absolute path of the
@@ -1571,6 +1577,9 @@ func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 // directory is made through the root, so a link cannot lead the rest out.
 func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
+	for !s.windows && strings.HasSuffix(q, "/.") && len(q) > 2 {
+		q, _ = s.trimFinal(q[:len(q)-2]) // "d/new/." is "d/new", as os.MkdirAll makes it
+	}
 	return pathError("mkdir", p, s.act("mkdir", q, resolveMode{missing: true}, func(dir *os.Root, name string) error {
 		return mkdirAll(dir, name, perm)
 	}))
@@ -1667,26 +1676,28 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 
 // Remove is [os.Remove] through the root that holds p: a final link is
 // removed, not what it points to. As the kernel's rmdir, a path that ends
-// in a separator removes a directory only (a link to one is "not a
-// directory"), and on POSIX systems a last name "." or ".." is an invalid
-// argument. The directory of a root is never removed, however it is
-// spelled: that is invalid too.
+// in a separator removes a directory only (ENOTDIR), and on POSIX systems
+// a directory named by a last "." or ".." is not removed (EINVAL,
+// ENOTEMPTY). The directory of a root (or of a part inside [Bounds]) is
+// not removed either (EBUSY), however it is spelled, unless a rename
+// inside the roots swaps it in during the call.
 func (s *RootSetOf[R]) Remove(p string) error {
 	q, dirOnly := s.trimFinal(p)
-	if !s.windows {
-		if last := q[strings.LastIndexByte(q, '/')+1:]; last == "." || last == ".." {
-			return &fs.PathError{Op: "remove", Path: p, Err: fs.ErrInvalid}
-		}
-	}
+	last := q[strings.LastIndexByte(q, '/')+1:]
 	return pathError("remove", p, s.act("remove", q, resolveMode{keepLast: true}, func(dir *os.Root, name string) error {
+		if !s.windows && last == "." {
+			return syscall.EINVAL // the walk found the directory
+		} else if !s.windows && last == ".." {
+			return syscall.ENOTEMPTY
+		}
 		info, err := identify(dir, name)
 		switch {
 		case err != nil:
 			return err
 		case !info.IsDir() && dirOnly:
-			return errNotDir
+			return syscall.ENOTDIR
 		case info.IsDir() && s.isRootDir(info):
-			return fs.ErrInvalid
+			return syscall.EBUSY
 		}
 		return dir.Remove(name)
 	}))
@@ -1696,10 +1707,8 @@ func (s *RootSetOf[R]) Remove(p string) error {
 // of the set's roots (or of its parts inside [Bounds]).
 func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
 	for i := range s.dirs {
-		if d := s.dirs[i].root; d != nil {
-			if here, err := identify(d, "."); err == nil && os.SameFile(here, info) {
-				return true
-			}
+		if id := s.dirs[i].id; id != nil && os.SameFile(id, info) {
+			return true
 		}
 	}
 	return false

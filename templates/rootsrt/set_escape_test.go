@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/rootsgen/rootsgen/templates/rootsrt"
@@ -786,7 +787,8 @@ func closeRoot(d *os.Root) {
 // TestRootSetFinalNameAsKernel: Mkdir, MkdirAll and Remove act on the
 // last name itself, as the kernel's mkdir and rmdir do, whatever follows
 // it ("/", "/."): each call changes the tree as the same call made with os
-// does, or refuses and changes nothing, and fails wherever os fails.
+// does and fails with the same errno, except that a path with ".." in it
+// may be refused where os goes on (changing nothing).
 func TestRootSetFinalNameAsKernel(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("POSIX path rules")
@@ -803,7 +805,8 @@ func TestRootSetFinalNameAsKernel(t *testing.T) {
 	paths := []string{
 		"dangling", "dangling/", "dangling/.", "dangling/x", "dangling/x/",
 		"lnk", "lnk/", "lnk/.", "lnk/..", "lnk/x/..", "d", "d/", "d/.", "d/./", "d/..",
-		"file", "file/", "file/.", "missing", "missing/", "missing/.", "d/new/",
+		"file", "file/", "file/.", "file/x", "missing", "missing/", "missing/.",
+		"missing/..", "d/new/", "d/new/.", "d/a/../b",
 	}
 	tree := func(t *testing.T) string {
 		r := filepath.Join(t.TempDir(), "r")
@@ -844,6 +847,13 @@ func TestRootSetFinalNameAsKernel(t *testing.T) {
 				t.Errorf("%s(%q) failed (%v) and changed the tree: %s", o.name, p, setErr, setTree)
 			case setErr == nil && setTree != osTree:
 				t.Errorf("%s(%q) left %s; os leaves %s", o.name, p, setTree, osTree)
+			case setErr != nil && osErr == nil && !strings.Contains(p, ".."):
+				t.Errorf("%s(%q) failed (%v) where os succeeds", o.name, p, setErr)
+			case o.name == "MkdirAll" && p == "file/":
+				// os.MkdirAll says EEXIST here, ENOTDIR for "file": the set
+				// says ENOTDIR for both.
+			case setErr != nil && osErr != nil && errnoOf(setErr) != errnoOf(osErr):
+				t.Errorf("%s(%q): %v; os says %v", o.name, p, setErr, osErr)
 			}
 		}
 	}
@@ -874,5 +884,31 @@ func TestRootSetRemoveRootDir(t *testing.T) {
 				t.Fatalf("Remove(%q) removed the directory of root X: %v", p, err)
 			}
 		}
+	}
+}
+
+// errnoOf is the system error err wraps, or -1.
+func errnoOf(err error) syscall.Errno {
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		return e
+	}
+	return ^syscall.Errno(0)
+}
+
+// TestRootSetRemoveDotsOutside: a path that ends in "." or ".." but lies
+// outside every root is refused as outside, as any other such path is,
+// and a closed set says it is closed.
+func TestRootSetRemoveDotsOutside(t *testing.T) {
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{e.root})
+	for _, p := range []string{"/etc/..", "/nonexistent/.", e.at("outside/."), "rel/..", ".", "/x\x00/.."} {
+		if err := s.Remove(p); !errors.Is(err, rootsrt.ErrOutsideRoots) {
+			t.Errorf("Remove(%q) = %v, want ErrOutsideRoots", p, err)
+		}
+	}
+	s.Close()
+	if err := s.Remove(e.at("root/sub/.")); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Remove on a closed set = %v, want fs.ErrClosed", err)
 	}
 }
