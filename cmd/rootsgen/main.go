@@ -44,6 +44,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -83,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		list     = fs.Bool("list", false, "list the embedded revisions with their dialect, features and deprecation status")
 		markdown = fs.Bool("markdown", false, "with -list: print an overview of the revisions as Markdown (with -v: and which declarations each revision's package has)")
 		version  = fs.Bool("version", false, "print the rootsgen version")
-		verbose  = fs.Bool("v", false, "report the plan (the parts of the roots feature the package has), the parts left out, and the files written")
+		verbose  = fs.Bool("v", false, "report the files written and, with -revision, the plan (the parts of the roots feature the package has) and the parts left out")
 		strict   = fs.Bool("strict", false, "treat a part of the roots feature left out (a warning) as an error: exit 2 and write nothing")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
 		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
@@ -107,6 +108,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if fs.NArg() > 0 {
 		return usage("unexpected arguments %q: all input is given by flags (see -h)", fs.Args())
 	}
+	var schemaFlags []string // the flags that act on a schema read for -revision
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "strict" || f.Name == "max-bytes" || f.Name == "max-depth" {
+			schemaFlags = append(schemaFlags, "-"+f.Name)
+		}
+	})
 	switch {
 	case *version:
 		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
@@ -119,6 +126,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usage("-markdown goes with -list")
 	case *sdk != "" && (*revision != "" || *schemaF != ""):
 		return usage("-sdk writes a kit of the embedded revisions (narrow it with -revisions); it takes neither -revision nor -schema")
+	case *sdk != "" && *sdk != "none" && !slices.Contains(generator.SDKs(), *sdk):
+		return usage("unknown SDK %q; known: %s, none", *sdk, strings.Join(generator.SDKs(), ", "))
+	case *sdk != "" && len(schemaFlags) > 0:
+		return usage("%s go with -revision: a kit is written from the embedded schemas, which rootsgen checks itself", strings.Join(schemaFlags, ", "))
 	case *sdk == "" && *revs != "":
 		return usage("-revisions goes with -sdk")
 	case *sdk == "" && *revision == "":
