@@ -920,7 +920,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t// states.\n" +
 			"\tSealer *StateSealer\n" +
 			"\t// Principal names who makes the request being served, for the Sealer;\n" +
-			"\t// nil means the mcp-go session's ID, or \"anonymous\" without a session.\n" +
+			"\t// nil means the mcp-go session's ID, or \"anonymous\" for a session\n" +
+			"\t// without one. A 2026-07-28 request has none (nor has any request to\n" +
+			"\t// a server.WithStateLess server): set Principal, from the\n" +
+			"\t// caller's authentication, to bind a state to its caller.\n" +
 			"\tPrincipal func(ctx context.Context) string\n" +
 			"\t// FallBackToBounds opts into the migration off roots (SEP-2577\n" +
 			"\t// deprecates them from 2026-07-28): a client that declares no roots,\n" +
@@ -1046,8 +1049,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t})\n" +
 			"\t\ts.GetHooks().AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {\n" +
 			"\t\t\tcs := server.ClientSessionFromContext(ctx)\n" +
-			"\t\t\tif cs == nil || req == nil || res == nil {\n" +
-			"\t\t\t\treturn\n" +
+			"\t\t\tif cs == nil || cs.SessionID() == \"\" || req == nil || res == nil {\n" +
+			"\t\t\t\treturn // a session without an ID is no one's (WithStateLess): keep nothing\n" +
 			"\t\t\t}\n" +
 			"\t\t\t// mcp-go later replaces the session's capabilities with those\n" +
 			"\t\t\t// of each 2026-07-28 request's _meta: keep the ones of\n" +
@@ -1133,6 +1136,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tvar s *Session\n" +
 			"\t\tif s, err = r.session(ctx, n); err != nil {\n" +
 			"\t\t\treturn nil, true, err\n" +
+			"\t\t}\n" +
+			"\t\tif cs := server.ClientSessionFromContext(ctx); cs.SessionID() == \"\" {\n" +
+			"\t\t\tdefer s.Close() // this request's alone (see session); the set outlives it\n" +
 			"\t\t}\n" +
 			"\t\t// No params: on a legacy session the session's version decides.\n" +
 			"\t\tset, err = s.RootSet(ctx, nil, opts...)\n" +
@@ -1274,7 +1280,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif r.o.OnInvalidRoots == nil {\n" +
 			"\t\treturn\n" +
 			"\t}\n" +
-			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil && legacy {\n" +
+			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != \"\" && legacy {\n" +
 			"\t\tr.mu.Lock()\n" +
 			"\t\tseen := r.leftOut[cs.SessionID()] == err.Error()\n" +
 			"\t\tr.leftOut[cs.SessionID()] = err.Error()\n" +
@@ -1332,7 +1338,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif r.o.Principal != nil {\n" +
 			"\t\treturn r.o.Principal(ctx)\n" +
 			"\t}\n" +
-			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil {\n" +
+			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != \"\" {\n" +
 			"\t\treturn cs.SessionID()\n" +
 			"\t}\n" +
 			"\treturn \"anonymous\"\n" +
@@ -1344,14 +1350,16 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// 2025-11-25 at most), every request is served as the version it\n" +
 			"// negotiated, with the capabilities the client declared then, whatever\n" +
 			"// the request's _meta names. Only a request on a session that never ran\n" +
-			"// initialize, whose _meta names 2026-07-28 or later, stands alone.\n" +
+			"// initialize, whose _meta names 2026-07-28 or later, stands alone. A\n" +
+			"// session without an ID (every request to a server.WithStateLess server)\n" +
+			"// is no one's: nothing recorded for one client applies to it.\n" +
 			"func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {\n" +
 			"\tcs := server.ClientSessionFromContext(ctx)\n" +
 			"\tvar caps mcp.ClientCapabilities\n" +
 			"\tif info, ok := cs.(server.SessionWithClientInfo); ok {\n" +
 			"\t\tcaps = info.GetClientCapabilities()\n" +
 			"\t}\n" +
-			"\tif cs != nil {\n" +
+			"\tif cs != nil && cs.SessionID() != \"\" {\n" +
 			"\t\tr.mu.Lock()\n" +
 			"\t\tn, ok := r.inits[cs.SessionID()]\n" +
 			"\t\tr.mu.Unlock()\n" +
@@ -1371,11 +1379,15 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// session returns the gate session of the mcp-go session in ctx, set up\n" +
-			"// for what it negotiated.\n" +
+			"// for what it negotiated. A session without an ID gets a new one, kept\n" +
+			"// nowhere, for this request alone: the caller closes it.\n" +
 			"func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {\n" +
 			"\tcs := server.ClientSessionFromContext(ctx)\n" +
 			"\tif cs == nil {\n" +
 			"\t\treturn nil, errors.New(\"mcpgo: no mcp-go client session in the context\")\n" +
+			"\t}\n" +
+			"\tif cs.SessionID() == \"\" {\n" +
+			"\t\treturn r.initialized(n)\n" +
 			"\t}\n" +
 			"\tr.mu.Lock()\n" +
 			"\tdefer r.mu.Unlock()\n" +
@@ -1386,6 +1398,16 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif old != nil {\n" +
 			"\t\tdefer old.Close() // replaced: a new version on the same session\n" +
 			"\t}\n" +
+			"\ts, err := r.initialized(n)\n" +
+			"\tif err != nil {\n" +
+			"\t\treturn nil, err\n" +
+			"\t}\n" +
+			"\tr.sessions[cs.SessionID()] = s\n" +
+			"\treturn s, nil\n" +
+			"}\n" +
+			"\n" +
+			"// initialized returns a new gate session initialized as n says.\n" +
+			"func (r *Roots) initialized(n negotiated) (*Session, error) {\n" +
 			"\traw, err := json.Marshal(n.caps)\n" +
 			"\tif err != nil {\n" +
 			"\t\treturn nil, err\n" +
@@ -1394,7 +1416,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif err := s.Initialize(n.version, raw); err != nil {\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
-			"\tr.sessions[cs.SessionID()] = s\n" +
 			"\treturn s, nil\n" +
 			"}\n" +
 			"\n" +

@@ -86,7 +86,10 @@ type Options struct {
 	// states.
 	Sealer *StateSealer
 	// Principal names who makes the request being served, for the Sealer;
-	// nil means the mcp-go session's ID, or "anonymous" without a session.
+	// nil means the mcp-go session's ID, or "anonymous" for a session
+	// without one. A 2026-07-28 request has none (nor has any request to
+	// a server.WithStateLess server): set Principal, from the
+	// caller's authentication, to bind a state to its caller.
 	Principal func(ctx context.Context) string
 	// FallBackToBounds opts into the migration off roots (SEP-2577
 	// deprecates them from 2026-07-28): a client that declares no roots,
@@ -212,8 +215,8 @@ func (r *Roots) ServerOption() server.ServerOption {
 		})
 		s.GetHooks().AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, res *mcp.InitializeResult) {
 			cs := server.ClientSessionFromContext(ctx)
-			if cs == nil || req == nil || res == nil {
-				return
+			if cs == nil || cs.SessionID() == "" || req == nil || res == nil {
+				return // a session without an ID is no one's (WithStateLess): keep nothing
 			}
 			// mcp-go later replaces the session's capabilities with those
 			// of each 2026-07-28 request's _meta: keep the ones of
@@ -299,6 +302,9 @@ func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...Ro
 		var s *Session
 		if s, err = r.session(ctx, n); err != nil {
 			return nil, true, err
+		}
+		if cs := server.ClientSessionFromContext(ctx); cs.SessionID() == "" {
+			defer s.Close() // this request's alone (see session); the set outlives it
 		}
 		// No params: on a legacy session the session's version decides.
 		set, err = s.RootSet(ctx, nil, opts...)
@@ -440,7 +446,7 @@ func (r *Roots) reportLeftOut(ctx context.Context, legacy bool, err error) {
 	if r.o.OnInvalidRoots == nil {
 		return
 	}
-	if cs := server.ClientSessionFromContext(ctx); cs != nil && legacy {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" && legacy {
 		r.mu.Lock()
 		seen := r.leftOut[cs.SessionID()] == err.Error()
 		r.leftOut[cs.SessionID()] = err.Error()
@@ -498,7 +504,7 @@ func (r *Roots) principal(ctx context.Context) string {
 	if r.o.Principal != nil {
 		return r.o.Principal(ctx)
 	}
-	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" {
 		return cs.SessionID()
 	}
 	return "anonymous"
@@ -510,14 +516,16 @@ func (r *Roots) principal(ctx context.Context) string {
 // 2025-11-25 at most), every request is served as the version it
 // negotiated, with the capabilities the client declared then, whatever
 // the request's _meta names. Only a request on a session that never ran
-// initialize, whose _meta names 2026-07-28 or later, stands alone.
+// initialize, whose _meta names 2026-07-28 or later, stands alone. A
+// session without an ID (every request to a server.WithStateLess server)
+// is no one's: nothing recorded for one client applies to it.
 func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
 	cs := server.ClientSessionFromContext(ctx)
 	var caps mcp.ClientCapabilities
 	if info, ok := cs.(server.SessionWithClientInfo); ok {
 		caps = info.GetClientCapabilities()
 	}
-	if cs != nil {
+	if cs != nil && cs.SessionID() != "" {
 		r.mu.Lock()
 		n, ok := r.inits[cs.SessionID()]
 		r.mu.Unlock()
@@ -537,11 +545,15 @@ func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
 }
 
 // session returns the gate session of the mcp-go session in ctx, set up
-// for what it negotiated.
+// for what it negotiated. A session without an ID gets a new one, kept
+// nowhere, for this request alone: the caller closes it.
 func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 	cs := server.ClientSessionFromContext(ctx)
 	if cs == nil {
 		return nil, errors.New("mcpgoroots: no mcp-go client session in the context")
+	}
+	if cs.SessionID() == "" {
+		return r.initialized(n)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -552,6 +564,16 @@ func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 	if old != nil {
 		defer old.Close() // replaced: a new version on the same session
 	}
+	s, err := r.initialized(n)
+	if err != nil {
+		return nil, err
+	}
+	r.sessions[cs.SessionID()] = s
+	return s, nil
+}
+
+// initialized returns a new gate session initialized as n says.
+func (r *Roots) initialized(n negotiated) (*Session, error) {
 	raw, err := json.Marshal(n.caps)
 	if err != nil {
 		return nil, err
@@ -560,7 +582,6 @@ func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
 	if err := s.Initialize(n.version, raw); err != nil {
 		return nil, err
 	}
-	r.sessions[cs.SessionID()] = s
 	return s, nil
 }
 

@@ -1,0 +1,93 @@
+package mcpgo
+
+// A server.WithStateLess server gives every request a session without an
+// ID: what one client settles there must not apply to another.
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// TestStatelessKeepsNoClientsState: on a stateless server with
+// FallBackToBounds, a 2026-07-28 client works in its own roots, and is
+// asked for them, before and after another client's 2025-06-18
+// initialize without roots (which once made every 2026-07-28 request
+// take the legacy path with that client's capabilities, and so the whole
+// Bounds).
+func TestStatelessKeepsNoClientsState(t *testing.T) {
+	bounds := t.TempDir()
+	mine := filepath.Join(bounds, "mine")
+	other := filepath.Join(bounds, "other.txt")
+	if err := os.Mkdir(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, []byte("not in my roots"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := newRoots(t, Options{FallBackToBounds: true})
+	s := server.NewMCPServer("stateless", "v0", r.ServerOption())
+	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *RootSet) (*mcp.CallToolResult, error) {
+		data, err := set.ReadFile(req.GetString("path", ""))
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return mcp.NewToolResultText(string(data)), nil
+	}, Bounds(bounds)))
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStateLess(true)))
+	defer ts.Close()
+
+	post := func(version, method, body string) string {
+		t.Helper()
+		req, err := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", version)
+		req.Header.Set("Mcp-Method", method)
+		if method == "tools/call" {
+			req.Header.Set("Mcp-Name", "read")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}}}`
+	ask := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read","arguments":{"path":"` + other + `"},` + meta + `}}`
+	retry := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"path":"` + other + `"},` + meta +
+		`,"inputResponses":{"roots":{"roots":[{"uri":"file://` + filepath.ToSlash(mine) + `"}]}}}}`
+	check := func(when string) {
+		t.Helper()
+		if got := post("2026-07-28", "tools/call", ask); !strings.Contains(got, "inputRequests") {
+			t.Errorf("%s: a call without roots was not asked for them: %s", when, got)
+		}
+		if got := post("2026-07-28", "tools/call", retry); strings.Contains(got, "not in my roots") || !strings.Contains(got, "outside") {
+			t.Errorf("%s: a file outside the client's roots: %s", when, got)
+		}
+	}
+	check("before")
+	post("2025-06-18", "initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"other","version":"0"}}}`)
+	check("after another client's initialize")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.inits) != 0 || len(r.sessions) != 0 || len(r.leftOut) != 0 {
+		t.Errorf("state kept for sessions without an ID: %d inits, %d sessions, %d reports", len(r.inits), len(r.sessions), len(r.leftOut))
+	}
+}
