@@ -27,14 +27,28 @@ type Asker[R any] struct {
 	sent   time.Time // when the request that got cached was sent
 	gen    uint64    // counts invalidations, so a fetch that began before one is not cached
 	call   *fetch[R]
+	// running are the fetches in flight, oldest first: the one callers
+	// join and those an Invalidate left running for their callers.
+	running []*fetch[R]
 }
 
 // fetch is one listing in flight, shared by every caller that waits.
 type fetch[R any] struct {
-	done  chan struct{}
-	roots []R
-	err   error
+	done   chan struct{}
+	roots  []R
+	err    error
+	cancel context.CancelCauseFunc
 }
+
+// MaxListings bounds the roots/list requests an Asker has in flight: a
+// client that keeps announcing changes and answers none would otherwise
+// have a request running per announcement, each for Timeout. A new one
+// beyond the bound stops the oldest, whose callers get ErrSuperseded.
+const MaxListings = 4
+
+// ErrSuperseded is the error of a roots/list stopped for a newer one: the
+// client left [MaxListings] of them unanswered while it announced changes.
+var ErrSuperseded = fmt.Errorf("roots/list stopped: %d newer ones are unanswered", MaxListings)
 
 // AskConfig is how an Asker asks: the Server's settings and what its
 // revision's types do.
@@ -90,9 +104,16 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 	a.valid, a.cached = false, nil
 	call := a.call
 	if call == nil {
+		if len(a.running) == MaxListings {
+			a.running[0].cancel(ErrSuperseded) // run takes it out of running
+			a.running = a.running[1:]
+		}
 		call = &fetch[R]{done: make(chan struct{})}
+		var runCtx context.Context
+		runCtx, call.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 		a.call = call
-		go a.run(context.WithoutCancel(ctx), c, call, a.gen)
+		a.running = append(a.running, call)
+		go a.run(runCtx, c, call, a.gen)
 	}
 	a.mu.Unlock()
 	select {
@@ -116,8 +137,10 @@ func (a *Asker[R]) Invalidate() {
 
 // run sends the shared request for call, which began at generation gen,
 // and hands its outcome to the callers waiting on call.done. ctx carries
-// the values of the caller that started it, without its cancellation.
+// the values of the caller that started it, without its cancellation; it
+// is cancelled when MaxListings newer requests are in flight.
 func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen uint64) {
+	defer call.cancel(nil)
 	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -142,6 +165,7 @@ func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen
 		if a.call == call {
 			a.call = nil
 		}
+		a.running = slices.DeleteFunc(a.running, func(f *fetch[R]) bool { return f == call })
 		if call.err == nil && gen == a.gen && (c.MaxAge > 0 || c.Keep) {
 			a.cached, a.valid, a.sent = call.roots, true, sent
 		}
@@ -197,8 +221,12 @@ func (c *AskConfig[R]) page(ctx context.Context, timeout time.Duration, params j
 		// A failure once the timeout has passed is the timeout's doing,
 		// whatever Request made of it; a panic is reported as such. An
 		// answer, even one that came just as time ran out, is used.
-		if _, isPanic := err.(*PanicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
+		_, isPanic := err.(*PanicError)
+		if !isPanic && ctx.Err() == context.DeadlineExceeded {
 			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+		}
+		if !isPanic && errors.Is(context.Cause(ctx), ErrSuperseded) {
+			return nil, "", ErrSuperseded
 		}
 		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}

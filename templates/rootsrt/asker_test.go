@@ -877,3 +877,38 @@ func TestAskerPaging(t *testing.T) {
 		t.Errorf("Roots = %v, %v; want the error of Params", got, err)
 	}
 }
+
+// TestAskerListChangedStorm: a client that announces a change after each
+// call and answers no roots/list has at most MaxListings of them in flight
+// (once each stopped one has returned); the oldest is stopped for a new
+// one, and its callers get ErrSuperseded.
+func TestAskerListChangedStorm(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var inFlight atomic.Int32
+		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+			inFlight.Add(1)
+			defer inFlight.Add(-1)
+			<-ctx.Done() // never answers
+			return nil, ctx.Err()
+		}})
+		errs := make(chan error, 100)
+		for i := range 100 {
+			go func() { _, err := s.roots(context.Background()); errs <- err }()
+			synctest.Wait()
+			if n := inFlight.Load(); n > rootsrt.MaxListings {
+				t.Fatalf("after %d calls, each followed by Invalidate: %d roots/list in flight, want at most %d", i+1, n, rootsrt.MaxListings)
+			}
+			s.a.Invalidate()
+		}
+		for i := range 100 - rootsrt.MaxListings {
+			if err := <-errs; !errors.Is(err, rootsrt.ErrSuperseded) {
+				t.Fatalf("caller %d: %v, want ErrSuperseded", i, err)
+			}
+		}
+		for range rootsrt.MaxListings { // the last ones wait for Timeout
+			if err := <-errs; !errors.Is(err, rootsrt.ErrNoAnswer) {
+				t.Errorf("a caller of the newest requests: %v, want ErrNoAnswer", err)
+			}
+		}
+	})
+}

@@ -27,6 +27,7 @@ const (
 var (
 	ErrNoRootsCapability = rootsrt.ErrNoRootsCapability
 	ErrNoAnswer          = rootsrt.ErrNoAnswer
+	ErrSuperseded        = rootsrt.ErrSuperseded
 	ResolveSymlinks      = rootsrt.ResolveSymlinks
 	Bounds               = rootsrt.Bounds
 	WindowsPaths         = rootsrt.WindowsPaths

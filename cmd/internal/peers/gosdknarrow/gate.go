@@ -75,6 +75,7 @@ var (
 var (
 	ErrNoRootsCapability   = rootsrt.ErrNoRootsCapability
 	ErrNoAnswer            = rootsrt.ErrNoAnswer
+	ErrSuperseded          = rootsrt.ErrSuperseded
 	ErrMalformedRequest    = rootsrt.ErrMalformedRequest
 	ErrWrongPath           = rootsrt.ErrWrongPath
 	ErrUnknownVersion      = rootsrt.ErrUnknownVersion
