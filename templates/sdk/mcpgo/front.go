@@ -52,6 +52,7 @@ var (
 var (
 	ErrNoRootsCapability   = rootsgate.ErrNoRootsCapability
 	ErrNoAnswer            = rootsgate.ErrNoAnswer
+	ErrSuperseded          = rootsgate.ErrSuperseded
 	ErrMalformedRequest    = rootsgate.ErrMalformedRequest
 	ErrWrongPath           = rootsgate.ErrWrongPath
 	ErrUnknownVersion      = rootsgate.ErrUnknownVersion
