@@ -80,4 +80,14 @@ func TestValidationError(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { _ = top.Member("roots").Elem(1).Member("uri") }); n != 0 {
 		t.Errorf("building a path allocates %v times", n)
 	}
+
+	// Many problems: the message lists 20 and counts the rest.
+	many := rootsrt.Validator{TypeName: "ListRootsResult"}
+	for i := range 100_000 {
+		many.Add(rootsrt.ItemPath("roots", i).Member("uri"), "not a file URI")
+	}
+	msg := many.Err().Error()
+	if !strings.HasSuffix(msg, "; roots[19].uri: not a file URI; and 99980 more") || strings.Contains(msg, "roots[20]") {
+		t.Errorf("Error() of 100,000 problems: %d bytes, ending %q", len(msg), msg[max(0, len(msg)-80):])
+	}
 }

@@ -26,12 +26,19 @@ type Problem struct {
 	Message string
 }
 
-// Error lists the problems, separated by semicolons.
+// Error lists the problems, separated by semicolons: the first 20, and
+// how many more there are (Problems has them all), so that a list of
+// many bad roots does not make a log line of megabytes.
 func (e *ValidationError) Error() string {
+	const listed = 20
 	var b strings.Builder
 	b.WriteString(e.Type)
 	b.WriteString(": ")
 	for i, p := range e.Problems {
+		if i == listed {
+			fmt.Fprintf(&b, "; and %d more", len(e.Problems)-listed)
+			break
+		}
 		if i > 0 {
 			b.WriteString("; ")
 		}
