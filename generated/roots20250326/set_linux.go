@@ -170,8 +170,10 @@ type fdWalker struct {
 const maxWalkDepth = 256
 
 // newWalker holds "/" for a walk, or looks names up by path where "/"
-// cannot be opened.
-func newWalker() walker {
+// cannot be opened. (A variable, so that a test can walk by path here.)
+var newWalker = newFDWalker
+
+func newFDWalker() walker {
 	fd, err := syscall.Open("/", oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return &pathWalker{dir: "/"}

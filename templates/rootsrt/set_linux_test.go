@@ -3,6 +3,7 @@
 package rootsrt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -74,5 +75,49 @@ func TestReadFileDirFileAgain(t *testing.T) {
 	}
 	if s.dirs[0].file.Load() == nil {
 		t.Error("after one failure the root has no file for openat2: ReadFile opens by name from then on")
+	}
+}
+
+// TestPathWalkerAsFDWalker: the walk by path, which systems other than
+// Linux use, resolves every path of a tree with links, "..", dangling and
+// looping links as the walk by handles does, with the same errors.
+func TestPathWalkerAsFDWalker(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		os.MkdirAll(filepath.Join(dir, "r", "d", "e"), 0o755),
+		os.WriteFile(filepath.Join(dir, "r", "f"), nil, 0o644),
+		os.Symlink("d", filepath.Join(dir, "r", "rel")),
+		os.Symlink(filepath.Join(dir, "r", "d", "e"), filepath.Join(dir, "r", "abs")),
+		os.Symlink("../..", filepath.Join(dir, "r", "d", "up")),
+		os.Symlink("missing", filepath.Join(dir, "r", "dangling")),
+		os.Symlink("loop", filepath.Join(dir, "r", "loop")),
+		os.Symlink("f", filepath.Join(dir, "r", "tofile")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paths []string
+	for _, p := range []string{
+		"r", "r/", "r/.", "r/d/e", "r/d/e/..", "r/rel", "r/rel/", "r/rel/e", "r/rel/..", "r/abs", "r/abs/..",
+		"r/d/up", "r/d/up/r/f", "r/d/up/..", "r/dangling", "r/dangling/", "r/dangling/x", "r/loop", "r/loop/x",
+		"r/tofile", "r/tofile/", "r/f/", "r/f/x", "r/missing", "r/missing/x", "r/d/../rel/e/../../f", "r//d///e",
+	} {
+		paths = append(paths, dir+"/"+p)
+	}
+	defer func(w func() walker) { newWalker = w }(newWalker)
+	for _, mode := range []resolveMode{{}, {keepLast: true}, {missing: true}, {missing: true, keepLast: true}} {
+		for _, p := range paths {
+			newWalker = newFDWalker
+			want, wantErr := resolvePOSIX(p, mode)
+			newWalker = func() walker { return &pathWalker{dir: "/"} }
+			got, gotErr := resolvePOSIX(p, mode)
+			if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Errorf("%+v %s: by path %q, %v; by handles %q, %v", mode, p, got, gotErr, want, wantErr)
+			}
+		}
 	}
 }
