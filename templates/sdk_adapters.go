@@ -869,6 +869,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"package mcpgo\n" +
 			"\n" +
 			"import (\n" +
+			"\t\"cmp\"\n" +
 			"\t\"context\"\n" +
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
@@ -1129,15 +1130,16 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// rootSet is RootSet, and reports whether req was served on its session's\n" +
 			"// legacy path. With Strict, a set that left roots out is refused.\n" +
 			"func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...RootSetOption) (*RootSet, bool, error) {\n" +
-			"\tn, legacy := r.negotiated(ctx)\n" +
+			"\tn, legacy := r.negotiated(ctx, req)\n" +
 			"\tvar set *RootSet\n" +
 			"\tvar err error\n" +
 			"\tif legacy {\n" +
 			"\t\tvar s *Session\n" +
-			"\t\tif s, err = r.session(ctx, n); err != nil {\n" +
+			"\t\tvar own bool\n" +
+			"\t\tif s, own, err = r.session(ctx, n); err != nil {\n" +
 			"\t\t\treturn nil, true, err\n" +
 			"\t\t}\n" +
-			"\t\tif cs := server.ClientSessionFromContext(ctx); cs.SessionID() == \"\" {\n" +
+			"\t\tif own {\n" +
 			"\t\t\tdefer s.Close() // this request's alone (see session); the set outlives it\n" +
 			"\t\t}\n" +
 			"\t\t// No params: on a legacy session the session's version decides.\n" +
@@ -1280,10 +1282,13 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif r.o.OnInvalidRoots == nil {\n" +
 			"\t\treturn\n" +
 			"\t}\n" +
-			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != \"\" && legacy {\n" +
+			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil && legacy {\n" +
 			"\t\tr.mu.Lock()\n" +
-			"\t\tseen := r.leftOut[cs.SessionID()] == err.Error()\n" +
-			"\t\tr.leftOut[cs.SessionID()] = err.Error()\n" +
+			"\t\t_, known := r.inits[cs.SessionID()]\n" +
+			"\t\tseen := known && r.leftOut[cs.SessionID()] == err.Error()\n" +
+			"\t\tif known {\n" +
+			"\t\t\tr.leftOut[cs.SessionID()] = err.Error()\n" +
+			"\t\t}\n" +
 			"\t\tr.mu.Unlock()\n" +
 			"\t\tif seen {\n" +
 			"\t\t\treturn\n" +
@@ -1352,8 +1357,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// the request's _meta names. Only a request on a session that never ran\n" +
 			"// initialize, whose _meta names 2026-07-28 or later, stands alone. A\n" +
 			"// session without an ID (every request to a server.WithStateLess server)\n" +
-			"// is no one's: nothing recorded for one client applies to it.\n" +
-			"func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {\n" +
+			"// is no one's: nothing recorded for one client applies to it, and a\n" +
+			"// 2025-era request there is served as the version its\n" +
+			"// Mcp-Protocol-Version header names, without roots.\n" +
+			"func (r *Roots) negotiated(ctx context.Context, req mcp.CallToolRequest) (negotiated, bool) {\n" +
 			"\tcs := server.ClientSessionFromContext(ctx)\n" +
 			"\tvar caps mcp.ClientCapabilities\n" +
 			"\tif info, ok := cs.(server.SessionWithClientInfo); ok {\n" +
@@ -1375,35 +1382,37 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif server.IsModernRequest(ctx) {\n" +
 			"\t\treturn negotiated{}, false\n" +
 			"\t}\n" +
-			"\treturn negotiated{server.RequestProtocolVersion(ctx), caps}, true\n" +
+			"\treturn negotiated{cmp.Or(server.RequestProtocolVersion(ctx), req.Header.Get(mcp.HeaderProtocolVersion)), caps}, true\n" +
 			"}\n" +
 			"\n" +
 			"// session returns the gate session of the mcp-go session in ctx, set up\n" +
-			"// for what it negotiated. A session without an ID gets a new one, kept\n" +
-			"// nowhere, for this request alone: the caller closes it.\n" +
-			"func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {\n" +
+			"// for what it negotiated. Only a session whose initialize ServerOption saw\n" +
+			"// keeps one, until mcp-go unregisters it; any other (no ID, an ID the\n" +
+			"// client made up, one mcp-go never registered) gets a new one for this\n" +
+			"// request alone, which the caller closes (own).\n" +
+			"func (r *Roots) session(ctx context.Context, n negotiated) (s *Session, own bool, err error) {\n" +
 			"\tcs := server.ClientSessionFromContext(ctx)\n" +
 			"\tif cs == nil {\n" +
-			"\t\treturn nil, errors.New(\"mcpgo: no mcp-go client session in the context\")\n" +
-			"\t}\n" +
-			"\tif cs.SessionID() == \"\" {\n" +
-			"\t\treturn r.initialized(n)\n" +
+			"\t\treturn nil, false, errors.New(\"mcpgo: no mcp-go client session in the context\")\n" +
 			"\t}\n" +
 			"\tr.mu.Lock()\n" +
 			"\tdefer r.mu.Unlock()\n" +
+			"\tif _, known := r.inits[cs.SessionID()]; !known {\n" +
+			"\t\ts, err = r.initialized(n)\n" +
+			"\t\treturn s, true, err\n" +
+			"\t}\n" +
 			"\told := r.sessions[cs.SessionID()]\n" +
 			"\tif old != nil && old.Version() == n.version {\n" +
-			"\t\treturn old, nil\n" +
+			"\t\treturn old, false, nil\n" +
 			"\t}\n" +
 			"\tif old != nil {\n" +
 			"\t\tdefer old.Close() // replaced: a new version on the same session\n" +
 			"\t}\n" +
-			"\ts, err := r.initialized(n)\n" +
-			"\tif err != nil {\n" +
-			"\t\treturn nil, err\n" +
+			"\tif s, err = r.initialized(n); err != nil {\n" +
+			"\t\treturn nil, false, err\n" +
 			"\t}\n" +
 			"\tr.sessions[cs.SessionID()] = s\n" +
-			"\treturn s, nil\n" +
+			"\treturn s, false, nil\n" +
 			"}\n" +
 			"\n" +
 			"// initialized returns a new gate session initialized as n says.\n" +

@@ -35,6 +35,7 @@
 package mcpgoroots
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -295,15 +296,16 @@ func (r *Roots) RootSet(ctx context.Context, req mcp.CallToolRequest, opts ...Ro
 // rootSet is RootSet, and reports whether req was served on its session's
 // legacy path. With Strict, a set that left roots out is refused.
 func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...RootSetOption) (*RootSet, bool, error) {
-	n, legacy := r.negotiated(ctx)
+	n, legacy := r.negotiated(ctx, req)
 	var set *RootSet
 	var err error
 	if legacy {
 		var s *Session
-		if s, err = r.session(ctx, n); err != nil {
+		var own bool
+		if s, own, err = r.session(ctx, n); err != nil {
 			return nil, true, err
 		}
-		if cs := server.ClientSessionFromContext(ctx); cs.SessionID() == "" {
+		if own {
 			defer s.Close() // this request's alone (see session); the set outlives it
 		}
 		// No params: on a legacy session the session's version decides.
@@ -446,10 +448,13 @@ func (r *Roots) reportLeftOut(ctx context.Context, legacy bool, err error) {
 	if r.o.OnInvalidRoots == nil {
 		return
 	}
-	if cs := server.ClientSessionFromContext(ctx); cs != nil && cs.SessionID() != "" && legacy {
+	if cs := server.ClientSessionFromContext(ctx); cs != nil && legacy {
 		r.mu.Lock()
-		seen := r.leftOut[cs.SessionID()] == err.Error()
-		r.leftOut[cs.SessionID()] = err.Error()
+		_, known := r.inits[cs.SessionID()]
+		seen := known && r.leftOut[cs.SessionID()] == err.Error()
+		if known {
+			r.leftOut[cs.SessionID()] = err.Error()
+		}
 		r.mu.Unlock()
 		if seen {
 			return
@@ -518,8 +523,10 @@ func (r *Roots) principal(ctx context.Context) string {
 // the request's _meta names. Only a request on a session that never ran
 // initialize, whose _meta names 2026-07-28 or later, stands alone. A
 // session without an ID (every request to a server.WithStateLess server)
-// is no one's: nothing recorded for one client applies to it.
-func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
+// is no one's: nothing recorded for one client applies to it, and a
+// 2025-era request there is served as the version its
+// Mcp-Protocol-Version header names, without roots.
+func (r *Roots) negotiated(ctx context.Context, req mcp.CallToolRequest) (negotiated, bool) {
 	cs := server.ClientSessionFromContext(ctx)
 	var caps mcp.ClientCapabilities
 	if info, ok := cs.(server.SessionWithClientInfo); ok {
@@ -541,35 +548,37 @@ func (r *Roots) negotiated(ctx context.Context) (negotiated, bool) {
 	if server.IsModernRequest(ctx) {
 		return negotiated{}, false
 	}
-	return negotiated{server.RequestProtocolVersion(ctx), caps}, true
+	return negotiated{cmp.Or(server.RequestProtocolVersion(ctx), req.Header.Get(mcp.HeaderProtocolVersion)), caps}, true
 }
 
 // session returns the gate session of the mcp-go session in ctx, set up
-// for what it negotiated. A session without an ID gets a new one, kept
-// nowhere, for this request alone: the caller closes it.
-func (r *Roots) session(ctx context.Context, n negotiated) (*Session, error) {
+// for what it negotiated. Only a session whose initialize ServerOption saw
+// keeps one, until mcp-go unregisters it; any other (no ID, an ID the
+// client made up, one mcp-go never registered) gets a new one for this
+// request alone, which the caller closes (own).
+func (r *Roots) session(ctx context.Context, n negotiated) (s *Session, own bool, err error) {
 	cs := server.ClientSessionFromContext(ctx)
 	if cs == nil {
-		return nil, errors.New("mcpgoroots: no mcp-go client session in the context")
-	}
-	if cs.SessionID() == "" {
-		return r.initialized(n)
+		return nil, false, errors.New("mcpgoroots: no mcp-go client session in the context")
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if _, known := r.inits[cs.SessionID()]; !known {
+		s, err = r.initialized(n)
+		return s, true, err
+	}
 	old := r.sessions[cs.SessionID()]
 	if old != nil && old.Version() == n.version {
-		return old, nil
+		return old, false, nil
 	}
 	if old != nil {
 		defer old.Close() // replaced: a new version on the same session
 	}
-	s, err := r.initialized(n)
-	if err != nil {
-		return nil, err
+	if s, err = r.initialized(n); err != nil {
+		return nil, false, err
 	}
 	r.sessions[cs.SessionID()] = s
-	return s, nil
+	return s, false, nil
 }
 
 // initialized returns a new gate session initialized as n says.
