@@ -48,7 +48,7 @@ type runtimePart struct {
 var runtimeAPI = []runtimePart{
 	{func(*Plan) bool { return true }, []string{"ValidationError", "Problem", "DecodeError"}},
 	{func(p *Plan) bool { return p.Handlers }, []string{"RPCError", "CodeMethodNotFound", "CodeInvalidParams", "CodeInternalError"}},
-	{func(p *Plan) bool { return p.Direct }, []string{"ErrNoRootsCapability", "ErrNoAnswer", "ErrSuperseded", "DefaultTimeout"}},
+	{func(p *Plan) bool { return p.Direct }, []string{"ErrNoRootsCapability", "ErrNoAnswer", "DefaultTimeout"}},
 	{func(p *Plan) bool { return p.Direct && p.Paging != nil }, []string{"DefaultMaxPages", "ErrTooManyPages"}},
 	{func(p *Plan) bool { return p.Ask && p.Paging != nil }, []string{"ErrMorePages"}},
 	{func(p *Plan) bool { return p.RootSet }, []string{

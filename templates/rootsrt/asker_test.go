@@ -881,7 +881,7 @@ func TestAskerPaging(t *testing.T) {
 // TestAskerListChangedStorm: a client that announces a change after each
 // call and answers no roots/list has at most MaxListings of them in flight
 // (once each stopped one has returned); the oldest is stopped for a new
-// one, and its callers get ErrSuperseded.
+// one, and its callers wait for the newest, and get its outcome.
 func TestAskerListChangedStorm(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var inFlight atomic.Int32
@@ -900,15 +900,45 @@ func TestAskerListChangedStorm(t *testing.T) {
 			}
 			s.a.Invalidate()
 		}
-		for i := range 100 - rootsrt.MaxListings {
-			if err := <-errs; !errors.Is(err, rootsrt.ErrSuperseded) {
-				t.Fatalf("caller %d: %v, want ErrSuperseded", i, err)
+		for range 100 {
+			if err := <-errs; !errors.Is(err, rootsrt.ErrNoAnswer) {
+				t.Fatalf("a caller: %v, want ErrNoAnswer (after the newest request's Timeout)", err)
 			}
 		}
-		for range rootsrt.MaxListings { // the last ones wait for Timeout
-			if err := <-errs; !errors.Is(err, rootsrt.ErrNoAnswer) {
-				t.Errorf("a caller of the newest requests: %v, want ErrNoAnswer", err)
+	})
+}
+
+// TestAskerSlowChattyClient: a client that answers each roots/list in
+// 300 ms and announces a change every 50 ms still answers every caller:
+// a caller of a stopped request gets the answer of a newer one.
+func TestAskerSlowChattyClient(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var n atomic.Int32
+		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+			k := n.Add(1)
+			select {
+			case <-time.After(300 * time.Millisecond):
+				return answerOf(answered(int(k))), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
 			}
+		}})
+		var wg sync.WaitGroup
+		var failed atomic.Int32
+		for range 40 {
+			wg.Go(func() {
+				if _, err := s.roots(context.Background()); err != nil {
+					failed.Add(1)
+					t.Errorf("a caller: %v", err)
+				}
+			})
+			synctest.Wait()
+			time.Sleep(50 * time.Millisecond)
+			s.a.Invalidate()
+		}
+		wg.Wait()
+		if failed.Load() > 0 {
+			t.Errorf("%d of 40 callers got no roots", failed.Load())
 		}
 	})
 }

@@ -60,7 +60,6 @@ var (
 	NewRootSet                        = roots20241105.NewRootSet
 	ErrNoRootsCapability              = roots20241105.ErrNoRootsCapability
 	ErrNoAnswer                       = roots20241105.ErrNoAnswer
-	ErrSuperseded                     = roots20241105.ErrSuperseded
 	ResolveSymlinks                   = roots20241105.ResolveSymlinks
 	Bounds                            = roots20241105.Bounds
 	WindowsPaths                      = roots20241105.WindowsPaths

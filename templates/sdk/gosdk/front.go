@@ -52,7 +52,6 @@ var (
 var (
 	ErrNoRootsCapability   = rootsgate.ErrNoRootsCapability
 	ErrNoAnswer            = rootsgate.ErrNoAnswer
-	ErrSuperseded          = rootsgate.ErrSuperseded
 	ErrMalformedRequest    = rootsgate.ErrMalformedRequest
 	ErrWrongPath           = rootsgate.ErrWrongPath
 	ErrUnknownVersion      = rootsgate.ErrUnknownVersion

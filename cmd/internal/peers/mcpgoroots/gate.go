@@ -84,7 +84,6 @@ var (
 var (
 	ErrNoRootsCapability   = rootsrt.ErrNoRootsCapability
 	ErrNoAnswer            = rootsrt.ErrNoAnswer
-	ErrSuperseded          = rootsrt.ErrSuperseded
 	ErrMalformedRequest    = rootsrt.ErrMalformedRequest
 	ErrWrongPath           = rootsrt.ErrWrongPath
 	ErrUnknownVersion      = rootsrt.ErrUnknownVersion

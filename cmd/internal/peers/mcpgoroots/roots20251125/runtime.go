@@ -27,7 +27,6 @@ const (
 var (
 	ErrNoRootsCapability = rootsrt.ErrNoRootsCapability
 	ErrNoAnswer          = rootsrt.ErrNoAnswer
-	ErrSuperseded        = rootsrt.ErrSuperseded
 	ResolveSymlinks      = rootsrt.ResolveSymlinks
 	Bounds               = rootsrt.Bounds
 	WindowsPaths         = rootsrt.WindowsPaths

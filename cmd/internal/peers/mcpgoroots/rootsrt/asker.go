@@ -40,17 +40,18 @@ type fetch[R any] struct {
 	roots  []R
 	err    error
 	cancel context.CancelCauseFunc
+	next   *fetch[R] // set when it is stopped for a newer one: its callers wait for that
 }
 
 // MaxListings bounds the roots/list requests an Asker has in flight: a
 // client that keeps announcing changes and answers none would otherwise
 // have a request running per announcement, each for Timeout. A new one
-// beyond the bound stops the oldest, whose callers get ErrSuperseded.
+// beyond the bound stops the oldest (if its Request returns when its ctx
+// is done), whose callers then wait for the new one's answer.
 const MaxListings = 4
 
-// ErrSuperseded is the error of a roots/list stopped for a newer one: the
-// client left [MaxListings] of them unanswered while it announced changes.
-var ErrSuperseded = fmt.Errorf("roots/list stopped: %d newer ones are unanswered", MaxListings)
+// errSuperseded ends a listing stopped for a newer one.
+var errSuperseded = errors.New("roots/list stopped for a newer one")
 
 // AskConfig is how an Asker asks: the Server's settings and what its
 // revision's types do.
@@ -106,11 +107,12 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 	a.valid, a.cached = false, nil
 	call := a.call
 	if call == nil {
+		call = &fetch[R]{done: make(chan struct{})}
 		if len(a.running) == MaxListings {
-			a.running[0].cancel(ErrSuperseded) // run takes it out of running
+			a.running[0].next = call
+			a.running[0].cancel(errSuperseded) // run takes it out of running
 			a.running = a.running[1:]
 		}
-		call = &fetch[R]{done: make(chan struct{})}
 		var runCtx context.Context
 		runCtx, call.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 		a.call = call
@@ -118,11 +120,17 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 		go a.run(runCtx, c, call, a.gen)
 	}
 	a.mu.Unlock()
-	select {
-	case <-call.done:
-		return slices.Clone(call.roots), call.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	for {
+		select {
+		case <-call.done:
+			if call.next != nil && errors.Is(call.err, errSuperseded) {
+				call = call.next // a newer request, sent after the caller came
+				continue
+			}
+			return slices.Clone(call.roots), call.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -227,8 +235,8 @@ func (c *AskConfig[R]) page(ctx context.Context, timeout time.Duration, params j
 		if !isPanic && ctx.Err() == context.DeadlineExceeded {
 			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
 		}
-		if !isPanic && errors.Is(context.Cause(ctx), ErrSuperseded) {
-			return nil, "", ErrSuperseded
+		if !isPanic && errors.Is(context.Cause(ctx), errSuperseded) {
+			return nil, "", errSuperseded
 		}
 		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}
