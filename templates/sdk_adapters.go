@@ -958,12 +958,22 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"\tmu       sync.Mutex\n" +
 			"\tsessions map[string]*Session   // legacy sessions, by mcp-go session ID\n" +
-			"\tinits    map[string]negotiated // by session ID: what initialize settled\n" +
+			"\tinits    map[string]negotiated // by session ID: what initialize settled, for registered sessions\n" +
 			"\tleftOut  map[string]string     // by session ID: the roots last reported left out\n" +
+			"\t// Sessions mcp-go has registered and not unregistered, and what\n" +
+			"\t// initialize settled on sessions it has not registered yet (Streamable\n" +
+			"\t// HTTP registers after initialize; one whose client went away is never\n" +
+			"\t// registered, so at most maxPending are kept).\n" +
+			"\tregistered map[string]bool\n" +
+			"\tpending    map[string]negotiated\n" +
 			"}\n" +
 			"\n" +
+			"// maxPending bounds the initializes kept for sessions not registered yet.\n" +
+			"const maxPending = 1024\n" +
+			"\n" +
 			"// negotiated is what a session settled at initialize: the protocol version\n" +
-			"// the server answered and the capabilities the client declared.\n" +
+			"// the server answered and the roots capability the client declared (only\n" +
+			"// that: the gate needs nothing else).\n" +
 			"type negotiated struct {\n" +
 			"\tversion string\n" +
 			"\tcaps    mcp.ClientCapabilities\n" +
@@ -975,7 +985,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// one), and every version initialize can negotiate when the gate serves\n" +
 			"// none of them.\n" +
 			"func New(o Options) (*Roots, error) {\n" +
-			"\tr := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}}\n" +
+			"\tr := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{},\n" +
+			"\t\tregistered: map[string]bool{}, pending: map[string]negotiated{}}\n" +
 			"\tvar missing, legacy []string\n" +
 			"\tfor _, v := range mcp.ValidProtocolVersions {\n" +
 			"\t\tswitch {\n" +
@@ -1056,8 +1067,28 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\t// mcp-go later replaces the session's capabilities with those\n" +
 			"\t\t\t// of each 2026-07-28 request's _meta: keep the ones of\n" +
 			"\t\t\t// initialize, which decide what may be asked on this session.\n" +
+			"\t\t\tn := negotiated{res.ProtocolVersion, mcp.ClientCapabilities{Roots: req.Params.Capabilities.Roots}}\n" +
 			"\t\t\tr.mu.Lock()\n" +
-			"\t\t\tr.inits[cs.SessionID()] = negotiated{res.ProtocolVersion, req.Params.Capabilities}\n" +
+			"\t\t\tif r.registered[cs.SessionID()] {\n" +
+			"\t\t\t\tr.inits[cs.SessionID()] = n\n" +
+			"\t\t\t} else {\n" +
+			"\t\t\t\tif len(r.pending) >= maxPending {\n" +
+			"\t\t\t\t\tfor id := range r.pending { // any one: the map is full of sessions whose client left\n" +
+			"\t\t\t\t\t\tdelete(r.pending, id)\n" +
+			"\t\t\t\t\t\tbreak\n" +
+			"\t\t\t\t\t}\n" +
+			"\t\t\t\t}\n" +
+			"\t\t\t\tr.pending[cs.SessionID()] = n\n" +
+			"\t\t\t}\n" +
+			"\t\t\tr.mu.Unlock()\n" +
+			"\t\t})\n" +
+			"\t\ts.GetHooks().AddOnRegisterSession(func(_ context.Context, cs server.ClientSession) {\n" +
+			"\t\t\tr.mu.Lock()\n" +
+			"\t\t\tr.registered[cs.SessionID()] = true\n" +
+			"\t\t\tif n, ok := r.pending[cs.SessionID()]; ok {\n" +
+			"\t\t\t\tr.inits[cs.SessionID()] = n\n" +
+			"\t\t\t\tdelete(r.pending, cs.SessionID())\n" +
+			"\t\t\t}\n" +
 			"\t\t\tr.mu.Unlock()\n" +
 			"\t\t})\n" +
 			"\t\ts.GetHooks().AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {\n" +
@@ -1066,6 +1097,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\tdelete(r.sessions, cs.SessionID())\n" +
 			"\t\t\tdelete(r.inits, cs.SessionID())\n" +
 			"\t\t\tdelete(r.leftOut, cs.SessionID())\n" +
+			"\t\t\tdelete(r.registered, cs.SessionID())\n" +
+			"\t\t\tdelete(r.pending, cs.SessionID())\n" +
 			"\t\t\tr.mu.Unlock()\n" +
 			"\t\t\tif gs != nil {\n" +
 			"\t\t\t\tgs.Close() // the root directories its shared RootSet keeps open\n" +
@@ -1382,7 +1415,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif server.IsModernRequest(ctx) {\n" +
 			"\t\treturn negotiated{}, false\n" +
 			"\t}\n" +
-			"\treturn negotiated{cmp.Or(server.RequestProtocolVersion(ctx), req.Header.Get(mcp.HeaderProtocolVersion)), caps}, true\n" +
+			"\treturn negotiated{cmp.Or(req.Header.Get(mcp.HeaderProtocolVersion), server.RequestProtocolVersion(ctx)), caps}, true\n" +
 			"}\n" +
 			"\n" +
 			"// session returns the gate session of the mcp-go session in ctx, set up\n" +

@@ -157,3 +157,44 @@ func TestMadeUpSessionIDs(t *testing.T) {
 		t.Errorf("kept for made-up session IDs: %d inits, %d sessions, %d reports", len(r.inits), len(r.sessions), len(r.leftOut))
 	}
 }
+
+// idSession is an mcp-go session that has only an ID.
+type idSession string
+
+func (s idSession) Initialize()                                         {}
+func (s idSession) Initialized() bool                                   { return true }
+func (s idSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return nil }
+func (s idSession) SessionID() string                                   { return string(s) }
+
+// TestInitializeWithoutRegistration: an initialize on a session mcp-go
+// never registers (its client went away) is kept at most maxPending
+// times, and is never a session's; one mcp-go registers becomes that
+// session's, roots capability only, until mcp-go unregisters it.
+func TestInitializeWithoutRegistration(t *testing.T) {
+	r := newRoots(t, Options{})
+	s := server.NewMCPServer("pending", "v0", r.ServerOption())
+	initialize := func(id string) {
+		ctx := s.WithContext(context.Background(), idSession(id))
+		s.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",`+
+			`"capabilities":{"roots":{"listChanged":true},"experimental":{"big":{"x":"`+strings.Repeat("x", 1000)+`"}}},"clientInfo":{"name":"c","version":"0"}}}`))
+	}
+	for i := range 3 * maxPending {
+		initialize(fmt.Sprint("gone-", i))
+	}
+	initialize("kept")
+	if err := s.RegisterSession(context.Background(), idSession("kept")); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	n, kept := r.inits["kept"]
+	if len(r.pending) > maxPending || len(r.inits) != 1 || !kept || n.caps.Roots == nil || !n.caps.Roots.ListChanged || n.caps.Experimental != nil {
+		t.Errorf("after %d initializes never registered and one registered: %d pending, %d inits, kept %+v", 3*maxPending, len(r.pending), len(r.inits), n)
+	}
+	r.mu.Unlock()
+	s.UnregisterSession(context.Background(), "kept")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.inits) != 0 || len(r.registered) != 0 {
+		t.Errorf("after the unregister: %d inits, %d registered", len(r.inits), len(r.registered))
+	}
+}

@@ -124,12 +124,22 @@ type Roots struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session   // legacy sessions, by mcp-go session ID
-	inits    map[string]negotiated // by session ID: what initialize settled
+	inits    map[string]negotiated // by session ID: what initialize settled, for registered sessions
 	leftOut  map[string]string     // by session ID: the roots last reported left out
+	// Sessions mcp-go has registered and not unregistered, and what
+	// initialize settled on sessions it has not registered yet (Streamable
+	// HTTP registers after initialize; one whose client went away is never
+	// registered, so at most maxPending are kept).
+	registered map[string]bool
+	pending    map[string]negotiated
 }
 
+// maxPending bounds the initializes kept for sessions not registered yet.
+const maxPending = 1024
+
 // negotiated is what a session settled at initialize: the protocol version
-// the server answered and the capabilities the client declared.
+// the server answered and the roots capability the client declared (only
+// that: the gate needs nothing else).
 type negotiated struct {
 	version string
 	caps    mcp.ClientCapabilities
@@ -141,7 +151,8 @@ type negotiated struct {
 // one), and every version initialize can negotiate when the gate serves
 // none of them.
 func New(o Options) (*Roots, error) {
-	r := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}}
+	r := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{},
+		registered: map[string]bool{}, pending: map[string]negotiated{}}
 	var missing, legacy []string
 	for _, v := range mcp.ValidProtocolVersions {
 		switch {
@@ -222,8 +233,28 @@ func (r *Roots) ServerOption() server.ServerOption {
 			// mcp-go later replaces the session's capabilities with those
 			// of each 2026-07-28 request's _meta: keep the ones of
 			// initialize, which decide what may be asked on this session.
+			n := negotiated{res.ProtocolVersion, mcp.ClientCapabilities{Roots: req.Params.Capabilities.Roots}}
 			r.mu.Lock()
-			r.inits[cs.SessionID()] = negotiated{res.ProtocolVersion, req.Params.Capabilities}
+			if r.registered[cs.SessionID()] {
+				r.inits[cs.SessionID()] = n
+			} else {
+				if len(r.pending) >= maxPending {
+					for id := range r.pending { // any one: the map is full of sessions whose client left
+						delete(r.pending, id)
+						break
+					}
+				}
+				r.pending[cs.SessionID()] = n
+			}
+			r.mu.Unlock()
+		})
+		s.GetHooks().AddOnRegisterSession(func(_ context.Context, cs server.ClientSession) {
+			r.mu.Lock()
+			r.registered[cs.SessionID()] = true
+			if n, ok := r.pending[cs.SessionID()]; ok {
+				r.inits[cs.SessionID()] = n
+				delete(r.pending, cs.SessionID())
+			}
 			r.mu.Unlock()
 		})
 		s.GetHooks().AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
@@ -232,6 +263,8 @@ func (r *Roots) ServerOption() server.ServerOption {
 			delete(r.sessions, cs.SessionID())
 			delete(r.inits, cs.SessionID())
 			delete(r.leftOut, cs.SessionID())
+			delete(r.registered, cs.SessionID())
+			delete(r.pending, cs.SessionID())
 			r.mu.Unlock()
 			if gs != nil {
 				gs.Close() // the root directories its shared RootSet keeps open
@@ -548,7 +581,7 @@ func (r *Roots) negotiated(ctx context.Context, req mcp.CallToolRequest) (negoti
 	if server.IsModernRequest(ctx) {
 		return negotiated{}, false
 	}
-	return negotiated{cmp.Or(server.RequestProtocolVersion(ctx), req.Header.Get(mcp.HeaderProtocolVersion)), caps}, true
+	return negotiated{cmp.Or(req.Header.Get(mcp.HeaderProtocolVersion), server.RequestProtocolVersion(ctx)), caps}, true
 }
 
 // session returns the gate session of the mcp-go session in ctx, set up
