@@ -942,3 +942,35 @@ func TestAskerSlowChattyClient(t *testing.T) {
 		}
 	})
 }
+
+// TestAskerStormKeepsTimeout: a caller handed on to newer requests still
+// waits no longer than the Timeout of the request it joined first, though
+// the client keeps announcing changes and answers none.
+func TestAskerStormKeepsTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Timeout: time.Second, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}})
+		start := time.Now()
+		first := make(chan time.Duration, 1)
+		go func() {
+			_, err := s.roots(context.Background())
+			if !errors.Is(err, rootsrt.ErrNoAnswer) {
+				t.Errorf("the first caller: %v, want ErrNoAnswer", err)
+			}
+			first <- time.Since(start)
+		}()
+		synctest.Wait()
+		var wg sync.WaitGroup
+		for range 50 { // 5 s of changes, a call after each
+			time.Sleep(100 * time.Millisecond)
+			s.a.Invalidate()
+			wg.Go(func() { s.roots(context.Background()) })
+		}
+		if d := <-first; d != time.Second {
+			t.Errorf("the first caller waited %v, want its Timeout, 1s", d)
+		}
+		wg.Wait()
+	})
+}

@@ -41,13 +41,15 @@ type fetch[R any] struct {
 	err    error
 	cancel context.CancelCauseFunc
 	next   *fetch[R] // set when it is stopped for a newer one: its callers wait for that
+	ends   time.Time // when its Timeout ends
 }
 
 // MaxListings bounds the roots/list requests an Asker has in flight: a
 // client that keeps announcing changes and answers none would otherwise
 // have a request running per announcement, each for Timeout. A new one
 // beyond the bound stops the oldest (if its Request returns when its ctx
-// is done), whose callers then wait for the new one's answer.
+// is done), whose callers then wait for the new one's answer, until the
+// Timeout of the request they joined first.
 const MaxListings = 4
 
 // errSuperseded ends a listing stopped for a newer one.
@@ -107,7 +109,7 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 	a.valid, a.cached = false, nil
 	call := a.call
 	if call == nil {
-		call = &fetch[R]{done: make(chan struct{})}
+		call = &fetch[R]{done: make(chan struct{}), ends: time.Now().Add(c.timeout())}
 		if len(a.running) == MaxListings {
 			a.running[0].next = call
 			a.running[0].cancel(errSuperseded) // run takes it out of running
@@ -120,18 +122,34 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 		go a.run(runCtx, c, call, a.gen)
 	}
 	a.mu.Unlock()
+	var late <-chan time.Time // the end of the first request's Timeout, once it is stopped
 	for {
 		select {
 		case <-call.done:
 			if call.next != nil && errors.Is(call.err, errSuperseded) {
+				if late == nil {
+					t := time.NewTimer(time.Until(call.ends))
+					defer t.Stop()
+					late = t.C
+				}
 				call = call.next // a newer request, sent after the caller came
 				continue
 			}
 			return slices.Clone(call.roots), call.err
+		case <-late:
+			return nil, fmt.Errorf("%w within %v", ErrNoAnswer, c.timeout())
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
+}
+
+// timeout is Timeout, or DefaultTimeout when it is not positive.
+func (c *AskConfig[R]) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return c.Timeout
 }
 
 // Invalidate drops the cached roots; the next Roots asks the client again,
@@ -151,10 +169,7 @@ func (a *Asker[R]) Invalidate() {
 // is cancelled when MaxListings newer requests are in flight.
 func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen uint64) {
 	defer call.cancel(nil)
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
+	timeout := c.timeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	sent := time.Now()
