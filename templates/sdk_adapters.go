@@ -1069,6 +1069,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\t// initialize, which decide what may be asked on this session.\n" +
 			"\t\t\tn := negotiated{res.ProtocolVersion, mcp.ClientCapabilities{Roots: req.Params.Capabilities.Roots}}\n" +
 			"\t\t\tr.mu.Lock()\n" +
+			"\t\t\tif old := r.sessions[cs.SessionID()]; old != nil {\n" +
+			"\t\t\t\t// Initialized again: what it said before, and the roots it\n" +
+			"\t\t\t\t// gave then, no longer hold.\n" +
+			"\t\t\t\tdelete(r.sessions, cs.SessionID())\n" +
+			"\t\t\t\tdefer old.Close()\n" +
+			"\t\t\t}\n" +
 			"\t\t\tif r.registered[cs.SessionID()] {\n" +
 			"\t\t\t\tr.inits[cs.SessionID()] = n\n" +
 			"\t\t\t} else {\n" +

@@ -5,6 +5,7 @@ package mcpgo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -196,5 +197,37 @@ func TestInitializeWithoutRegistration(t *testing.T) {
 	defer r.mu.Unlock()
 	if len(r.inits) != 0 || len(r.registered) != 0 {
 		t.Errorf("after the unregister: %d inits, %d registered", len(r.inits), len(r.registered))
+	}
+}
+
+// TestReinitializeDropsRoots: a session that runs initialize again, now
+// without roots, is not served the roots it gave before.
+func TestReinitializeDropsRoots(t *testing.T) {
+	r := newRoots(t, Options{})
+	s := server.NewMCPServer("again", "v0", r.ServerOption())
+	ctx := s.WithContext(context.Background(), idSession("again"))
+	if err := s.RegisterSession(ctx, idSession("again")); err != nil {
+		t.Fatal(err)
+	}
+	initialize := func(caps string) {
+		s.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"c","version":"0"}}}`))
+	}
+	initialize(`{"roots":{"listChanged":true}}`)
+	if _, _, err := r.session(ctx, r.inits["again"]); err != nil {
+		t.Fatal(err)
+	}
+	initialize(`{}`)
+	r.mu.Lock()
+	kept := r.sessions["again"]
+	r.mu.Unlock()
+	if kept != nil {
+		t.Error("the gate session of the first initialize, and its roots, were kept")
+	}
+	gs, _, err := r.session(ctx, r.inits["again"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gs.Roots(ctx, nil); !errors.Is(err, ErrNoRootsCapability) {
+		t.Errorf("after an initialize without roots: %v, want ErrNoRootsCapability", err)
 	}
 }

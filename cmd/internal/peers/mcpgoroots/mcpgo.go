@@ -235,6 +235,12 @@ func (r *Roots) ServerOption() server.ServerOption {
 			// initialize, which decide what may be asked on this session.
 			n := negotiated{res.ProtocolVersion, mcp.ClientCapabilities{Roots: req.Params.Capabilities.Roots}}
 			r.mu.Lock()
+			if old := r.sessions[cs.SessionID()]; old != nil {
+				// Initialized again: what it said before, and the roots it
+				// gave then, no longer hold.
+				delete(r.sessions, cs.SessionID())
+				defer old.Close()
+			}
 			if r.registered[cs.SessionID()] {
 				r.inits[cs.SessionID()] = n
 			} else {
