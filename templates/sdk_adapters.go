@@ -1398,7 +1398,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// session without an ID (every request to a server.WithStateLess server)\n" +
 			"// is no one's: nothing recorded for one client applies to it, and a\n" +
 			"// 2025-era request there is served as the version its\n" +
-			"// Mcp-Protocol-Version header names, without roots.\n" +
+			"// Mcp-Protocol-Version header names, with the capabilities mcp-go holds\n" +
+			"// for the session (none on a stateless server).\n" +
 			"func (r *Roots) negotiated(ctx context.Context, req mcp.CallToolRequest) (negotiated, bool) {\n" +
 			"\tcs := server.ClientSessionFromContext(ctx)\n" +
 			"\tvar caps mcp.ClientCapabilities\n" +

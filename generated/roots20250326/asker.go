@@ -39,7 +39,7 @@ type fetch[R any] struct {
 	done   chan struct{}
 	roots  []R
 	err    error
-	cancel context.CancelCauseFunc
+	cancel context.CancelFunc
 	next   *fetch[R] // set when it is stopped for a newer one: its callers wait for that
 	ends   time.Time // when its Timeout ends
 }
@@ -51,9 +51,6 @@ type fetch[R any] struct {
 // is done), whose callers then wait for the new one's answer, until the
 // Timeout of the request they joined first.
 const maxListings = 4
-
-// errSuperseded ends a listing stopped for a newer one.
-var errSuperseded = errors.New("roots/list stopped for a newer one")
 
 // askConfig is how an asker asks: the Server's settings and what its
 // revision's types do.
@@ -112,11 +109,11 @@ func (a *asker[R]) Roots(ctx context.Context, c *askConfig[R]) ([]R, error) {
 		call = &fetch[R]{done: make(chan struct{}), ends: time.Now().Add(c.timeout())}
 		if len(a.running) == maxListings {
 			a.running[0].next = call
-			a.running[0].cancel(errSuperseded) // run takes it out of running
+			a.running[0].cancel() // run takes it out of running
 			a.running = a.running[1:]
 		}
 		var runCtx context.Context
-		runCtx, call.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
+		runCtx, call.cancel = context.WithCancel(context.WithoutCancel(ctx))
 		a.call = call
 		a.running = append(a.running, call)
 		go a.run(runCtx, c, call, a.gen)
@@ -126,7 +123,7 @@ func (a *asker[R]) Roots(ctx context.Context, c *askConfig[R]) ([]R, error) {
 	for {
 		select {
 		case <-call.done:
-			if call.next != nil && errors.Is(call.err, errSuperseded) {
+			if call.next != nil && call.err != nil { // stopped: its failure is not the answer
 				if late == nil {
 					t := time.NewTimer(time.Until(call.ends))
 					defer t.Stop()
@@ -168,7 +165,7 @@ func (a *asker[R]) Invalidate() {
 // the values of the caller that started it, without its cancellation; it
 // is cancelled when maxListings newer requests are in flight.
 func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen uint64) {
-	defer call.cancel(nil)
+	defer call.cancel()
 	timeout := c.timeout()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -246,12 +243,8 @@ func (c *askConfig[R]) page(ctx context.Context, timeout time.Duration, params j
 		// A failure once the timeout has passed is the timeout's doing,
 		// whatever Request made of it; a panic is reported as such. An
 		// answer, even one that came just as time ran out, is used.
-		_, isPanic := err.(*panicError)
-		if !isPanic && ctx.Err() == context.DeadlineExceeded {
+		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
 			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
-		}
-		if !isPanic && errors.Is(context.Cause(ctx), errSuperseded) {
-			return nil, "", errSuperseded
 		}
 		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}

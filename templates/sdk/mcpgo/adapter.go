@@ -562,7 +562,8 @@ func (r *Roots) principal(ctx context.Context) string {
 // session without an ID (every request to a server.WithStateLess server)
 // is no one's: nothing recorded for one client applies to it, and a
 // 2025-era request there is served as the version its
-// Mcp-Protocol-Version header names, without roots.
+// Mcp-Protocol-Version header names, with the capabilities mcp-go holds
+// for the session (none on a stateless server).
 func (r *Roots) negotiated(ctx context.Context, req mcp.CallToolRequest) (negotiated, bool) {
 	cs := server.ClientSessionFromContext(ctx)
 	var caps mcp.ClientCapabilities
