@@ -17,8 +17,6 @@ import (
 	"github.com/rootsgen/rootsgen/generated/roots20250618"
 	"github.com/rootsgen/rootsgen/generated/roots20251125"
 	"github.com/rootsgen/rootsgen/generated/roots20260728"
-
-	kitroots20260728 "github.com/rootsgen/rootsgen/generated/rootsgate/roots20260728"
 )
 
 // revisionPackages names the package of every embedded revision, by revision.
@@ -317,17 +315,6 @@ var legacyAPIs = []legacyAPI{
 		},
 		rpcJSON:  asJSON[roots20251125.RPCError],
 		errNoCap: roots20251125.ErrNoRootsCapability, errNoAnsw: roots20251125.ErrNoAnswer,
-	},
-}
-
-// revisionStateErrors are the errors of the requestState check of the
-// kit's package of every revision with a sealed state, which the gate
-// returns: one set shared by every revision.
-var revisionStateErrors = map[string]revisionStateSentinels{
-	"2026-07-28": {
-		missing: kitroots20260728.ErrStateMissing, tampered: kitroots20260728.ErrStateTampered, wrongAudience: kitroots20260728.ErrStateWrongAudience,
-		notYetValid: kitroots20260728.ErrStateNotYetValid, wrongPrincipal: kitroots20260728.ErrStateWrongPrincipal,
-		wrongRequest: kitroots20260728.ErrStateWrongRequest, expired: kitroots20260728.ErrStateExpired,
 	},
 }
 

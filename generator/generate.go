@@ -173,7 +173,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	}
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Runtime: opts.Runtime}
 	rendered := 0
-	for _, name := range m.Plan.Files() {
+	for _, name := range m.Plan.Files(opts.Runtime != "") {
 		rendered++
 		var buf bytes.Buffer
 		if err := tmpl.ExecuteTemplate(&buf, name+".tmpl", data); err != nil {
@@ -191,11 +191,6 @@ func Generate(opts Options) ([]File, *Model, error) {
 		files[i].Content = out
 	}
 	if opts.Runtime != "" {
-		aliases, err := em.runtimeAliases(opts.Package, "// "+header)
-		if err != nil {
-			return nil, nil, err
-		}
-		files = append(files, aliases)
 		if m.Plan.Handlers && m.Plan.GateProblem == "" {
 			gate, err := render(tmpl, "gate.go", data)
 			if err != nil {

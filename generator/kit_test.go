@@ -57,6 +57,37 @@ func TestKitsCompile(t *testing.T) {
 		}
 		pkgs[dir] = files
 	}
+	// A revision whose roots/list answers in pages: the gate's
+	// descriptor follows them (ListRootsParams, DecodeListRoots, Paged).
+	var paged []GateRevision
+	for _, rev := range []string{"2025-06-18", "2026-07-28"} {
+		data, err := schema.Open(rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs := "definitions"
+		if strings.Contains(string(data), `"$defs"`) {
+			defs = "$defs"
+		}
+		data, err = applyPatch(data, []patchOp{
+			{Op: "add", Path: "/" + defs + "/ListRootsRequest/properties/params/properties/cursor", Value: []byte(`{"type": "string"}`)},
+			{Op: "add", Path: "/" + defs + "/ListRootsResult/properties/nextCursor", Value: []byte(`{"type": "string"}`)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paged = append(paged, GateRevision{Revision: rev, Schema: data})
+	}
+	files, err := GenerateKit(KitOptions{Import: module + "/paged", Package: "paged", Revisions: paged, Version: "test"})
+	if err != nil {
+		t.Fatalf("kit of paged revisions: %v", err)
+	}
+	if !slices.ContainsFunc(files, func(f File) bool {
+		return strings.HasSuffix(f.Name, "gate.go") && strings.Contains(string(f.Content), "Paged:           true")
+	}) {
+		t.Error("the kit of paged revisions has no gate descriptor with Paged: true")
+	}
+	pkgs["paged"] = files
 	vetPackages(t, pkgs)
 }
 

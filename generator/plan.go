@@ -486,14 +486,18 @@ func (p *Plan) Summary() string {
 	return b.String()
 }
 
-// Files are the template files the package has, in output order.
-func (p *Plan) Files() []string {
+// Files are the template files the package has, in output order. A
+// revision's package in a kit holds the revision's types and what the
+// kit's gate needs of it: the gate serves every revision through one API
+// (its Session, Client and RootSet), so the package has no Server,
+// Client or RootSet of its own, and no examples of them.
+func (p *Plan) Files(kit bool) []string {
 	var out []string
 	for _, name := range templateFiles {
 		switch {
 		case name == "roots.go" && !p.Handlers,
-			name == "rootset.go" && !p.RootSet,
-			name == "example_test.go" && !p.Examples:
+			name == "rootset.go" && (!p.RootSet || kit),
+			name == "example_test.go" && (!p.Examples || kit):
 			continue
 		}
 		out = append(out, name)

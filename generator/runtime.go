@@ -63,11 +63,6 @@ var runtimeAPI = []runtimePart{
 	}},
 }
 
-// notReexported are runtime API names a kit's revision package does not
-// alias: generic declarations it instantiates itself (RootSet), and the
-// sealer, which it wraps to add its own methods.
-var notReexported = map[string]bool{"RootSetOf": true, "NewRootSetOf": true, "StateSealer": true, "NewStateSealer": true}
-
 // publicRuntime reports whether name is runtime API in any revision.
 func publicRuntime(name string) bool {
 	for _, part := range runtimeAPI {
@@ -484,96 +479,6 @@ func renameInComments(f *ast.File, renamed map[string]string) {
 
 // commentWord is an identifier-like word in a comment.
 var commentWord = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`)
-
-// runtimeKinds maps each package-level name of the runtime to the token
-// that declares it: token.TYPE, token.VAR, token.CONST or token.FUNC, and
-// says which carry the deprecation directive.
-func runtimeKinds() (kinds map[string]token.Token, deprecatable map[string]bool, err error) {
-	srcs, err := runtimeSources()
-	if err != nil {
-		return nil, nil, err
-	}
-	kinds, deprecatable = map[string]token.Token{}, map[string]bool{}
-	fset := token.NewFileSet()
-	for _, s := range srcs {
-		f, err := parser.ParseFile(fset, s.name, s.src, parser.ParseComments)
-		if err != nil {
-			return nil, nil, err
-		}
-		marked := func(doc *ast.CommentGroup) bool {
-			return doc != nil && slices.ContainsFunc(doc.List, func(c *ast.Comment) bool { return c.Text == deprecatedDirective })
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					kinds[d.Name.Name] = token.FUNC
-					deprecatable[d.Name.Name] = marked(d.Doc)
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					doc := d.Doc
-					if ts, ok := spec.(*ast.TypeSpec); ok && ts.Doc != nil {
-						doc = ts.Doc
-					}
-					for _, n := range specNames(spec) {
-						kinds[n] = d.Tok
-						deprecatable[n] = marked(doc)
-					}
-				}
-			}
-		}
-	}
-	return kinds, deprecatable, nil
-}
-
-// runtimeAliases is runtime.go of a kit's revision package: the runtime
-// API its plan offers, under the same names, so that code written for a
-// single revision's package compiles against it.
-func (e *emitter) runtimeAliases(pkg, header string) (File, error) {
-	kinds, deprecatable, err := runtimeKinds()
-	if err != nil {
-		return File{}, err
-	}
-	f := jen.NewFile(pkg)
-	f.ImportName(e.runtime, "rootsrt")
-	f.HeaderComment(strings.TrimPrefix(header, "// "))
-	f.Comment("The parts of the roots feature every revision shares, written once in")
-	f.Comment("package rootsrt; the names are this package's too, so that code written")
-	f.Comment("for a single revision's package compiles against this one.")
-	dep := deprecation(e.m, true, false, e.m.Plan.DeprecatedBy)
-	groups := map[token.Token][]jen.Code{}
-	for _, name := range apiNames(e.m.Plan) {
-		if notReexported[name] {
-			continue
-		}
-		kind, ok := kinds[name]
-		if !ok {
-			return File{}, fmt.Errorf("the runtime has no %s", name)
-		}
-		var lines []jen.Code
-		if deprecatable[name] && len(dep) > 0 {
-			// Its own doc comment, so that tools see what it deprecates.
-			lines = append(lines, jen.Comment(fmt.Sprintf("%s is rootsrt.%s.", name, name)), jen.Comment(""))
-			for _, p := range dep {
-				for _, l := range wrap(p, docWidth) {
-					lines = append(lines, jen.Comment(l))
-				}
-			}
-		}
-		lines = append(lines, jen.Id(name).Op("=").Add(e.rt(name)))
-		if kind == token.FUNC {
-			kind = token.VAR
-		}
-		groups[kind] = append(groups[kind], lines...)
-	}
-	writeGroups(f, groups)
-	var b bytes.Buffer
-	if err := f.Render(&b); err != nil {
-		return File{}, err
-	}
-	return File{Name: "runtime.go", Content: b.Bytes()}, nil
-}
 
 // writeGroups writes the aliases of groups into f, one parenthesized
 // declaration per kind, types first.

@@ -62,45 +62,18 @@ func (c *Client) Capabilities() ClientCapabilities {
 
 // listRoots runs the handler and checks its answer.
 func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError) {
-	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
-		HasCapability: c.Capability != nil,
-		HasHandler:    c.Handler != nil,
-		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
-			params := new(ListRootsRequestParams)
-			if len(raw) > 0 {
-				if err := params.UnmarshalJSON(raw); err != nil {
-					return nil, err
-				}
-			}
-			return params, params.Validate()
-		},
-		Handle: func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
-			return c.Handler.ListRoots(ctx, params)
-		},
-		Check: (*ListRootsResult).Validate,
-		New:   func() *ListRootsResult { return &ListRootsResult{} },
+	var handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)
+	if c.Handler != nil {
+		handle = c.Handler.ListRoots
 	}
-	return call.Answer(ctx, raw)
+	return answerListRoots(ctx, raw, c.Capability != nil, handle)
 }
 
 // HandleRequest answers a request from the server: roots/list gets the
 // handler's roots; params may be absent, null or {}. It returns the JSON of
 // the result, or the error object to answer with.
 func (c *Client) HandleRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
-	if Method(method) != MethodListRoots {
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found"}
-	}
-	result, rpcErr := c.listRoots(ctx, params)
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
-	// Room for a typical root up front, so large answers are not copied
-	// again and again as the buffer grows.
-	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
-	if err != nil {
-		return nil, internalError()
-	}
-	return out, nil
+	return handleListRoots(ctx, method, params, c.listRoots)
 }
 
 // SendFunc sends a notification on the connection.
@@ -117,6 +90,52 @@ func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent boo
 		return false, err
 	}
 	return true, nil
+}
+
+// answerListRoots runs handle, the client's handler (nil when it has
+// none), for a roots/list with params raw, and checks its answer.
+// hasCapability: the client declared roots.
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *RPCError) {
+	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
+		HasCapability: hasCapability,
+		HasHandler:    handle != nil,
+		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
+			params := new(ListRootsRequestParams)
+			if len(raw) > 0 {
+				if err := params.UnmarshalJSON(raw); err != nil {
+					return nil, err
+				}
+			}
+			return params, params.Validate()
+		},
+		Handle: handle,
+		Check:  (*ListRootsResult).Validate,
+		New:    func() *ListRootsResult { return &ListRootsResult{} },
+	}
+	return call.Answer(ctx, raw)
+}
+
+// answerFunc answers a roots/list with params raw, as answerListRoots.
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError)
+
+// handleListRoots answers a request from the server, roots/list, with
+// answer, and returns the JSON of the result, or the error object to
+// answer with.
+func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *RPCError) {
+	if Method(method) != MethodListRoots {
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found"}
+	}
+	result, rpcErr := answer(ctx, params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	// Room for a typical root up front, so large answers are not copied
+	// again and again as the buffer grows.
+	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
+	if err != nil {
+		return nil, internalError()
+	}
+	return out, nil
 }
 
 // RootsListChangedParams is the params of a list_changed notification

@@ -90,25 +90,11 @@ func (c *Client) Capabilities() ClientCapabilities {
 
 // listRoots runs the handler and checks its answer.
 func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError) {
-	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
-		HasCapability: c.Capability != nil,
-		HasHandler:    c.Handler != nil,
-		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
-			params := new(ListRootsRequestParams)
-			if len(raw) > 0 {
-				if err := params.UnmarshalJSON(raw); err != nil {
-					return nil, err
-				}
-			}
-			return params, params.Validate()
-		},
-		Handle: func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
-			return c.Handler.ListRoots(ctx, params)
-		},
-		Check: (*ListRootsResult).Validate,
-		New:   func() *ListRootsResult { return &ListRootsResult{} },
+	var handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)
+	if c.Handler != nil {
+		handle = c.Handler.ListRoots
 	}
-	return call.Answer(ctx, raw)
+	return answerListRoots(ctx, raw, c.Capability != nil, handle)
 }
 
 // AnswerInputRequests answers the roots/list entries of an
@@ -118,6 +104,39 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 // entry the client cannot answer (no capability, no handler, a failing
 // handler) is an error naming its key.
 func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests) (responses InputResponses, others []string, err error) {
+	return answerInputRequests(ctx, requests, c.listRoots)
+}
+
+// answerListRoots runs handle, the client's handler (nil when it has
+// none), for a roots/list with params raw, and checks its answer.
+// hasCapability: the client declared roots.
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *RPCError) {
+	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
+		HasCapability: hasCapability,
+		HasHandler:    handle != nil,
+		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
+			params := new(ListRootsRequestParams)
+			if len(raw) > 0 {
+				if err := params.UnmarshalJSON(raw); err != nil {
+					return nil, err
+				}
+			}
+			return params, params.Validate()
+		},
+		Handle: handle,
+		Check:  (*ListRootsResult).Validate,
+		New:    func() *ListRootsResult { return &ListRootsResult{} },
+	}
+	return call.Answer(ctx, raw)
+}
+
+// answerFunc answers a roots/list with params raw, as answerListRoots.
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError)
+
+// answerInputRequests answers the roots/list entries of requests with
+// answer, and returns the inputResponses entries for them and the keys of
+// the entries of other kinds, sorted.
+func answerInputRequests(ctx context.Context, requests InputRequests, answer answerFunc) (responses InputResponses, others []string, err error) {
 	responses = InputResponses{}
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		raw := requests[key].Raw()
@@ -138,7 +157,7 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 				return nil, nil, fmt.Errorf("input request %q: %w", key, err)
 			}
 		}
-		result, rpcErr := c.listRoots(ctx, params)
+		result, rpcErr := answer(ctx, params)
 		if rpcErr != nil {
 			return nil, nil, fmt.Errorf("input request %q: %w", key, rpcErr)
 		}
@@ -162,6 +181,8 @@ func AskForRoots(key, requestState string) (InputRequiredResult, error) {
 	return askForRoots(key, requestState, ListRootsRequestParams{})
 }
 
+// askForRoots is the InputRequiredResult that asks for the page of roots
+// that params name, under key.
 func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
 	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
 		Params: &params,

@@ -112,52 +112,20 @@ func legacyRevision(version string, listChanged, deprecated bool) *rootsrt.Revis
 			}
 			return rc
 		},
-		NewServer: func(c rootsrt.ServerConfig, capabilities json.RawMessage) (rootsrt.LegacyServer, error) {
+		Capabilities: func(raw json.RawMessage) (bool, bool, error) {
 			var caps struct {
 				Roots *struct {
 					ListChanged bool `json:"listChanged"`
 				} `json:"roots"`
 			}
-			if err := json.Unmarshal(capabilities, &caps); err != nil {
-				return nil, err
+			if err := json.Unmarshal(raw, &caps); err != nil {
+				return false, false, err
 			}
-			s := &fakeServer{c: c, hasRoots: caps.Roots != nil, notifies: listChanged}
-			s.keep = s.hasRoots && caps.Roots.ListChanged && listChanged
-			return s, nil
+			return caps.Roots != nil, caps.Roots != nil && caps.Roots.ListChanged && listChanged, nil
 		},
-		ListRootsRequest: func() (string, json.RawMessage) { return "roots/list", json.RawMessage("{}") },
-		DecodeListRoots: func(result json.RawMessage, lenient bool) ([]rootsrt.Root, error) {
-			valid, invalid, err := decodeGateRoots(result)
-			switch {
-			case err != nil:
-				return nil, err
-			case invalid != nil && !lenient:
-				return nil, invalid
-			}
-			return valid, invalid
-		},
-	}
-}
-
-// fakeServer is a made-up revision's Server: the runtime's Asker over
-// ServerConfig.Request.
-type fakeServer struct {
-	c                        rootsrt.ServerConfig
-	hasRoots, keep, notifies bool
-	asker                    rootsrt.Asker[rootsrt.Root]
-}
-
-func (s *fakeServer) Roots(ctx context.Context) ([]rootsrt.Root, error) {
-	if !s.hasRoots {
-		return nil, rootsrt.ErrNoRootsCapability
-	}
-	return s.asker.Roots(ctx, &rootsrt.AskConfig[rootsrt.Root]{
-		Timeout: s.c.Timeout, MaxAge: s.c.MaxAge, Keep: s.keep, Lenient: s.c.Lenient, OnInvalidRoots: s.c.OnInvalidRoots,
-		Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-			return s.c.Request(ctx, "roots/list", params)
-		},
-		Params: func(string) (json.RawMessage, error) { return json.RawMessage("{}"), nil },
-		Decode: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
+		ListRootsMethod: "roots/list",
+		ListRootsParams: func(string) (json.RawMessage, error) { return json.RawMessage("{}"), nil },
+		DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
 			valid, invalid, err := decodeGateRoots(raw)
 			if err == nil && invalid != nil && !lenient {
 				err = invalid
@@ -167,21 +135,18 @@ func (s *fakeServer) Roots(ctx context.Context) ([]rootsrt.Root, error) {
 			}
 			return valid, invalid, "", nil
 		},
-	})
+		ListChangedMethod: listChangedIf(listChanged),
+		CheckListChanged:  func(json.RawMessage) error { return nil },
+	}
 }
 
-func (s *fakeServer) HandleNotification(ctx context.Context, method string, _ json.RawMessage) error {
-	if !s.notifies || method != listChangedMethod {
-		return nil
+// listChangedIf is the list_changed method of a revision that has it.
+func listChangedIf(has bool) string {
+	if has {
+		return listChangedMethod
 	}
-	s.asker.Invalidate()
-	if s.c.OnListChanged != nil {
-		return s.c.OnListChanged(ctx)
-	}
-	return nil
+	return ""
 }
-
-func (s *fakeServer) Invalidate() { s.asker.Invalidate() }
 
 // missingRoots is the made-up -32021 error for a request without roots.
 func missingRoots() *rootsrt.RPCError {

@@ -38,7 +38,7 @@ var Gate = &rootsrt.RevisionPackage{
 		return &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missing.Error.Message, Data: json.RawMessage(data)}
 	},
 	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
-		res, err := AskForRoots(key, requestState)
+		res, err := askForRoots(key, requestState, ListRootsRequestParams{})
 		if err != nil {
 			return nil, err
 		}
@@ -77,10 +77,9 @@ var Gate = &rootsrt.RevisionPackage{
 
 // gateClient is this revision's Client for the gate's, answering with list.
 func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionClient {
-	c := &Client{}
+	var handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)
 	if list != nil {
-		c.Capability = &RootsCapability{}
-		c.Handler = ListRootsHandlerFunc(func(ctx context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
+		handle = func(ctx context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
 			roots, err := list(ctx)
 			if err != nil {
 				return nil, err
@@ -90,7 +89,10 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 				return nil, err
 			}
 			return &ListRootsResult{Roots: out}, nil
-		})
+		}
+	}
+	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError) {
+		return answerListRoots(ctx, raw, list != nil, handle)
 	}
 	var rc rootsrt.RevisionClient
 	rc.AnswerInputRequests = func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error) {
@@ -98,7 +100,7 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 		if err := json.Unmarshal(inputRequests, &requests); err != nil {
 			return nil, nil, err
 		}
-		responses, others, err := c.AnswerInputRequests(ctx, requests)
+		responses, others, err := answerInputRequests(ctx, requests, answer)
 		if err != nil {
 			return nil, nil, err
 		}

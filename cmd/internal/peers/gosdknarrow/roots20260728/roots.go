@@ -13,88 +13,13 @@ import (
 	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
 )
 
-// ListRootsParams is the params of a roots/list request under a name that
-// every revision's package has: a handler written in terms of it compiles
-// unchanged against the package of another revision. In this revision it is
-// ListRootsRequestParams.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-type ListRootsParams = ListRootsRequestParams
-
-// ListRootsHandler answers roots/list: it is what a client that owns roots
-// implements.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-type ListRootsHandler interface {
-	// ListRoots returns the client's roots. Return an *RPCError to answer
-	// with that error; any other error is answered with -32603.
-	ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
-}
-
-// ListRootsHandlerFunc turns a function into a ListRootsHandler.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
-
-// ListRoots calls f.
-func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
-	return f(ctx, params)
-}
-
-// UnimplementedListRootsHandler answers every roots/list with the
-// "Roots not supported" error. Embed it in a handler type so that the type
-// keeps compiling when a later rootsgen adds methods to the interface.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-type UnimplementedListRootsHandler struct{}
-
-// ListRoots answers with the "Roots not supported" error.
-func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
-	return nil, rootsrt.NotSupported("Client has no roots handler")
-}
-
-var (
-	_ ListRootsHandler = ListRootsHandlerFunc(nil)
-	_ ListRootsHandler = UnimplementedListRootsHandler{}
-)
-
-// Client is the client side of the roots feature on one connection: the
-// party that owns the roots and answers for them.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-type Client struct {
-	// Handler answers roots/list. Nil means the client has no roots.
-	Handler ListRootsHandler
-	// Capability is the roots capability this client declares; nil means
-	// it declares none, and every request for roots is refused.
-	Capability *RootsCapability
-}
-
-// Capabilities returns the client capabilities to declare for roots.
-func (c *Client) Capabilities() ClientCapabilities {
-	return ClientCapabilities{Roots: c.Capability}
-}
-
-// listRoots runs the handler and checks its answer.
-func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError) {
+// answerListRoots runs handle, the client's handler (nil when it has
+// none), for a roots/list with params raw, and checks its answer.
+// hasCapability: the client declared roots.
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
 	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
-		HasCapability: c.Capability != nil,
-		HasHandler:    c.Handler != nil,
+		HasCapability: hasCapability,
+		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
 			params := new(ListRootsRequestParams)
 			if len(raw) > 0 {
@@ -104,22 +29,20 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 			}
 			return params, params.Validate()
 		},
-		Handle: func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
-			return c.Handler.ListRoots(ctx, params)
-		},
-		Check: (*ListRootsResult).Validate,
-		New:   func() *ListRootsResult { return &ListRootsResult{} },
+		Handle: handle,
+		Check:  (*ListRootsResult).Validate,
+		New:    func() *ListRootsResult { return &ListRootsResult{} },
 	}
 	return call.Answer(ctx, raw)
 }
 
-// AnswerInputRequests answers the roots/list entries of an
-// InputRequiredResult's inputRequests with the handler, and returns the
-// inputResponses entries for them. Entries of other kinds are left alone:
-// their keys come back in others, sorted, for the caller to answer. A roots
-// entry the client cannot answer (no capability, no handler, a failing
-// handler) is an error naming its key.
-func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests) (responses InputResponses, others []string, err error) {
+// answerFunc answers a roots/list with params raw, as answerListRoots.
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+
+// answerInputRequests answers the roots/list entries of requests with
+// answer, and returns the inputResponses entries for them and the keys of
+// the entries of other kinds, sorted.
+func answerInputRequests(ctx context.Context, requests InputRequests, answer answerFunc) (responses InputResponses, others []string, err error) {
 	responses = InputResponses{}
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		raw := requests[key].Raw()
@@ -140,7 +63,7 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 				return nil, nil, fmt.Errorf("input request %q: %w", key, err)
 			}
 		}
-		result, rpcErr := c.listRoots(ctx, params)
+		result, rpcErr := answer(ctx, params)
 		if rpcErr != nil {
 			return nil, nil, fmt.Errorf("input request %q: %w", key, rpcErr)
 		}
@@ -151,19 +74,8 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 	return responses, others, nil
 }
 
-// AskForRoots returns the result a server sends to ask for the client's
-// roots while handling a request: an InputRequiredResult whose
-// inputRequests holds roots/list under key. requestState, if not empty,
-// comes back unchanged in the retried request.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func AskForRoots(key, requestState string) (InputRequiredResult, error) {
-	return askForRoots(key, requestState, ListRootsRequestParams{})
-}
-
+// askForRoots is the InputRequiredResult that asks for the page of roots
+// that params name, under key.
 func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
 	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
 		Params: &params,
@@ -176,23 +88,6 @@ func askForRoots(key, requestState string, params ListRootsRequestParams) (Input
 		InputRequests: InputRequests{key: req},
 		RequestState:  requestState,
 	}, nil
-}
-
-// RootsFromInputResponses reads the roots the client answered under key in
-// a retried request's params. Lenient keeps the valid roots and returns
-// the invalid ones' problems as the error; otherwise any invalid root is
-// an error and no roots are returned.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool) ([]Root, error) {
-	result, err := listRootsResultIn(params, key)
-	if err != nil {
-		return nil, err
-	}
-	return rootsIn(result, key, lenient)
 }
 
 // listRootsResultIn decodes the result the client answered under key.
@@ -210,19 +105,6 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
 	}
 	return &result, nil
-}
-
-// rootsIn returns the roots of result: the valid ones when lenient, with
-// the invalid ones' problems as the error; otherwise all of them, or none
-// and an error when one is invalid.
-func rootsIn(result *ListRootsResult, key string, lenient bool) ([]Root, error) {
-	if lenient {
-		return result.ValidRoots()
-	}
-	if err := result.Validate(); err != nil {
-		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
-	}
-	return result.Roots, nil
 }
 
 // RequireRoots returns nil when the request's _meta declares the roots
@@ -246,67 +128,4 @@ func RequireRoots(id *RequestID, meta *RequestMetaObject) *MissingRequiredClient
 			},
 		},
 	}
-}
-
-// A StateSealer seals the requestState of this revision's input_required
-// results: see rootsrt.StateSealer, whose methods it has.
-type StateSealer struct{ *rootsrt.StateSealer }
-
-// NewStateSealer returns a sealer with the keys, TTL and audience of c:
-// see rootsrt.NewStateSealer.
-func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
-	s, err := rootsrt.NewStateSealer(c)
-	if err != nil {
-		return nil, err
-	}
-	return &StateSealer{s}, nil
-}
-
-// AskForRoots is the package's AskForRoots with a sealed requestState: the
-// InputRequiredResult that asks for roots under key while serving the
-// request b describes, carrying state sealed for that request. The result
-// always has a requestState, even for an empty state, so that the retry
-// must bring back one this server sealed. A nil sealer sends state as it
-// is, unsealed, as AskForRoots does: configure a sealer and the same code
-// seals.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func (s *StateSealer) AskForRoots(key string, state []byte, b StateBinding) (InputRequiredResult, error) {
-	if s == nil {
-		return AskForRoots(key, string(state))
-	}
-	sealed, err := s.Seal(state, b)
-	if err != nil {
-		return InputRequiredResult{}, err
-	}
-	return AskForRoots(key, sealed)
-}
-
-// RootsFromInputResponses is the package's RootsFromInputResponses for a
-// retried request whose requestState must open: it opens
-// params.RequestState for the request b describes and, only if that
-// succeeds, reads the roots answered under key. It returns the roots as
-// RootsFromInputResponses does, and the state that was sealed. A state
-// that does not open is one of the ErrState errors, with no roots. A nil
-// sealer opens nothing: the state is the requestState as the client sent
-// it, unchecked.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func (s *StateSealer) RootsFromInputResponses(params *InputResponseRequestParams, key string, lenient bool, b StateBinding) (roots []Root, state []byte, err error) {
-	if params == nil {
-		return nil, nil, errors.New("RootsFromInputResponses: nil params")
-	}
-	if s == nil {
-		state = []byte(params.RequestState)
-	} else if state, err = s.Open(params.RequestState, b); err != nil {
-		return nil, nil, err
-	}
-	roots, err = RootsFromInputResponses(params, key, lenient)
-	return roots, state, err
 }

@@ -106,13 +106,29 @@ type RevisionPackage struct {
 	// Client answers for roots with list, declaring listChanged where the
 	// revision has it.
 	Client func(list ListRootsFunc, listChanged bool) RevisionClient
-	// NewServer (DirectRequest) returns the revision's Server for a client
-	// that declared capabilities (JSON), asking with c.Request.
-	NewServer func(c ServerConfig, capabilities json.RawMessage) (LegacyServer, error)
-	// ListRootsRequest (DirectRequest) is the roots/list to send.
-	ListRootsRequest func() (method string, params json.RawMessage)
-	// DecodeListRoots (DirectRequest) reads a roots/list result.
-	DecodeListRoots func(result json.RawMessage, lenient bool) ([]Root, error)
+	// Capabilities (DirectRequest) reads the client capabilities declared
+	// at initialize: whether they declare roots, and whether the client
+	// says when its roots change (roots.listChanged, where the revision
+	// has both the flag and the notification).
+	Capabilities func(raw json.RawMessage) (roots, listChanged bool, err error)
+	// ListRootsMethod (DirectRequest) is the method of the request that
+	// asks for roots.
+	ListRootsMethod string
+	// ListRootsParams (DirectRequest) are the params of the roots/list
+	// that asks for the page at cursor ("" for the first, or the only one).
+	ListRootsParams func(cursor string) (json.RawMessage, error)
+	// Paged (DirectRequest): an answer may be one page of several, which
+	// a Session follows to the last.
+	Paged bool
+	// DecodeListRoots (DirectRequest) reads a roots/list result: its roots
+	// (the valid ones when lenient, with the others' *ValidationError as
+	// invalid; otherwise that error is err) and the next page's cursor.
+	DecodeListRoots func(result json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error)
+	// ListChangedMethod (DirectRequest, ListChanged) names the
+	// notification that the roots changed, and CheckListChanged reads
+	// its params.
+	ListChangedMethod string
+	CheckListChanged  func(params json.RawMessage) error
 	// AskForRoots (InputRequests) is the InputRequiredResult, as JSON,
 	// that asks for roots under key, with requestState.
 	AskForRoots func(key, requestState string) (json.RawMessage, error)
@@ -130,23 +146,6 @@ type RevisionClient struct {
 	HandleRequest       func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
 	AnswerInputRequests func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error)
 	NotifyListChanged   func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error)
-}
-
-// ServerConfig is what a Session gives a revision's Server.
-type ServerConfig struct {
-	Request        func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
-	Timeout        time.Duration
-	MaxAge         time.Duration
-	Lenient        bool
-	OnInvalidRoots func(error)
-	OnListChanged  func(ctx context.Context) error
-}
-
-// LegacyServer is a revision's Server, seen by a Session.
-type LegacyServer interface {
-	Roots(ctx context.Context) ([]Root, error)
-	HandleNotification(ctx context.Context, method string, params json.RawMessage) error
-	Invalidate()
 }
 
 // StandAlone is what a request that stands alone carries.
@@ -354,9 +353,9 @@ func AskForRoots(version string, clientHasRoots bool, key, requestState string) 
 		return Ask{}, fmt.Errorf("%s: %w", version, ErrNoRootsCapability)
 	}
 	switch {
-	case r.ListRootsRequest != nil:
-		m, p := r.ListRootsRequest()
-		return Ask{Method: m, Params: p}, nil
+	case r.ListRootsParams != nil:
+		p, err := r.ListRootsParams("")
+		return Ask{Method: r.ListRootsMethod, Params: p}, err
 	case r.AskForRoots != nil:
 		out, err := r.AskForRoots(key, requestState)
 		return Ask{InputRequired: out}, err
@@ -367,7 +366,9 @@ func AskForRoots(version string, clientHasRoots bool, key, requestState string) 
 // RootsFromAnswer reads the client's roots under version from its answer:
 // the roots/list result for a direct request, or the params of the retried
 // request (with inputResponses) where the request was embedded. lenient
-// keeps the valid roots and reports the invalid ones in the error.
+// keeps the valid roots and reports the invalid ones in the error. An
+// answer that is one page of several is an error wrapping ErrMorePages: a
+// [Session] follows the pages.
 func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient bool) ([]Root, error) {
 	r, err := lookup(version)
 	if err != nil {
@@ -378,7 +379,15 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	}
 	switch {
 	case r.DecodeListRoots != nil:
-		return r.DecodeListRoots(answer, lenient)
+		roots, invalid, next, err := r.DecodeListRoots(answer, lenient)
+		switch {
+		case err != nil:
+			return nil, err
+		case next != "":
+			// Never a part of the list as if it were the whole.
+			return nil, fmt.Errorf("%s: %w", version, ErrMorePages)
+		}
+		return roots, invalid
 	case r.DecodeRequest != nil:
 		req, err := r.DecodeRequest(answer)
 		if err != nil {
@@ -536,13 +545,17 @@ type Session struct {
 }
 
 // legacySession is a session on a revision where roots/list is a request
-// of its own: the revision's Server, and the roots/list requests it sent,
-// each counted as it is sent: two reads around a call to Roots that agree
-// name the request whose answer it returned.
+// of its own: what the client declared, the Asker that asks it and keeps
+// its answer, and the roots/list requests sent, each counted as it is
+// sent: two reads around a call to Roots that agree name the request
+// whose answer it returned.
 type legacySession struct {
-	version string
-	server  LegacyServer
-	sent    atomic.Uint64
+	r             *RevisionPackage
+	roots         bool // the client declared roots
+	ask           AskConfig[Root]
+	onListChanged func(ctx context.Context) error
+	asker         Asker[Root]
+	sent          atomic.Uint64
 }
 
 // sentKey is the context key under which Session.roots learns the number
@@ -556,13 +569,14 @@ type sentKey struct{}
 // request is served under version, and one whose _meta names another
 // version is an error wrapping ErrWrongPath. A version that has no
 // initialize, where each request declares its capabilities, is an error
-// wrapping ErrWrongPath.
+// wrapping ErrWrongPath. The session keeps the values of its fields as
+// they are when Initialize is called.
 func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
 	r, err := lookup(version)
 	if err != nil {
 		return err
 	}
-	if r.NewServer == nil {
+	if r.Capabilities == nil {
 		return wrongPath(version, "there is no initialize: each request declares the client's capabilities; pass its params to Roots")
 	}
 	if isNull(capabilities) {
@@ -572,29 +586,41 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 	if request == nil {
 		return fmt.Errorf("%s: Session.Request is nil: roots/list is a request of its own here", version)
 	}
-	l := &legacySession{version: version}
-	server, err := r.NewServer(ServerConfig{
-		Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	roots, keep, err := r.Capabilities(capabilities)
+	if err != nil {
+		return fmt.Errorf("%s: client capabilities: %w", version, err)
+	}
+	l := &legacySession{r: r, roots: roots, onListChanged: s.OnListChanged}
+	l.ask = AskConfig[Root]{
+		Timeout:        s.Timeout,
+		MaxAge:         s.MaxAge,
+		Keep:           keep,
+		Paged:          r.Paged,
+		Lenient:        s.Lenient,
+		OnInvalidRoots: s.OnInvalidRoots,
+		Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 			n := l.sent.Add(1)
 			if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
 				mine.Store(n) // the caller that started the request gets its answer
 			}
-			return request(ctx, method, params)
+			return request(ctx, r.ListRootsMethod, params)
 		},
-		Timeout:        s.Timeout,
-		MaxAge:         s.MaxAge,
-		Lenient:        s.Lenient,
-		OnInvalidRoots: s.OnInvalidRoots,
-		OnListChanged:  s.OnListChanged,
-	}, capabilities)
-	if err != nil {
-		return fmt.Errorf("%s: client capabilities: %w", version, err)
+		Params: r.ListRootsParams,
+		Decode: r.DecodeListRoots,
 	}
-	l.server = server
 	s.mu.Lock()
 	s.legacy = l
 	s.mu.Unlock()
 	return nil
+}
+
+// listRoots returns the client's roots: the cached answer while it may be
+// reused, else the answer to a new roots/list.
+func (l *legacySession) listRoots(ctx context.Context) ([]Root, error) {
+	if !l.roots {
+		return nil, ErrNoRootsCapability
+	}
+	return l.asker.Roots(ctx, &l.ask)
 }
 
 // HandleNotification handles a notification from the client. On a session
@@ -606,10 +632,20 @@ func (s *Session) HandleNotification(ctx context.Context, method string, params 
 	s.mu.Lock()
 	l := s.legacy
 	s.mu.Unlock()
-	if l == nil {
+	if l == nil || l.r.ListChangedMethod == "" || method != l.r.ListChangedMethod {
 		return nil
 	}
-	return l.server.HandleNotification(ctx, method, params)
+	// Whatever its params, the notification says the roots changed.
+	l.asker.Invalidate()
+	if len(params) > 0 {
+		if err := l.r.CheckListChanged(params); err != nil {
+			return err
+		}
+	}
+	if l.onListChanged != nil {
+		return l.onListChanged(ctx)
+	}
+	return nil
 }
 
 // Invalidate drops the cached roots, if any: the next Roots asks again.
@@ -618,7 +654,7 @@ func (s *Session) Invalidate() {
 	l := s.legacy
 	s.mu.Unlock()
 	if l != nil {
-		l.server.Invalidate()
+		l.asker.Invalidate()
 	}
 }
 
@@ -630,7 +666,7 @@ func (s *Session) Version() string {
 	if s.legacy == nil {
 		return ""
 	}
-	return s.legacy.version
+	return s.legacy.r.Version
 }
 
 // Roots returns the client's roots for the request being served, whose
@@ -789,7 +825,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		// one the Server cached, or the one this call joined.
 		before := l.sent.Load()
 		var mine atomic.Uint64
-		a.roots, err = l.server.Roots(context.WithValue(ctx, sentKey{}, &mine))
+		a.roots, err = l.listRoots(context.WithValue(ctx, sentKey{}, &mine))
 		if !errors.Is(err, ErrNoRootsCapability) {
 			s.deprecated(r, true) // asked, or answered from what was asked
 		}
@@ -831,10 +867,10 @@ func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySe
 	case l == nil:
 		r, err := lookup(named)
 		return r, nil, err
-	case named != "" && named != l.version:
-		return nil, nil, wrongPath(l.version, fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
+	case named != "" && named != l.r.Version:
+		return nil, nil, wrongPath(l.r.Version, fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
 	}
-	r, err := lookup(l.version)
+	r, err := lookup(l.r.Version)
 	return r, l, err
 }
 

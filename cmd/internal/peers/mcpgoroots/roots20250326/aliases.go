@@ -22,53 +22,17 @@ type (
 	ClientCapabilities                 = roots20241105.ClientCapabilities
 	RootsCapability                    = roots20241105.RootsCapability
 	ProgressToken                      = roots20241105.ProgressToken
-	ListRootsParams                    = roots20241105.ListRootsParams
-	ListRootsHandler                   = roots20241105.ListRootsHandler
-	ListRootsHandlerFunc               = roots20241105.ListRootsHandlerFunc
-	UnimplementedListRootsHandler      = roots20241105.UnimplementedListRootsHandler
-	Client                             = roots20241105.Client
-	SendFunc                           = roots20241105.SendFunc
-	RootsListChangedParams             = roots20241105.RootsListChangedParams
-	ListChangedHandler                 = roots20241105.ListChangedHandler
-	ListChangedHandlerFunc             = roots20241105.ListChangedHandlerFunc
-	UnimplementedListChangedHandler    = roots20241105.UnimplementedListChangedHandler
-	RequestFunc                        = roots20241105.RequestFunc
-	Server                             = roots20241105.Server
-	RootSet                            = roots20241105.RootSet
-	ValidationError                    = roots20241105.ValidationError
-	Problem                            = roots20241105.Problem
-	DecodeError                        = roots20241105.DecodeError
-	RPCError                           = roots20241105.RPCError
-	RootSetOption                      = roots20241105.RootSetOption
 )
 
 const (
 	MethodListRoots        = roots20241105.MethodListRoots
 	MethodRootsListChanged = roots20241105.MethodRootsListChanged
-	CodeMethodNotFound     = roots20241105.CodeMethodNotFound
-	CodeInvalidParams      = roots20241105.CodeInvalidParams
-	CodeInternalError      = roots20241105.CodeInternalError
-	DefaultTimeout         = roots20241105.DefaultTimeout
-	DefaultReadLimit       = roots20241105.DefaultReadLimit
-	DefaultMaxRoots        = roots20241105.DefaultMaxRoots
 )
 
 var (
 	ServerRequestFromListRootsRequest = roots20241105.ServerRequestFromListRootsRequest
 	ProgressTokenFromString           = roots20241105.ProgressTokenFromString
 	ProgressTokenFromInteger          = roots20241105.ProgressTokenFromInteger
-	NewRootSet                        = roots20241105.NewRootSet
-	ErrNoRootsCapability              = roots20241105.ErrNoRootsCapability
-	ErrNoAnswer                       = roots20241105.ErrNoAnswer
-	ResolveSymlinks                   = roots20241105.ResolveSymlinks
-	Bounds                            = roots20241105.Bounds
-	WindowsPaths                      = roots20241105.WindowsPaths
-	ReadLimit                         = roots20241105.ReadLimit
-	MaxRoots                          = roots20241105.MaxRoots
-	ErrOutsideRoots                   = roots20241105.ErrOutsideRoots
-	ErrOutsideBounds                  = roots20241105.ErrOutsideBounds
-	ErrNotRegularFile                 = roots20241105.ErrNotRegularFile
-	ErrFileTooLarge                   = roots20241105.ErrFileTooLarge
 )
 
 // ProtocolVersion is the revision this package is for.

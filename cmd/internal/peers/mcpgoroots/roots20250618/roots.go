@@ -5,68 +5,17 @@ package roots20250618
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
 )
 
-// ListRootsParams is the params of a roots/list request under a name that
-// every revision's package has: a handler written in terms of it compiles
-// unchanged against the package of another revision. In this revision it is
-// ListRootsRequestParams.
-type ListRootsParams = ListRootsRequestParams
-
-// ListRootsHandler answers roots/list: it is what a client that owns roots
-// implements.
-type ListRootsHandler interface {
-	// ListRoots returns the client's roots. Return an *RPCError to answer
-	// with that error; any other error is answered with -32603.
-	ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
-}
-
-// ListRootsHandlerFunc turns a function into a ListRootsHandler.
-type ListRootsHandlerFunc func(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error)
-
-// ListRoots calls f.
-func (f ListRootsHandlerFunc) ListRoots(ctx context.Context, params *ListRootsParams) (*ListRootsResult, error) {
-	return f(ctx, params)
-}
-
-// UnimplementedListRootsHandler answers every roots/list with the
-// "Roots not supported" error. Embed it in a handler type so that the type
-// keeps compiling when a later rootsgen adds methods to the interface.
-type UnimplementedListRootsHandler struct{}
-
-// ListRoots answers with the "Roots not supported" error.
-func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
-	return nil, rootsrt.NotSupported("Client has no roots handler")
-}
-
-var (
-	_ ListRootsHandler = ListRootsHandlerFunc(nil)
-	_ ListRootsHandler = UnimplementedListRootsHandler{}
-)
-
-// Client is the client side of the roots feature on one connection: the
-// party that owns the roots and answers for them.
-type Client struct {
-	// Handler answers roots/list. Nil means the client has no roots.
-	Handler ListRootsHandler
-	// Capability is the roots capability this client declares; nil means
-	// it declares none, and every request for roots is refused.
-	Capability *RootsCapability
-}
-
-// Capabilities returns the client capabilities to declare for roots.
-func (c *Client) Capabilities() ClientCapabilities {
-	return ClientCapabilities{Roots: c.Capability}
-}
-
-// listRoots runs the handler and checks its answer.
-func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError) {
+// answerListRoots runs handle, the client's handler (nil when it has
+// none), for a roots/list with params raw, and checks its answer.
+// hasCapability: the client declared roots.
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
 	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
-		HasCapability: c.Capability != nil,
-		HasHandler:    c.Handler != nil,
+		HasCapability: hasCapability,
+		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
 			params := new(ListRootsRequestParams)
 			if len(raw) > 0 {
@@ -76,23 +25,24 @@ func (c *Client) listRoots(ctx context.Context, raw json.RawMessage) (*ListRoots
 			}
 			return params, params.Validate()
 		},
-		Handle: func(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
-			return c.Handler.ListRoots(ctx, params)
-		},
-		Check: (*ListRootsResult).Validate,
-		New:   func() *ListRootsResult { return &ListRootsResult{} },
+		Handle: handle,
+		Check:  (*ListRootsResult).Validate,
+		New:    func() *ListRootsResult { return &ListRootsResult{} },
 	}
 	return call.Answer(ctx, raw)
 }
 
-// HandleRequest answers a request from the server: roots/list gets the
-// handler's roots; params may be absent, null or {}. It returns the JSON of
-// the result, or the error object to answer with.
-func (c *Client) HandleRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
+// answerFunc answers a roots/list with params raw, as answerListRoots.
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+
+// handleListRoots answers a request from the server, roots/list, with
+// answer, and returns the JSON of the result, or the error object to
+// answer with.
+func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rootsrt.RPCError) {
 	if Method(method) != MethodListRoots {
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found"}
+		return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
 	}
-	result, rpcErr := c.listRoots(ctx, params)
+	result, rpcErr := answer(ctx, params)
 	if rpcErr != nil {
 		return nil, rpcErr
 	}
@@ -104,153 +54,6 @@ func (c *Client) HandleRequest(ctx context.Context, method string, params json.R
 	}
 	return out, nil
 }
-
-// SendFunc sends a notification on the connection.
-type SendFunc func(ctx context.Context, method Method, params json.RawMessage) error
-
-// NotifyListChanged tells the server that the roots changed, with
-// "params": {}. It sends nothing, and returns false, unless the client
-// declared roots with listChanged: true.
-func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent bool, err error) {
-	if c.Capability == nil || !c.Capability.ListChanged {
-		return false, nil
-	}
-	if err := send(ctx, MethodRootsListChanged, json.RawMessage("{}")); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// RootsListChangedParams is the params of a list_changed notification
-// under a name that every revision's package has: a handler written in
-// terms of it compiles unchanged against the package of another revision.
-// In this revision it is RootsListChangedNotificationParams.
-type RootsListChangedParams = RootsListChangedNotificationParams
-
-// ListChangedHandler reacts to notifications/roots/list_changed: it is what
-// a server implements to learn that a client's roots changed.
-type ListChangedHandler interface {
-	// RootsListChanged is called for each notification, after the cached
-	// roots were dropped. Its error is returned by HandleNotification.
-	RootsListChanged(ctx context.Context, params *RootsListChangedParams) error
-}
-
-// ListChangedHandlerFunc turns a function into a ListChangedHandler.
-type ListChangedHandlerFunc func(ctx context.Context, params *RootsListChangedParams) error
-
-// RootsListChanged calls f.
-func (f ListChangedHandlerFunc) RootsListChanged(ctx context.Context, params *RootsListChangedParams) error {
-	return f(ctx, params)
-}
-
-// UnimplementedListChangedHandler ignores the notification. Embed it for
-// forward compatibility.
-type UnimplementedListChangedHandler struct{}
-
-// RootsListChanged does nothing.
-func (UnimplementedListChangedHandler) RootsListChanged(context.Context, *RootsListChangedParams) error {
-	return nil
-}
-
-var (
-	_ ListChangedHandler = ListChangedHandlerFunc(nil)
-	_ ListChangedHandler = UnimplementedListChangedHandler{}
-)
-
-// RequestFunc sends a request to the client and returns its result's JSON,
-// or the error the client answered with (an *RPCError) or the transport's.
-// It must return when ctx is done.
-type RequestFunc func(ctx context.Context, method Method, params json.RawMessage) (json.RawMessage, error)
-
-// Server is the server side of the roots feature for one session: it asks
-// the client for its roots, lets concurrent callers share one request, and
-// keeps the answer for as long as it can be trusted. It is safe for
-// concurrent use; the zero value is not usable: set ClientRoots and
-// Request, and do not change the fields once Roots has been called.
-//
-// How long an answer is kept depends on what the client can do.
-// A client that declared roots with listChanged: true tells the server
-// when its roots change, so its answer is kept until
-// notifications/roots/list_changed or Invalidate drops it (and, when
-// MaxAge is set, for no longer than MaxAge). A client that declared roots
-// without listChanged will never say that its roots changed, so by
-// default Roots asks it again on every call; set MaxAge to reuse an
-// answer for up to that long instead.
-//
-// A panic in Request or OnInvalidRoots does not crash the process: the
-// callers waiting for that request get an error that says what panicked,
-// and the next call asks again.
-type Server struct {
-	// ClientRoots is the roots capability the client declared when the
-	// session began; nil means none, and Roots fails without asking.
-	ClientRoots *RootsCapability
-	// Request sends roots/list to the client.
-	Request RequestFunc
-	// Timeout bounds each roots/list; zero means DefaultTimeout.
-	Timeout time.Duration
-	// MaxAge, when positive, lets Roots reuse an answer while it is younger
-	// than MaxAge, counted from when its request was sent.
-	// For a client that announces changes it also bounds how long the
-	// answer is kept between notifications. Zero keeps the answer of such
-	// a client until it announces a change, and asks any other client on
-	// every call.
-	MaxAge time.Duration
-	// Lenient keeps the valid roots of an answer that has invalid ones,
-	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
-	// error.
-	Lenient bool
-	// OnInvalidRoots, when set and Lenient, receives the *ValidationError
-	// that lists the invalid roots of an answer.
-	OnInvalidRoots func(error)
-	// OnListChanged, when set, is called after the cache is dropped for a
-	// notifications/roots/list_changed.
-	OnListChanged ListChangedHandler
-
-	asker rootsrt.Asker[Root]
-}
-
-// NewListRootsRequest returns the method and params of a roots/list
-// request, "params": {}, or ErrNoRootsCapability when the client did not
-// declare roots.
-func (s *Server) NewListRootsRequest() (Method, json.RawMessage, error) {
-	if s.ClientRoots == nil {
-		return "", nil, ErrNoRootsCapability
-	}
-	return MethodListRoots, json.RawMessage("{}"), nil
-}
-
-// Roots returns the client's roots: a cached answer while it may be reused
-// (see Server), and otherwise the answer to a new roots/list. Concurrent
-// callers share one request; a caller that comes after Invalidate or a
-// list_changed notification does not join a request sent before it.
-//
-// The request runs with the values of the ctx of the caller that started
-// it, but with its own deadline, Timeout from its start: a caller whose ctx
-// ends stops waiting and gets the ctx's error, while the request runs on,
-// so that the others still get its answer. A ctx that is already done
-// gets its error at once, cached roots or not, and nothing is sent.
-func (s *Server) Roots(ctx context.Context) ([]Root, error) {
-	if _, _, err := s.NewListRootsRequest(); err != nil {
-		return nil, err
-	}
-	return s.asker.Roots(ctx, &rootsrt.AskConfig[Root]{
-		Timeout:        s.Timeout,
-		MaxAge:         s.MaxAge,
-		Keep:           s.ClientRoots.ListChanged,
-		Lenient:        s.Lenient,
-		OnInvalidRoots: s.OnInvalidRoots,
-		Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
-			return s.Request(ctx, MethodListRoots, params)
-		},
-		Params: listRootsParams,
-		Decode: decodeListRoots,
-	})
-}
-
-// Invalidate drops the cached roots; the next Roots asks the client again,
-// even while a request sent before is still in flight (its callers get its
-// answer, which is not cached).
-func (s *Server) Invalidate() { s.asker.Invalidate() }
 
 // listRootsParams are the params of the roots/list that asks for the page
 // at cursor ("" for the first).
@@ -271,26 +74,4 @@ func decodeListRoots(raw json.RawMessage, lenient bool) (roots []Root, invalid e
 	}
 	roots, invalid = result.ValidRoots()
 	return roots, invalid, next, nil
-}
-
-// HandleNotification handles a notification from the client:
-// notifications/roots/list_changed drops the cached roots and then calls
-// OnListChanged. Its params may be absent, null or {}. Other methods are
-// not the roots feature's and are ignored.
-func (s *Server) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
-	if Method(method) != MethodRootsListChanged {
-		return nil
-	}
-	// Whatever its params, the notification says the roots changed.
-	s.Invalidate()
-	p := new(RootsListChangedNotificationParams)
-	if len(params) > 0 {
-		if err := p.UnmarshalJSON(params); err != nil {
-			return err
-		}
-	}
-	if s.OnListChanged != nil {
-		return s.OnListChanged.RootsListChanged(ctx, p)
-	}
-	return nil
 }

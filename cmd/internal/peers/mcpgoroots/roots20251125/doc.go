@@ -22,5 +22,8 @@
 // [*ValidationError] listing every problem with its JSON path.
 // [ListRootsResult.ValidRoots] keeps the valid roots of a result and
 // reports each invalid one by index.
-// A [RootSet] tells whether a path lies inside one of the roots, and which.
+//
+// The package is part of a kit: the kit's front package serves this
+// revision and the others through one API (a Session asks for roots, a
+// RootSet checks paths), using what [Gate] gives it of this revision.
 package roots20251125

@@ -31,54 +31,31 @@ var Gate = &rootsrt.RevisionPackage{
 		root.validate(v, at)
 	},
 	Client: gateClient,
-	NewServer: func(c rootsrt.ServerConfig, capabilities json.RawMessage) (rootsrt.LegacyServer, error) {
+	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
-		if err := caps.UnmarshalJSON(capabilities); err != nil {
-			return nil, err
+		if err := caps.UnmarshalJSON(raw); err != nil {
+			return false, false, err
 		}
-		s := &Server{
-			ClientRoots: caps.Roots,
-			Request: func(ctx context.Context, m Method, p json.RawMessage) (json.RawMessage, error) {
-				return c.Request(ctx, string(m), p)
-			},
-			Timeout:        c.Timeout,
-			MaxAge:         c.MaxAge,
-			Lenient:        c.Lenient,
-			OnInvalidRoots: c.OnInvalidRoots,
-		}
-		if c.OnListChanged != nil {
-			s.OnListChanged = ListChangedHandlerFunc(func(ctx context.Context, _ *NotificationParams) error {
-				return c.OnListChanged(ctx)
-			})
-		}
-		return gateServer{s}, nil
+		return caps.Roots != nil, caps.Roots != nil && caps.Roots.ListChanged, nil
 	},
-	ListRootsRequest: func() (string, json.RawMessage) {
-		m, p, _ := (&Server{ClientRoots: &RootsCapability{}}).NewListRootsRequest()
-		return string(m), p
+	ListRootsMethod: string(MethodListRoots),
+	ListRootsParams: listRootsParams,
+	Paged:           false,
+	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
+		roots, invalid, next, err := decodeListRoots(raw, lenient)
+		return fromRoots(roots), invalid, next, err
 	},
-	DecodeListRoots: func(answer json.RawMessage, lenient bool) ([]rootsrt.Root, error) {
-		var result ListRootsResult
-		if err := result.UnmarshalJSON(answer); err != nil {
-			return nil, err
-		}
-		var roots []Root
-		var err error
-		if lenient {
-			roots, err = result.ValidRoots()
-		} else if err = result.Validate(); err == nil {
-			roots = result.Roots
-		}
-		return fromRoots(roots), err
+	ListChangedMethod: string(MethodRootsListChanged),
+	CheckListChanged: func(params json.RawMessage) error {
+		return new(NotificationParams).UnmarshalJSON(params)
 	},
 }
 
 // gateClient is this revision's Client for the gate's, answering with list.
 func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionClient {
-	c := &Client{}
+	var handle func(context.Context, *RequestParams) (*ListRootsResult, error)
 	if list != nil {
-		c.Capability = &RootsCapability{ListChanged: listChanged}
-		c.Handler = ListRootsHandlerFunc(func(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
+		handle = func(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
 			roots, err := list(ctx)
 			if err != nil {
 				return nil, err
@@ -88,31 +65,26 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 				return nil, err
 			}
 			return &ListRootsResult{Roots: out}, nil
-		})
+		}
+	}
+	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError) {
+		return answerListRoots(ctx, raw, list != nil, handle)
 	}
 	var rc rootsrt.RevisionClient
-	rc.HandleRequest = c.HandleRequest
+	rc.HandleRequest = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *rootsrt.RPCError) {
+		return handleListRoots(ctx, method, params, answer)
+	}
 	rc.NotifyListChanged = func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error) {
-		return c.NotifyListChanged(ctx, func(ctx context.Context, m Method, p json.RawMessage) error {
-			return send(ctx, string(m), p)
-		})
+		if list == nil || !listChanged {
+			return false, nil
+		}
+		if err := send(ctx, string(MethodRootsListChanged), json.RawMessage("{}")); err != nil {
+			return false, err
+		}
+		return true, nil
 	}
 	return rc
 }
-
-// gateServer is this revision's Server, for the gate's Session.
-type gateServer struct{ s *Server }
-
-func (g gateServer) Roots(ctx context.Context) ([]rootsrt.Root, error) {
-	roots, err := g.s.Roots(ctx)
-	return fromRoots(roots), err
-}
-
-func (g gateServer) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
-	return g.s.HandleNotification(ctx, method, params)
-}
-
-func (g gateServer) Invalidate() { g.s.Invalidate() }
 
 // fromRoot is the gate's view of a root; the maps are shared.
 func fromRoot(r Root) rootsrt.Root {

@@ -11,7 +11,6 @@
 //   - there is no list-changed notification.
 //   - roots/list travels inside an [InputRequiredResult]; the answer comes back in the
 //     inputResponses of the retried request.
-//     [AskForRoots] builds such a result, [RootsFromInputResponses] reads the answer.
 //   - client capabilities ride in the _meta of every request.
 //   - a [Root] may carry _meta.
 //
@@ -24,7 +23,10 @@
 // [*ValidationError] listing every problem with its JSON path.
 // [ListRootsResult.ValidRoots] keeps the valid roots of a result and
 // reports each invalid one by index.
-// A [RootSet] tells whether a path lies inside one of the roots, and which.
+//
+// The package is part of a kit: the kit's front package serves this
+// revision and the others through one API (a Session asks for roots, a
+// RootSet checks paths), using what [Gate] gives it of this revision.
 //
 // MCP 2026-07-28 deprecates roots (SEP-2577); a revision released on or
 // after 2027-07-28 may remove them. Every roots declaration here
