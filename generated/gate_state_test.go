@@ -152,4 +152,3 @@ func TestGateSessionSealedState(t *testing.T) {
 		})
 	}
 }
-
