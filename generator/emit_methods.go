@@ -75,7 +75,7 @@ func (e *emitter) emitJSON(m *Model, f *jen.File) {
 // Nested generated types append to the same buffer.
 func (e *emitter) emitMarshal(t *Type, f *jen.File) {
 	f.Line()
-	docComments(f.Group, []string{"MarshalJSON writes x as a JSON object: the members in schema order, then those kept in Extra, sorted."}, nil)
+	docComments(f.Group, []string{"MarshalJSON writes the members in schema order, then Extra's, sorted."}, nil)
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(jen.Id("x").Dot("appendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(64)))),
 	)
@@ -174,7 +174,7 @@ func (e *emitter) appendValue(fl *Field, x *jen.Statement) jen.Code {
 
 func (e *emitter) emitUnmarshal(t *Type, f *jen.File) {
 	f.Line()
-	docComments(f.Group, []string{"UnmarshalJSON decodes a JSON object member by member (see DecodeObject of the runtime); JSON null leaves x unchanged."}, nil)
+	docComments(f.Group, []string{"UnmarshalJSON decodes an object member by member; null leaves x unchanged."}, nil)
 	var required []jen.Code
 	cases := []jen.Code{}
 	for _, c := range t.Consts {
@@ -210,10 +210,8 @@ func (e *emitter) emitUnmarshal(t *Type, f *jen.File) {
 	)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Var().Id("p").Id(t.Name),
-		jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Add(e.rt("DecodeObject")).Call(
-			append([]jen.Code{jen.Id("data"), jen.Lit(t.Name), member}, required...)...),
-		jen.If(jen.Err().Op("==").Nil().Op("&&").Op("!").Id("isNull")).Block(jen.Op("*").Id("x").Op("=").Id("p")),
-		jen.Return(jen.Err()),
+		jen.Return(e.rt("UnmarshalObject").Call(
+			append([]jen.Code{jen.Id("x"), jen.Op("&").Id("p"), jen.Id("data"), jen.Lit(t.Name), member}, required...)...)),
 	)
 }
 
@@ -242,18 +240,13 @@ func (e *emitter) emitValidate(m *Model, f *jen.File) {
 			continue
 		}
 		f.Line()
-		docComments(f.Group, []string{
-			"Validate reports every way x breaks the rules of the schema, each problem",
-			"with the JSON path of the member at fault; the error is a *ValidationError.",
-		}, nil)
-		recv := jen.Id("x").Op("*").Id(t.Name)
+		docComments(f.Group, []string{"Validate reports every rule of the schema x breaks, as a *ValidationError."}, nil)
+		recv, self := jen.Id("x").Op("*").Id(t.Name), jen.Id("x")
 		if t.Kind != KindStruct {
-			recv = jen.Id("x").Id(t.Name)
+			recv, self = jen.Id("x").Id(t.Name), jen.Op("&").Id("x")
 		}
 		f.Func().Params(recv).Id("Validate").Params().Error().Block(
-			jen.Id("v").Op(":=").Add(e.rt("Validator")).Values(jen.Dict{jen.Id("TypeName"): jen.Lit(t.Name)}),
-			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("v"), jen.Nil()),
-			jen.Return(jen.Id("v").Dot("Err").Call()),
+			jen.Return(e.rt("ValidateValue").Call(jen.Lit(t.Name), self, jen.Parens(jen.Op("*").Id(t.Name)).Dot("validate"))),
 		)
 		f.Line()
 		recv2 := jen.Id("x").Op("*").Id(t.Name)
@@ -388,15 +381,6 @@ func (e *emitter) emitValidElements(t *Type, fl *Field, f *jen.File) {
 			"One bad element never costs the good ones: use Validate to reject the whole value instead.", name, fl.Name),
 	}, nil)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id(name).Params().Params(jen.Index().Id(elem), jen.Error()).Block(
-		jen.Id("v").Op(":=").Add(e.rt("Validator")).Values(jen.Dict{jen.Id("TypeName"): jen.Lit(t.Name)}),
-		jen.Id("valid").Op(":=").Make(jen.Index().Id(elem), jen.Lit(0), jen.Len(jen.Id("x").Dot(fl.Name))),
-		jen.For(jen.Id("i").Op(":=").Range().Id("x").Dot(fl.Name)).Block(
-			jen.Id("before").Op(":=").Len(jen.Id("v").Dot("Problems")),
-			jen.Id("x").Dot(fl.Name).Index(jen.Id("i")).Dot("validate").Call(jen.Op("&").Id("v"), e.rt("ItemPath").Call(jen.Lit(fl.JSONName), jen.Id("i"))),
-			jen.If(jen.Len(jen.Id("v").Dot("Problems")).Op("==").Id("before")).Block(
-				jen.Id("valid").Op("=").Append(jen.Id("valid"), jen.Id("x").Dot(fl.Name).Index(jen.Id("i"))),
-			),
-		),
-		jen.Return(jen.Id("valid"), jen.Id("v").Dot("Err").Call()),
+		jen.Return(e.rt("ValidElements").Call(jen.Lit(t.Name), jen.Lit(fl.JSONName), jen.Id("x").Dot(fl.Name), jen.Parens(jen.Op("*").Id(elem)).Dot("validate"))),
 	)
 }

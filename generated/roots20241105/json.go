@@ -2,8 +2,7 @@
 
 package roots20241105
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -17,11 +16,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := decodeObject(data, "Root", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
 			return decodeString(v, &p.Name)
@@ -32,14 +30,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -53,11 +46,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := decodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return constIs(v, MethodListRoots)
@@ -68,14 +60,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -88,11 +75,10 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	isNull, err := decodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodePtr(v, &p.Meta)
@@ -101,14 +87,9 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -121,11 +102,10 @@ func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
-	isNull, err := decodeObject(data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
 			return decodePtr(v, &p.ProgressToken)
@@ -134,14 +114,9 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -157,11 +132,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := decodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -172,14 +146,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -193,11 +162,10 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	isNull, err := decodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return constIs(v, MethodRootsListChanged)
@@ -208,14 +176,9 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -228,11 +191,10 @@ func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	isNull, err := decodeObject(data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -241,14 +203,9 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -261,11 +218,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := decodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return decodePtr(v, &p.Roots)
@@ -274,14 +230,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -294,11 +245,10 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := decodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
 			return decodeJSON(v, &p.ListChanged)
@@ -307,8 +257,4 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

@@ -2,12 +2,9 @@
 
 package roots20241105
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	v := validator{TypeName: "Root"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("Root", x, (*Root).validate)
 }
 
 func (x *Root) validate(v *validator, at *path) {
@@ -16,12 +13,9 @@ func (x *Root) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := validator{TypeName: "ListRootsRequest"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
 func (x *ListRootsRequest) validate(v *validator, at *path) {
@@ -30,12 +24,9 @@ func (x *ListRootsRequest) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	v := validator{TypeName: "ListRootsRequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
 func (x *ListRootsRequestParams) validate(v *validator, at *path) {
@@ -44,22 +35,16 @@ func (x *ListRootsRequestParams) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParamsMeta) Validate() error {
-	v := validator{TypeName: "ListRootsRequestParamsMeta"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsRequestParamsMeta", x, (*ListRootsRequestParamsMeta).validate)
 }
 
 func (x *ListRootsRequestParamsMeta) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := validator{TypeName: "ListRootsResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
@@ -73,24 +58,12 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := validator{TypeName: "ListRootsResult"}
-	valid := make([]Root, 0, len(x.Roots))
-	for i := range x.Roots {
-		before := len(v.Problems)
-		x.Roots[i].validate(&v, itemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, x.Roots[i])
-		}
-	}
-	return valid, v.Err()
+	return validElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	v := validator{TypeName: "RootsListChangedNotification"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
 func (x *RootsListChangedNotification) validate(v *validator, at *path) {
@@ -99,22 +72,16 @@ func (x *RootsListChangedNotification) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotificationParams) Validate() error {
-	v := validator{TypeName: "RootsListChangedNotificationParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RootsListChangedNotificationParams", x, (*RootsListChangedNotificationParams).validate)
 }
 
 func (x *RootsListChangedNotificationParams) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := validator{TypeName: "ClientCapabilities"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
 func (x *ClientCapabilities) validate(v *validator, at *path) {
@@ -123,12 +90,9 @@ func (x *ClientCapabilities) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := validator{TypeName: "RootsCapability"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
 func (x *RootsCapability) validate(v *validator, at *path) {}

@@ -740,6 +740,18 @@ func endObject[E any](o *object, extra map[string]E, known ...string) ([]byte, e
 	return appendExtra(o.B, o.n > 0, extra, known...)
 }
 
+// unmarshalObject is a generated type's UnmarshalJSON: it decodes data as
+// decodeObject does, through member, which fills *p, a fresh value, and
+// copies *p to *x only when the whole object decodes. JSON null leaves *x
+// unchanged. (The caller declares p, so that it stays on its stack.)
+func unmarshalObject[T any](x, p *T, data []byte, typeName string, member func(key, value []byte) error, required ...string) error {
+	isNull, err := decodeObject(data, typeName, member, required...)
+	if err == nil && !isNull {
+		*x = *p
+	}
+	return err
+}
+
 // decodeObject decodes data, a JSON object or null, member by member:
 // member decodes each, with its name and value as written. Names match
 // exactly (encoding/json would also match them in another case); a member

@@ -2,8 +2,7 @@
 
 package roots20250618
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -20,11 +19,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := decodeObject(data, "Root", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -37,14 +35,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -58,11 +51,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := decodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return constIs(v, MethodListRoots)
@@ -73,14 +65,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -93,11 +80,10 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	isNull, err := decodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodePtr(v, &p.Meta)
@@ -106,14 +92,9 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -126,11 +107,10 @@ func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
-	isNull, err := decodeObject(data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
 			return decodePtr(v, &p.ProgressToken)
@@ -139,14 +119,9 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -162,11 +137,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := decodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -177,14 +151,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -198,11 +167,10 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	isNull, err := decodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return constIs(v, MethodRootsListChanged)
@@ -213,14 +181,9 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -233,11 +196,10 @@ func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	isNull, err := decodeObject(data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -246,14 +208,9 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -266,11 +223,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := decodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return decodePtr(v, &p.Roots)
@@ -279,14 +235,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -299,11 +250,10 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := decodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
 			return decodeJSON(v, &p.ListChanged)
@@ -312,8 +262,4 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

@@ -73,6 +73,31 @@ func (v *validator) Err() error {
 	return &ValidationError{Type: v.TypeName, Problems: v.Problems}
 }
 
+// validateValue is a generated type's Validate: it runs check, the type's
+// validate, on x from the top of a value of typeName, and returns the
+// problems found as a *ValidationError, or nil.
+func validateValue[T any](typeName string, x *T, check func(x *T, v *validator, at *path)) error {
+	v := validator{TypeName: typeName}
+	check(x, &v, nil)
+	return v.Err()
+}
+
+// validElements returns the elements of elems, the array member of a
+// value of typeName, that pass check, in order, and a *ValidationError
+// naming each one that does not by its index (nil when all pass).
+func validElements[E any](typeName, member string, elems []E, check func(e *E, v *validator, at *path)) ([]E, error) {
+	v := validator{TypeName: typeName}
+	valid := make([]E, 0, len(elems))
+	for i := range elems {
+		before := len(v.Problems)
+		check(&elems[i], &v, itemPath(member, i))
+		if len(v.Problems) == before {
+			valid = append(valid, elems[i])
+		}
+	}
+	return valid, v.Err()
+}
+
 // A path is a JSON path built on the stack as validation descends; it
 // becomes a string only when a problem is found, so valid values cost
 // nothing. The nil *path is the value itself.

@@ -2,8 +2,7 @@
 
 package roots20251125
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -20,11 +19,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := decodeObject(data, "Root", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -37,14 +35,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -60,11 +53,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := decodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
 			return constIs(v, JSONRPCVersion)
@@ -79,14 +71,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "jsonrpc", "method", "id")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -102,11 +89,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := decodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -117,14 +103,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -139,11 +120,10 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "jsonrpc", "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	isNull, err := decodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
 			return constIs(v, JSONRPCVersion)
@@ -156,14 +136,9 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "jsonrpc", "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -176,11 +151,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := decodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return decodePtr(v, &p.Roots)
@@ -189,14 +163,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -209,11 +178,10 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := decodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
 			return decodeJSON(v, &p.ListChanged)
@@ -222,14 +190,9 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -242,11 +205,10 @@ func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	var p RequestParams
-	isNull, err := decodeObject(data, "RequestParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodePtr(v, &p.Meta)
@@ -255,14 +217,9 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -275,11 +232,10 @@ func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p RequestParamsMeta
-	isNull, err := decodeObject(data, "RequestParamsMeta", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
 			return decodePtr(v, &p.ProgressToken)
@@ -288,14 +244,9 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -308,11 +259,10 @@ func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	var p NotificationParams
-	isNull, err := decodeObject(data, "NotificationParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -321,8 +271,4 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

@@ -2,12 +2,9 @@
 
 package roots20251125
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	v := validator{TypeName: "Root"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("Root", x, (*Root).validate)
 }
 
 func (x *Root) validate(v *validator, at *path) {
@@ -16,12 +13,9 @@ func (x *Root) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := validator{TypeName: "ListRootsRequest"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
 func (x *ListRootsRequest) validate(v *validator, at *path) {
@@ -33,12 +27,9 @@ func (x *ListRootsRequest) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := validator{TypeName: "ListRootsResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
@@ -52,24 +43,12 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := validator{TypeName: "ListRootsResult"}
-	valid := make([]Root, 0, len(x.Roots))
-	for i := range x.Roots {
-		before := len(v.Problems)
-		x.Roots[i].validate(&v, itemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, x.Roots[i])
-		}
-	}
-	return valid, v.Err()
+	return validElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	v := validator{TypeName: "RootsListChangedNotification"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
 func (x *RootsListChangedNotification) validate(v *validator, at *path) {
@@ -78,12 +57,9 @@ func (x *RootsListChangedNotification) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := validator{TypeName: "ClientCapabilities"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
 func (x *ClientCapabilities) validate(v *validator, at *path) {
@@ -92,22 +68,16 @@ func (x *ClientCapabilities) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := validator{TypeName: "RootsCapability"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
 func (x *RootsCapability) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParams) Validate() error {
-	v := validator{TypeName: "RequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RequestParams", x, (*RequestParams).validate)
 }
 
 func (x *RequestParams) validate(v *validator, at *path) {
@@ -116,22 +86,16 @@ func (x *RequestParams) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParamsMeta) Validate() error {
-	v := validator{TypeName: "RequestParamsMeta"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
 }
 
 func (x *RequestParamsMeta) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *NotificationParams) Validate() error {
-	v := validator{TypeName: "NotificationParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("NotificationParams", x, (*NotificationParams).validate)
 }
 
 func (x *NotificationParams) validate(v *validator, at *path) {}

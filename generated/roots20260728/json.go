@@ -2,8 +2,7 @@
 
 package roots20260728
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -20,11 +19,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := decodeObject(data, "Root", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -37,14 +35,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -58,11 +51,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := decodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return constIs(v, MethodListRoots)
@@ -73,14 +65,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -93,11 +80,10 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	isNull, err := decodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -106,14 +92,9 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -126,11 +107,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := decodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return decodeSlice(v, &p.Roots)
@@ -139,14 +119,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -159,11 +134,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := decodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return decodePtr(v, &p.Roots)
@@ -172,14 +146,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -189,25 +158,19 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra)
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := decodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		default:
 			p.Extra, err = keepMember(p.Extra, k, v)
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -227,11 +190,10 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	var p InputRequiredResult
-	isNull, err := decodeObject(data, "InputRequiredResult", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "InputRequiredResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return decodeJSON(v, &p.Meta)
@@ -246,14 +208,9 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "resultType")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -270,11 +227,10 @@ func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var p InputResponseRequestParams
-	isNull, err := decodeObject(data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return p.Meta.UnmarshalJSON(v)
@@ -287,14 +243,9 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "_meta")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -309,11 +260,10 @@ func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, err
 	return endObject(&o, x.Extra, "jsonrpc", "error", "id")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityError
-	isNull, err := decodeObject(data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
 			return constIs(v, JSONRPCVersion)
@@ -326,14 +276,9 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 			return err
 		}
 	}, "jsonrpc", "error")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -346,11 +291,10 @@ func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byt
 	return endObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorObject
-	isNull, err := decodeObject(data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
 			return constIs(v, float64(CodeMissingRequiredClientCapability))
@@ -363,14 +307,9 @@ func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) 
 			return err
 		}
 	}, "code", "data", "message")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -381,11 +320,10 @@ func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte,
 	return endObject(&o, x.Extra, "requiredCapabilities")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorData
-	isNull, err := decodeObject(data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "requiredCapabilities":
 			return p.RequiredCapabilities.UnmarshalJSON(v)
@@ -394,14 +332,9 @@ func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) er
 			return err
 		}
 	}, "requiredCapabilities")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -413,11 +346,10 @@ func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	var p RequestMetaObject
-	isNull, err := decodeObject(data, "RequestMetaObject", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
 			return p.ClientCapabilities.UnmarshalJSON(v)
@@ -428,14 +360,9 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Error) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -450,11 +377,10 @@ func (x *Error) appendJSON(b []byte) ([]byte, error) {
 	return endObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	var p Error
-	isNull, err := decodeObject(data, "Error", func(k, v []byte) (err error) {
+	return unmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
 			return decodeJSON(v, &p.Code)
@@ -467,8 +393,4 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "code", "message")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

@@ -2,12 +2,9 @@
 
 package roots20260728
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	v := validator{TypeName: "Root"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("Root", x, (*Root).validate)
 }
 
 func (x *Root) validate(v *validator, at *path) {
@@ -16,12 +13,9 @@ func (x *Root) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := validator{TypeName: "ListRootsRequest"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
 func (x *ListRootsRequest) validate(v *validator, at *path) {
@@ -30,22 +24,16 @@ func (x *ListRootsRequest) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	v := validator{TypeName: "ListRootsRequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
 func (x *ListRootsRequestParams) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := validator{TypeName: "ListRootsResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
 func (x *ListRootsResult) validate(v *validator, at *path) {
@@ -59,24 +47,12 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := validator{TypeName: "ListRootsResult"}
-	valid := make([]Root, 0, len(x.Roots))
-	for i := range x.Roots {
-		before := len(v.Problems)
-		x.Roots[i].validate(&v, itemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, x.Roots[i])
-		}
-	}
-	return valid, v.Err()
+	return validElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := validator{TypeName: "ClientCapabilities"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
 func (x *ClientCapabilities) validate(v *validator, at *path) {
@@ -85,92 +61,68 @@ func (x *ClientCapabilities) validate(v *validator, at *path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := validator{TypeName: "RootsCapability"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
 func (x *RootsCapability) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputRequiredResult) Validate() error {
-	v := validator{TypeName: "InputRequiredResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("InputRequiredResult", x, (*InputRequiredResult).validate)
 }
 
 func (x *InputRequiredResult) validate(v *validator, at *path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputResponseRequestParams) Validate() error {
-	v := validator{TypeName: "InputResponseRequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("InputResponseRequestParams", x, (*InputResponseRequestParams).validate)
 }
 
 func (x *InputResponseRequestParams) validate(v *validator, at *path) {
 	x.Meta.validate(v, at.Member("_meta"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityError) Validate() error {
-	v := validator{TypeName: "MissingRequiredClientCapabilityError"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
 }
 
 func (x *MissingRequiredClientCapabilityError) validate(v *validator, at *path) {
 	x.Error.validate(v, at.Member("error"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
-	v := validator{TypeName: "MissingRequiredClientCapabilityErrorObject"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
 }
 
 func (x *MissingRequiredClientCapabilityErrorObject) validate(v *validator, at *path) {
 	x.Data.validate(v, at.Member("data"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorData) Validate() error {
-	v := validator{TypeName: "MissingRequiredClientCapabilityErrorData"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
 }
 
 func (x *MissingRequiredClientCapabilityErrorData) validate(v *validator, at *path) {
 	x.RequiredCapabilities.validate(v, at.Member("requiredCapabilities"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestMetaObject) Validate() error {
-	v := validator{TypeName: "RequestMetaObject"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("RequestMetaObject", x, (*RequestMetaObject).validate)
 }
 
 func (x *RequestMetaObject) validate(v *validator, at *path) {
 	x.ClientCapabilities.validate(v, at.Member("io.modelcontextprotocol/clientCapabilities"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Error) Validate() error {
-	v := validator{TypeName: "Error"}
-	x.validate(&v, nil)
-	return v.Err()
+	return validateValue("Error", x, (*Error).validate)
 }
 
 func (x *Error) validate(v *validator, at *path) {}

@@ -91,3 +91,61 @@ func TestValidationError(t *testing.T) {
 		t.Errorf("Error() of 100,000 problems: %d bytes, ending %q", len(msg), msg[max(0, len(msg)-80):])
 	}
 }
+
+// pair is a made-up generated type for the helpers generated methods call.
+type pair struct{ A, B string }
+
+func (p *pair) check(v *rootsrt.Validator, at *rootsrt.Path) {
+	if p.A == "" {
+		v.Add(at.Member("a"), "empty")
+	}
+}
+
+func (p *pair) unmarshal(data []byte) error {
+	var q pair
+	return rootsrt.UnmarshalObject(p, &q, data, "pair", func(k, v []byte) error {
+		switch string(k) {
+		case "a":
+			return rootsrt.DecodeString(v, &q.A)
+		case "b":
+			return rootsrt.DecodeString(v, &q.B)
+		}
+		return rootsrt.ErrNotAllowed
+	}, "a")
+}
+
+// UnmarshalObject changes its target only when the whole object decodes,
+// and never for null; ValidateValue and ValidElements report problems by
+// path, keeping the valid elements in order.
+func TestGeneratedMethodHelpers(t *testing.T) {
+	p := pair{A: "old", B: "old"}
+	for _, bad := range []string{`null`, `{"b":"new"}`, `{"a":"new","c":1}`, `{"a":1}`, `[]`} {
+		err := p.unmarshal([]byte(bad))
+		if p != (pair{"old", "old"}) || (bad == "null") != (err == nil) {
+			t.Errorf("unmarshal(%s) = %v, left %+v; want no change", bad, err, p)
+		}
+	}
+	if err := p.unmarshal([]byte(`{"a":"x"}`)); err != nil || p != (pair{A: "x"}) {
+		t.Errorf("unmarshal = %v, %+v; want {x }, every member replaced", err, p)
+	}
+
+	if err := rootsrt.ValidateValue("pair", &pair{A: "x"}, (*pair).check); err != nil {
+		t.Errorf("ValidateValue of a valid pair = %v", err)
+	}
+	var ve *rootsrt.ValidationError
+	if err := rootsrt.ValidateValue("pair", &pair{}, (*pair).check); !errors.As(err, &ve) || ve.Type != "pair" || len(ve.Problems) != 1 || ve.Problems[0].Path != "a" {
+		t.Errorf("ValidateValue of an empty pair = %#v", err)
+	}
+
+	elems := []pair{{A: "1"}, {}, {A: "3"}, {B: "4"}}
+	valid, err := rootsrt.ValidElements("list", "pairs", elems, (*pair).check)
+	if len(valid) != 2 || valid[0].A != "1" || valid[1].A != "3" {
+		t.Errorf("ValidElements kept %+v", valid)
+	}
+	if !errors.As(err, &ve) || len(ve.Problems) != 2 || ve.Problems[0].Path != "pairs[1].a" || ve.Problems[1].Path != "pairs[3].a" {
+		t.Errorf("ValidElements error = %v", err)
+	}
+	if valid, err := rootsrt.ValidElements("list", "pairs", elems[:1], (*pair).check); err != nil || len(valid) != 1 {
+		t.Errorf("ValidElements of valid elements = %v, %v", valid, err)
+	}
+}

@@ -4,12 +4,9 @@ package roots20250618
 
 import "github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	v := rootsrt.Validator{TypeName: "Root"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
 }
 
 func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -18,12 +15,9 @@ func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsRequest"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
 func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -32,12 +26,9 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsRequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
 func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -46,22 +37,16 @@ func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParamsMeta) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsRequestParamsMeta"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsRequestParamsMeta", x, (*ListRootsRequestParamsMeta).validate)
 }
 
 func (x *ListRootsRequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
 func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -75,24 +60,12 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	valid := make([]Root, 0, len(x.Roots))
-	for i := range x.Roots {
-		before := len(v.Problems)
-		x.Roots[i].validate(&v, rootsrt.ItemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, x.Roots[i])
-		}
-	}
-	return valid, v.Err()
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	v := rootsrt.Validator{TypeName: "RootsListChangedNotification"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
 func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -101,22 +74,16 @@ func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsr
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotificationParams) Validate() error {
-	v := rootsrt.Validator{TypeName: "RootsListChangedNotificationParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RootsListChangedNotificationParams", x, (*RootsListChangedNotificationParams).validate)
 }
 
 func (x *RootsListChangedNotificationParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := rootsrt.Validator{TypeName: "ClientCapabilities"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
 func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -125,12 +92,9 @@ func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := rootsrt.Validator{TypeName: "RootsCapability"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
 func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}

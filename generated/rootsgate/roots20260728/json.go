@@ -4,8 +4,7 @@ package roots20260728
 
 import "github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -22,11 +21,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := rootsrt.DecodeObject(data, "Root", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -39,14 +37,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -60,11 +53,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return rootsrt.ConstIs(v, MethodListRoots)
@@ -75,14 +67,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -95,11 +82,10 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -108,14 +94,9 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -128,11 +109,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return rootsrt.DecodeSlice(v, &p.Roots)
@@ -141,14 +121,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -161,11 +136,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := rootsrt.DecodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return rootsrt.DecodePtr(v, &p.Roots)
@@ -174,14 +148,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -191,25 +160,19 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra)
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := rootsrt.DecodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		default:
 			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -229,11 +192,10 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	var p InputRequiredResult
-	isNull, err := rootsrt.DecodeObject(data, "InputRequiredResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "InputRequiredResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -248,14 +210,9 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "resultType")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -272,11 +229,10 @@ func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var p InputResponseRequestParams
-	isNull, err := rootsrt.DecodeObject(data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return p.Meta.UnmarshalJSON(v)
@@ -289,14 +245,9 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "_meta")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -311,11 +262,10 @@ func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, err
 	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "error", "id")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityError
-	isNull, err := rootsrt.DecodeObject(data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
 			return rootsrt.ConstIs(v, JSONRPCVersion)
@@ -328,14 +278,9 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 			return err
 		}
 	}, "jsonrpc", "error")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -348,11 +293,10 @@ func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byt
 	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorObject
-	isNull, err := rootsrt.DecodeObject(data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
 			return rootsrt.ConstIs(v, float64(CodeMissingRequiredClientCapability))
@@ -365,14 +309,9 @@ func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) 
 			return err
 		}
 	}, "code", "data", "message")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -383,11 +322,10 @@ func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte,
 	return rootsrt.EndObject(&o, x.Extra, "requiredCapabilities")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorData
-	isNull, err := rootsrt.DecodeObject(data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "requiredCapabilities":
 			return p.RequiredCapabilities.UnmarshalJSON(v)
@@ -396,14 +334,9 @@ func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) er
 			return err
 		}
 	}, "requiredCapabilities")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -415,11 +348,10 @@ func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	var p RequestMetaObject
-	isNull, err := rootsrt.DecodeObject(data, "RequestMetaObject", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
 			return p.ClientCapabilities.UnmarshalJSON(v)
@@ -430,14 +362,9 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Error) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -452,11 +379,10 @@ func (x *Error) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	var p Error
-	isNull, err := rootsrt.DecodeObject(data, "Error", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
 			return rootsrt.DecodeJSON(v, &p.Code)
@@ -469,8 +395,4 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "code", "message")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

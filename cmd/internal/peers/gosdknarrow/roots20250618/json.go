@@ -4,8 +4,7 @@ package roots20250618
 
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -22,11 +21,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := rootsrt.DecodeObject(data, "Root", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -39,14 +37,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -60,11 +53,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return rootsrt.ConstIs(v, MethodListRoots)
@@ -75,14 +67,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -95,11 +82,10 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodePtr(v, &p.Meta)
@@ -108,14 +94,9 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -128,11 +109,10 @@ func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
 			return rootsrt.DecodePtr(v, &p.ProgressToken)
@@ -141,14 +121,9 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -164,11 +139,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -179,14 +153,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -200,11 +169,10 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	isNull, err := rootsrt.DecodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
 			return rootsrt.ConstIs(v, MethodRootsListChanged)
@@ -215,14 +183,9 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -235,11 +198,10 @@ func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error
 	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	isNull, err := rootsrt.DecodeObject(data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -248,14 +210,9 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -268,11 +225,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := rootsrt.DecodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return rootsrt.DecodePtr(v, &p.Roots)
@@ -281,14 +237,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -301,11 +252,10 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := rootsrt.DecodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
 			return rootsrt.DecodeJSON(v, &p.ListChanged)
@@ -314,8 +264,4 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

@@ -4,12 +4,9 @@ package roots20260728
 
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	v := rootsrt.Validator{TypeName: "Root"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
 }
 
 func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -18,12 +15,9 @@ func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsRequest"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
 func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -32,22 +26,16 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsRequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
 func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
 func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -61,24 +49,12 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	valid := make([]Root, 0, len(x.Roots))
-	for i := range x.Roots {
-		before := len(v.Problems)
-		x.Roots[i].validate(&v, rootsrt.ItemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, x.Roots[i])
-		}
-	}
-	return valid, v.Err()
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := rootsrt.Validator{TypeName: "ClientCapabilities"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
 func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -87,92 +63,68 @@ func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := rootsrt.Validator{TypeName: "RootsCapability"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
 func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputRequiredResult) Validate() error {
-	v := rootsrt.Validator{TypeName: "InputRequiredResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("InputRequiredResult", x, (*InputRequiredResult).validate)
 }
 
 func (x *InputRequiredResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputResponseRequestParams) Validate() error {
-	v := rootsrt.Validator{TypeName: "InputResponseRequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("InputResponseRequestParams", x, (*InputResponseRequestParams).validate)
 }
 
 func (x *InputResponseRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.Meta.validate(v, at.Member("_meta"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityError) Validate() error {
-	v := rootsrt.Validator{TypeName: "MissingRequiredClientCapabilityError"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
 }
 
 func (x *MissingRequiredClientCapabilityError) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.Error.validate(v, at.Member("error"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
-	v := rootsrt.Validator{TypeName: "MissingRequiredClientCapabilityErrorObject"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
 }
 
 func (x *MissingRequiredClientCapabilityErrorObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.Data.validate(v, at.Member("data"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorData) Validate() error {
-	v := rootsrt.Validator{TypeName: "MissingRequiredClientCapabilityErrorData"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
 }
 
 func (x *MissingRequiredClientCapabilityErrorData) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.RequiredCapabilities.validate(v, at.Member("requiredCapabilities"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestMetaObject) Validate() error {
-	v := rootsrt.Validator{TypeName: "RequestMetaObject"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RequestMetaObject", x, (*RequestMetaObject).validate)
 }
 
 func (x *RequestMetaObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.ClientCapabilities.validate(v, at.Member("io.modelcontextprotocol/clientCapabilities"))
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Error) Validate() error {
-	v := rootsrt.Validator{TypeName: "Error"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("Error", x, (*Error).validate)
 }
 
 func (x *Error) validate(v *rootsrt.Validator, at *rootsrt.Path) {}

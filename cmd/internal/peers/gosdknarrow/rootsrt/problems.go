@@ -73,6 +73,31 @@ func (v *Validator) Err() error {
 	return &ValidationError{Type: v.TypeName, Problems: v.Problems}
 }
 
+// ValidateValue is a generated type's Validate: it runs check, the type's
+// validate, on x from the top of a value of typeName, and returns the
+// problems found as a *ValidationError, or nil.
+func ValidateValue[T any](typeName string, x *T, check func(x *T, v *Validator, at *Path)) error {
+	v := Validator{TypeName: typeName}
+	check(x, &v, nil)
+	return v.Err()
+}
+
+// ValidElements returns the elements of elems, the array member of a
+// value of typeName, that pass check, in order, and a *ValidationError
+// naming each one that does not by its index (nil when all pass).
+func ValidElements[E any](typeName, member string, elems []E, check func(e *E, v *Validator, at *Path)) ([]E, error) {
+	v := Validator{TypeName: typeName}
+	valid := make([]E, 0, len(elems))
+	for i := range elems {
+		before := len(v.Problems)
+		check(&elems[i], &v, ItemPath(member, i))
+		if len(v.Problems) == before {
+			valid = append(valid, elems[i])
+		}
+	}
+	return valid, v.Err()
+}
+
 // A Path is a JSON path built on the stack as validation descends; it
 // becomes a string only when a problem is found, so valid values cost
 // nothing. The nil *Path is the value itself.

@@ -4,8 +4,7 @@ package roots20251125
 
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -22,11 +21,10 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	isNull, err := rootsrt.DecodeObject(data, "Root", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -39,14 +37,9 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "uri")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -62,11 +55,10 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
 			return rootsrt.ConstIs(v, JSONRPCVersion)
@@ -81,14 +73,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "jsonrpc", "method", "id")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -104,11 +91,10 @@ func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	isNull, err := rootsrt.DecodeObject(data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -119,14 +105,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -141,11 +122,10 @@ func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "params")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	isNull, err := rootsrt.DecodeObject(data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
 			return rootsrt.ConstIs(v, JSONRPCVersion)
@@ -158,14 +138,9 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "jsonrpc", "method")
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -178,11 +153,10 @@ func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	isNull, err := rootsrt.DecodeObject(data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
 			return rootsrt.DecodePtr(v, &p.Roots)
@@ -191,14 +165,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RootsCapability) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -211,11 +180,10 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "listChanged")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	isNull, err := rootsrt.DecodeObject(data, "RootsCapability", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
 			return rootsrt.DecodeJSON(v, &p.ListChanged)
@@ -224,14 +192,9 @@ func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -244,11 +207,10 @@ func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	var p RequestParams
-	isNull, err := rootsrt.DecodeObject(data, "RequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodePtr(v, &p.Meta)
@@ -257,14 +219,9 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -277,11 +234,10 @@ func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "progressToken")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p RequestParamsMeta
-	isNull, err := rootsrt.DecodeObject(data, "RequestParamsMeta", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
 			return rootsrt.DecodePtr(v, &p.ProgressToken)
@@ -290,14 +246,9 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }
 
-// MarshalJSON writes x as a JSON object: the members in schema order, then
-// those kept in Extra, sorted.
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -310,11 +261,10 @@ func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
 	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
-// UnmarshalJSON decodes a JSON object member by member (see DecodeObject of
-// the runtime); JSON null leaves x unchanged.
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	var p NotificationParams
-	isNull, err := rootsrt.DecodeObject(data, "NotificationParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return rootsrt.DecodeJSON(v, &p.Meta)
@@ -323,8 +273,4 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	})
-	if err == nil && !isNull {
-		*x = p
-	}
-	return err
 }

@@ -4,12 +4,9 @@ package roots20251125
 
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	v := rootsrt.Validator{TypeName: "Root"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
 }
 
 func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -18,12 +15,9 @@ func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsRequest"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
 func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -35,12 +29,9 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
 func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -54,24 +45,12 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // pass). One bad element never costs the good ones: use Validate to reject the
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	valid := make([]Root, 0, len(x.Roots))
-	for i := range x.Roots {
-		before := len(v.Problems)
-		x.Roots[i].validate(&v, rootsrt.ItemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, x.Roots[i])
-		}
-	}
-	return valid, v.Err()
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	v := rootsrt.Validator{TypeName: "RootsListChangedNotification"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
 func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -80,12 +59,9 @@ func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsr
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	v := rootsrt.Validator{TypeName: "ClientCapabilities"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
 func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -94,22 +70,16 @@ func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	v := rootsrt.Validator{TypeName: "RootsCapability"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
 func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParams) Validate() error {
-	v := rootsrt.Validator{TypeName: "RequestParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RequestParams", x, (*RequestParams).validate)
 }
 
 func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
@@ -118,22 +88,16 @@ func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParamsMeta) Validate() error {
-	v := rootsrt.Validator{TypeName: "RequestParamsMeta"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
 }
 
 func (x *RequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
-// Validate reports every way x breaks the rules of the schema, each problem
-// with the JSON path of the member at fault; the error is a *ValidationError.
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *NotificationParams) Validate() error {
-	v := rootsrt.Validator{TypeName: "NotificationParams"}
-	x.validate(&v, nil)
-	return v.Err()
+	return rootsrt.ValidateValue("NotificationParams", x, (*NotificationParams).validate)
 }
 
 func (x *NotificationParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
