@@ -70,8 +70,8 @@ func readsAs(t *testing.T, what string, set *rootsgate.RootSet, f, content strin
 // once; a new answer, other options, or Session.Close give a new set; and
 // closing one caller's set never closes another's. The sharing is the
 // runtime's (tested in templates/rootsrt); it knows which answer a call
-// got from the revision's Server, which passes the caller's ctx on to
-// Request: a revision's Server stands for every one.
+// got from the session's own Asker, which passes the caller's ctx on to
+// Request: one legacy revision stands for every one.
 func TestGateSessionRootSetShared(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("an open directory cannot be renamed on Windows")

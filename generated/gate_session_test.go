@@ -284,9 +284,9 @@ func gateLegacy() []rootsgate.Revision {
 }
 
 // gateOneLegacy is the newest revision where roots/list is a request of
-// its own. The Session serves every such revision through the runtime
-// (tested in templates/rootsrt), calling the revision's Server from the
-// same template: where a test is about the Session and not about what the
+// its own. The Session serves every such revision with the runtime's own
+// code (tested in templates/rootsrt) over descriptors written by one
+// template: where a test is about the Session and not about what the
 // revisions carry, one stands for all.
 func gateOneLegacy() []rootsgate.Revision {
 	legacy := gateLegacy()

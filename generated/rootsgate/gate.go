@@ -53,6 +53,7 @@ type (
 	MalformedRequestError  = rootsrt.MalformedRequestError
 	RPCError               = rootsrt.RPCError
 	ValidationError        = rootsrt.ValidationError
+	DecodeError            = rootsrt.DecodeError
 	Problem                = rootsrt.Problem
 	RootSet                = rootsrt.RootSet
 	RootSetOption          = rootsrt.RootSetOption

@@ -17,10 +17,10 @@
 // Decode messages with encoding/json, then call Validate. Decoding checks
 // the shape: member names match exactly, required members are present,
 // fixed members (such as the method name) hold their value, and values have
-// their types; a failure is a [*DecodeError] naming the member's path.
+// their types; a failure is a *rootsrt.DecodeError naming the member's path.
 // Members without a field are kept in Extra. Validate checks the rules
 // (root URIs are file:// URIs, unions hold a value) and returns a
-// [*ValidationError] listing every problem with its JSON path.
+// *rootsrt.ValidationError listing every problem with its JSON path.
 // [ListRootsResult.ValidRoots] keeps the valid roots of a result and
 // reports each invalid one by index.
 //

@@ -18,9 +18,9 @@ const DefaultTimeout = 30 * time.Second
 // DefaultMaxPages bounds the pages of one listing when no bound is set.
 const DefaultMaxPages = 100
 
-// An Asker is the core of a revision's Server: it asks one client for its
-// roots, lets concurrent callers share one request, and keeps the answer
-// for as long as it can be trusted. Its zero value is ready; it is safe
+// An Asker is the core of a Session and of a single-revision package's
+// Server: it asks one client for its roots, lets concurrent callers share
+// one request, and keeps the answer for as long as it can be trusted. Its zero value is ready; it is safe
 // for concurrent use.
 type Asker[R any] struct {
 	mu     sync.Mutex

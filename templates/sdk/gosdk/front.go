@@ -22,6 +22,7 @@ type (
 	MalformedRequestError  = rootsgate.MalformedRequestError
 	RPCError               = rootsgate.RPCError
 	ValidationError        = rootsgate.ValidationError
+	DecodeError            = rootsgate.DecodeError
 	Problem                = rootsgate.Problem
 	RootSet                = rootsgate.RootSet
 	RootSetOption          = rootsgate.RootSetOption

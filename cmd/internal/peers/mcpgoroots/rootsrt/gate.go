@@ -448,8 +448,8 @@ const DefaultInputKey = "roots"
 //
 // On a revision where roots/list is a request of its own, the session
 // asks the client with Request and keeps the answer while it may be
-// trusted (see MaxAge): it is the revision's Server, with its guarantees
-// (one request shared by concurrent callers, a timeout, no request at all
+// trusted (see MaxAge), with the guarantees of a single-revision
+// package's Server (one request shared by concurrent callers, a timeout, no request at all
 // when the client did not declare roots, and no stale list once a
 // list_changed notification has been handled). Call Initialize when the
 // connection negotiates its version, and HandleNotification for every
@@ -569,8 +569,9 @@ type sentKey struct{}
 // request is served under version, and one whose _meta names another
 // version is an error wrapping ErrWrongPath. A version that has no
 // initialize, where each request declares its capabilities, is an error
-// wrapping ErrWrongPath. The session keeps the values of its fields as
-// they are when Initialize is called.
+// wrapping ErrWrongPath. The session keeps Request, Timeout, MaxAge,
+// Lenient, OnInvalidRoots and OnListChanged as they are when Initialize
+// is called.
 func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
 	r, err := lookup(version)
 	if err != nil {
@@ -819,10 +820,10 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 	}
 	if l != nil {
 		// The roots answer the request this call sent, if it sent one (the
-		// Server gives the caller that starts a request its answer). Else,
+		// Asker gives the caller that starts a request its answer). Else,
 		// every request being counted as it is sent, when none was sent
 		// during the call, they answer the last one sent before it: the
-		// one the Server cached, or the one this call joined.
+		// one the Asker cached, or the one this call joined.
 		before := l.sent.Load()
 		var mine atomic.Uint64
 		a.roots, err = l.listRoots(context.WithValue(ctx, sentKey{}, &mine))

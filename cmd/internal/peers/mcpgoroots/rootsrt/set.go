@@ -22,8 +22,8 @@ import (
 
 // A RootSetOf answers the question a server asks before it touches a
 // file: is this path inside one of the client's roots, and which one? R is
-// the type of a root in the protocol revision the roots came in; each
-// revision's package names its set RootSet. Build it once per roots list
+// the type of a root in the protocol revision the roots came in; a
+// single-revision package names its set RootSet, a kit's gate has its own. Build it once per roots list
 // with [NewRootSetOf]; it is safe for concurrent use, and its roots never
 // change. Close it when done:
 // it holds each root's directory open.
