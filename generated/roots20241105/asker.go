@@ -320,3 +320,15 @@ func (c *listRootsCall[P, Res]) Answer(ctx context.Context, raw json.RawMessage)
 	}
 	return result, nil
 }
+
+// notifyListChanged sends a client's list_changed notification with send,
+// "params": {}, when it declared listChanged, and reports whether it did.
+func notifyListChanged(ctx context.Context, declared bool, send func(ctx context.Context, params json.RawMessage) error) (bool, error) {
+	if !declared {
+		return false, nil
+	}
+	if err := send(ctx, json.RawMessage("{}")); err != nil {
+		return false, err
+	}
+	return true, nil
+}

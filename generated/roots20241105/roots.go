@@ -83,13 +83,9 @@ type SendFunc func(ctx context.Context, method Method, params json.RawMessage) e
 // "params": {}. It sends nothing, and returns false, unless the client
 // declared roots with listChanged: true.
 func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent bool, err error) {
-	if c.Capability == nil || !c.Capability.ListChanged {
-		return false, nil
-	}
-	if err := send(ctx, MethodRootsListChanged, json.RawMessage("{}")); err != nil {
-		return false, err
-	}
-	return true, nil
+	return notifyListChanged(ctx, c.Capability != nil && c.Capability.ListChanged, func(ctx context.Context, params json.RawMessage) error {
+		return send(ctx, MethodRootsListChanged, params)
+	})
 }
 
 // answerListRoots runs handle, the client's handler (nil when it has

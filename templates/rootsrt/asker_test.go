@@ -53,22 +53,14 @@ func decodeAnswer(raw json.RawMessage, lenient bool) ([]testRoot, error, string,
 	if res.Roots == nil {
 		return nil, nil, "", errors.New("ListRootsResult: roots: required")
 	}
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	var valid []testRoot
-	for i, r := range *res.Roots {
-		before := len(v.Problems)
-		checkTestRoot(&r, &v, rootsrt.ItemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, r)
-		}
-	}
+	valid, invalid := rootsrt.ValidElements("ListRootsResult", "roots", *res.Roots, checkTestRoot)
 	if !lenient {
-		if err := v.Err(); err != nil {
-			return nil, nil, "", err
+		if invalid != nil {
+			return nil, nil, "", invalid
 		}
 		return *res.Roots, nil, res.NextCursor, nil
 	}
-	return valid, v.Err(), res.NextCursor, nil
+	return valid, invalid, res.NextCursor, nil
 }
 
 // asked is a revision's Server reduced to its cache: an Asker and the

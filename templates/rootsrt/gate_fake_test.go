@@ -47,27 +47,22 @@ func checkGateRoot(r *rootsrt.Root, v *rootsrt.Validator, at *rootsrt.Path) {
 	}
 }
 
-// decodeGateRoots reads {"roots":[...]}: the valid roots, the others'
-// problems, or why it is not such a result.
-func decodeGateRoots(raw json.RawMessage) (valid []rootsrt.Root, invalid, err error) {
+// decodeGateRoots reads {"roots":[...], "nextCursor": ...}: the valid
+// roots, the others' problems and the next page's cursor, or why it is
+// not such a result.
+func decodeGateRoots(raw json.RawMessage) (valid []rootsrt.Root, invalid error, next string, err error) {
 	var res struct {
-		Roots *[]rootsrt.Root `json:"roots"`
+		Roots      *[]rootsrt.Root `json:"roots"`
+		NextCursor string          `json:"nextCursor"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if res.Roots == nil {
-		return nil, nil, errors.New("ListRootsResult: roots: required")
+		return nil, nil, "", errors.New("ListRootsResult: roots: required")
 	}
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
-	for i, r := range *res.Roots {
-		before := len(v.Problems)
-		checkGateRoot(&r, &v, rootsrt.ItemPath("roots", i))
-		if len(v.Problems) == before {
-			valid = append(valid, r)
-		}
-	}
-	return valid, v.Err(), nil
+	valid, invalid = rootsrt.ValidElements("ListRootsResult", "roots", *res.Roots, checkGateRoot)
+	return valid, invalid, res.NextCursor, nil
 }
 
 // rootsAnswer is the result that lists roots.
@@ -126,14 +121,14 @@ func legacyRevision(version string, listChanged, deprecated bool) *rootsrt.Revis
 		ListRootsMethod: "roots/list",
 		ListRootsParams: func(string) (json.RawMessage, error) { return json.RawMessage("{}"), nil },
 		DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
-			valid, invalid, err := decodeGateRoots(raw)
+			valid, invalid, next, err := decodeGateRoots(raw)
 			if err == nil && invalid != nil && !lenient {
 				err = invalid
 			}
 			if err != nil {
 				return nil, nil, "", err
 			}
-			return valid, invalid, "", nil
+			return valid, invalid, next, nil
 		},
 		ListChangedMethod: listChangedIf(listChanged),
 		CheckListChanged:  func(json.RawMessage) error { return nil },
@@ -233,7 +228,8 @@ func decodeStandAlone(params json.RawMessage) (rootsrt.StandAlone, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			return decodeGateRoots(raw)
+			valid, invalid, _, err := decodeGateRoots(raw)
+			return valid, invalid, err
 		},
 	}
 	if _, ok := caps["roots"]; !ok {

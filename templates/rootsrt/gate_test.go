@@ -271,6 +271,13 @@ func TestGateAskAndAnswer(t *testing.T) {
 	if _, err := rootsrt.RootsFromAnswer("2000-01", json.RawMessage(`{}`), "k", true); !errors.Is(err, rootsrt.ErrMalformedVersion) {
 		t.Errorf("a malformed version: %v", err)
 	}
+	// One page of several is never taken for the whole list.
+	for _, lenient := range []bool{false, true} {
+		page := json.RawMessage(`{"roots":[{"uri":"file:///x"}],"nextCursor":"2"}`)
+		if got, err := rootsrt.RootsFromAnswer(legacyVersion, page, "k", lenient); got != nil || !errors.Is(err, rootsrt.ErrMorePages) || !strings.HasPrefix(err.Error(), legacyVersion+": ") {
+			t.Errorf("lenient %v, a first page: %v, %v; want no roots and ErrMorePages", lenient, got, err)
+		}
+	}
 }
 
 // The same call gets the roots on every revision: asked once and kept

@@ -75,13 +75,9 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 		return handleListRoots(ctx, method, params, answer)
 	}
 	rc.NotifyListChanged = func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error) {
-		if list == nil || !listChanged {
-			return false, nil
-		}
-		if err := send(ctx, string(MethodRootsListChanged), json.RawMessage("{}")); err != nil {
-			return false, err
-		}
-		return true, nil
+		return rootsrt.NotifyListChanged(ctx, list != nil && listChanged, func(ctx context.Context, params json.RawMessage) error {
+			return send(ctx, string(MethodRootsListChanged), params)
+		})
 	}
 	return rc
 }

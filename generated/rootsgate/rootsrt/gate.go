@@ -449,9 +449,9 @@ const DefaultInputKey = "roots"
 // On a revision where roots/list is a request of its own, the session
 // asks the client with Request and keeps the answer while it may be
 // trusted (see MaxAge), with the guarantees of a single-revision
-// package's Server (one request shared by concurrent callers, a timeout, no request at all
-// when the client did not declare roots, and no stale list once a
-// list_changed notification has been handled). Call Initialize when the
+// package's Server (one request shared by concurrent callers, a timeout,
+// no request at all when the client did not declare roots, and no stale
+// list once a list_changed notification has been handled). Call Initialize when the
 // connection negotiates its version, and HandleNotification for every
 // notification.
 //

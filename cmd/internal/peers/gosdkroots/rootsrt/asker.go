@@ -321,6 +321,18 @@ func (c *ListRootsCall[P, Res]) Answer(ctx context.Context, raw json.RawMessage)
 	return result, nil
 }
 
+// NotifyListChanged sends a client's list_changed notification with send,
+// "params": {}, when it declared listChanged, and reports whether it did.
+func NotifyListChanged(ctx context.Context, declared bool, send func(ctx context.Context, params json.RawMessage) error) (bool, error) {
+	if !declared {
+		return false, nil
+	}
+	if err := send(ctx, json.RawMessage("{}")); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // InputRequestMethod returns the method of an inputRequests entry, raw
 // valid JSON: the string in the member named exactly "method", as the
 // decoders match names (encoding/json would also take "METHOD" or
