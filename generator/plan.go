@@ -490,12 +490,13 @@ func (p *Plan) Summary() string {
 // revision's package in a kit holds the revision's types and what the
 // kit's gate needs of it: the gate serves every revision through one API
 // (its Session, Client and RootSet), so the package has no Server,
-// Client or RootSet of its own, and no examples of them.
+// Client or RootSet of its own, and no examples of them; the unexported
+// glue of roots.go that the gate descriptor calls is written into gate.go.
 func (p *Plan) Files(kit bool) []string {
 	var out []string
 	for _, name := range templateFiles {
 		switch {
-		case name == "roots.go" && !p.Handlers,
+		case name == "roots.go" && (!p.Handlers || kit),
 			name == "rootset.go" && (!p.RootSet || kit),
 			name == "example_test.go" && (!p.Examples || kit):
 			continue

@@ -328,17 +328,17 @@ func TestWriteTreeForeignFiles(t *testing.T) {
 
 	// A foreign file in a directory of the new tree keeps it when the old
 	// tree drops it; where the tree puts a file, it is refused.
-	if err := os.WriteFile(filepath.Join(dir, "roots20260728", "roots.go"), []byte("package roots20260728\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "roots20260728", "types.go"), []byte("package roots20260728\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Write(dir, old); err != nil {
 		t.Fatal(err)
 	}
 	extra["roots20260728"] = "dir"
-	extra["roots20260728/roots.go"] = "package roots20260728\n"
+	extra["roots20260728/types.go"] = "package roots20260728\n"
 	wantSnapshot(t, dir, treeOf(old, extra), "the old tree beside files that are not rootsgen's")
 	_, err = Write(dir, new)
-	if err == nil || !strings.Contains(err.Error(), "roots20260728/roots.go in the output directory was not written by rootsgen; refusing to replace it") {
+	if err == nil || !strings.Contains(err.Error(), "roots20260728/types.go in the output directory was not written by rootsgen; refusing to replace it") {
 		t.Errorf("Write over a foreign file: %v", err)
 	}
 	wantSnapshot(t, dir, treeOf(old, extra), "after the refused write")

@@ -113,3 +113,70 @@ func toRoots(in []rootsrt.Root) ([]Root, error) {
 	}
 	return out, nil
 }
+
+// answerListRoots runs handle, the client's handler (nil when it has
+// none), for a roots/list with params raw, and checks its answer.
+// hasCapability: the client declared roots.
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
+	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
+		HasCapability: hasCapability,
+		HasHandler:    handle != nil,
+		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
+			params := new(ListRootsRequestParams)
+			if len(raw) > 0 {
+				if err := params.UnmarshalJSON(raw); err != nil {
+					return nil, err
+				}
+			}
+			return params, params.Validate()
+		},
+		Handle: handle,
+		Check:  (*ListRootsResult).Validate,
+		New:    func() *ListRootsResult { return &ListRootsResult{} },
+	}
+	return call.Answer(ctx, raw)
+}
+
+// answerFunc answers a roots/list with params raw, as answerListRoots.
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+
+// handleListRoots answers a request from the server, roots/list, with
+// answer, and returns the JSON of the result, or the error object to
+// answer with.
+func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rootsrt.RPCError) {
+	if Method(method) != MethodListRoots {
+		return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
+	}
+	result, rpcErr := answer(ctx, params)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	// Room for a typical root up front, so large answers are not copied
+	// again and again as the buffer grows.
+	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
+	if err != nil {
+		return nil, rootsrt.InternalError()
+	}
+	return out, nil
+}
+
+// listRootsParams are the params of the roots/list that asks for the page
+// at cursor ("" for the first).
+func listRootsParams(cursor string) (json.RawMessage, error) {
+	return json.RawMessage("{}"), nil
+}
+
+// decodeListRoots reads a roots/list result: its roots (the valid ones
+// when lenient, the others' problems as invalid) and its next page's
+// cursor.
+func decodeListRoots(raw json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error) {
+	var result ListRootsResult
+	if err := result.UnmarshalJSON(raw); err != nil {
+		return nil, nil, "", err
+	}
+	if !lenient {
+		return result.Roots, nil, next, result.Validate()
+	}
+	roots, invalid = result.ValidRoots()
+	return roots, invalid, next, nil
+}

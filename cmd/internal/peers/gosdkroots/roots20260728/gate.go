@@ -7,7 +7,10 @@ package roots20260728
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 )
@@ -140,4 +143,121 @@ func toRoots(in []rootsrt.Root) ([]Root, error) {
 		}
 	}
 	return out, nil
+}
+
+// answerListRoots runs handle, the client's handler (nil when it has
+// none), for a roots/list with params raw, and checks its answer.
+// hasCapability: the client declared roots.
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
+	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
+		HasCapability: hasCapability,
+		HasHandler:    handle != nil,
+		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
+			params := new(ListRootsRequestParams)
+			if len(raw) > 0 {
+				if err := params.UnmarshalJSON(raw); err != nil {
+					return nil, err
+				}
+			}
+			return params, params.Validate()
+		},
+		Handle: handle,
+		Check:  (*ListRootsResult).Validate,
+		New:    func() *ListRootsResult { return &ListRootsResult{} },
+	}
+	return call.Answer(ctx, raw)
+}
+
+// answerFunc answers a roots/list with params raw, as answerListRoots.
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+
+// answerInputRequests answers the roots/list entries of requests with
+// answer, and returns the inputResponses entries for them and the keys of
+// the entries of other kinds, sorted.
+func answerInputRequests(ctx context.Context, requests InputRequests, answer answerFunc) (responses InputResponses, others []string, err error) {
+	responses = InputResponses{}
+	for _, key := range slices.Sorted(maps.Keys(requests)) {
+		raw := requests[key].Raw()
+		if err := rootsrt.CheckJSON(raw); err != nil {
+			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
+		}
+		if Method(rootsrt.InputRequestMethod(raw)) != MethodListRoots {
+			others = append(others, key)
+			continue
+		}
+		req, err := requests[key].AsListRootsRequest()
+		if err != nil {
+			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
+		}
+		var params json.RawMessage
+		if req.Params != nil {
+			if params, err = json.Marshal(req.Params); err != nil {
+				return nil, nil, fmt.Errorf("input request %q: %w", key, err)
+			}
+		}
+		result, rpcErr := answer(ctx, params)
+		if rpcErr != nil {
+			return nil, nil, fmt.Errorf("input request %q: %w", key, rpcErr)
+		}
+		if responses[key], err = InputResponseFromListRootsResult(*result); err != nil {
+			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
+		}
+	}
+	return responses, others, nil
+}
+
+// askForRoots is the InputRequiredResult that asks for the page of roots
+// that params name, under key.
+func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
+	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
+		Params: &params,
+	})
+	if err != nil {
+		return InputRequiredResult{}, err
+	}
+	return InputRequiredResult{
+		ResultType:    "input_required",
+		InputRequests: InputRequests{key: req},
+		RequestState:  requestState,
+	}, nil
+}
+
+// listRootsResultIn decodes the result the client answered under key.
+func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRootsResult, error) {
+	if params == nil {
+		return nil, errors.New("no params: the retried request carries no inputResponses")
+	}
+	resp, ok := params.InputResponses[key]
+	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
+	if err != nil {
+		return nil, err
+	}
+	var result ListRootsResult
+	if err := result.UnmarshalJSON(raw); err != nil {
+		return nil, fmt.Errorf("inputResponses[%q]: %w", key, err)
+	}
+	return &result, nil
+}
+
+// RequireRoots returns nil when the request's _meta declares the roots
+// capability, and otherwise the -32021 error response to send, naming roots
+// as the required capability.
+//
+// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
+// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
+// needs as tool arguments, name them with resource URIs, or put them in the
+// server's own configuration.
+func RequireRoots(id *RequestID, meta *RequestMetaObject) *MissingRequiredClientCapabilityError {
+	if meta != nil && meta.ClientCapabilities.Roots != nil {
+		return nil
+	}
+	return &MissingRequiredClientCapabilityError{
+		ID: id,
+		Error: MissingRequiredClientCapabilityErrorObject{
+			Message: "Server requires the roots capability for this request",
+			Data: MissingRequiredClientCapabilityErrorData{
+				RequiredCapabilities: ClientCapabilities{Roots: &RootsCapability{}},
+			},
+		},
+	}
 }
