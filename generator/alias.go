@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"slices"
 	"strings"
 
@@ -132,4 +133,277 @@ func exportedDecl(d ast.Decl) (token.Token, []string) {
 		return d.Tok, names
 	}
 	return token.ILLEGAL, nil
+}
+
+// A revision that differs from the earlier ones in part (2025-06-18 adds
+// _meta to Root, and so to the types that hold a Root) keeps its own
+// declarations of what differs and aliases the rest: a type whose
+// declaration, methods and constructors read the same as an earlier
+// revision's, and whose every type it uses is aliased to the same
+// declarations in turn, is that revision's type.
+
+// typeFiles are the emitted files whose declarations are grouped by type.
+var typeFiles = []string{"types.go", "json.go", "validate.go"}
+
+// glueTypes are the types whose unexported methods the glue of a kit's
+// revision (gate.go, from gate.go.tmpl and roots.go.tmpl) calls: the
+// gate checks a root with Root's validate and writes an answer with
+// ListRootsResult's appendJSON. Such a type stays the revision's own,
+// as an alias would hide those methods in another package.
+var glueTypes = []string{"Root", "ListRootsResult"}
+
+// typeGroup is one type of a revision's package as written: the text of
+// its declarations (package name normalized), and the import path of the
+// package that declares it (the revision's own, or the one it aliases).
+type typeGroup struct {
+	text, origin string
+	deps         []string
+}
+
+// typeDecls are the declarations of a revision's types by type name.
+type typeDecls map[string]*typeGroup
+
+// declOwner is the type a declaration belongs to: the type it declares,
+// the receiver of a method, the type a constructor returns; "" for
+// anything else, and for constants and variables, which are never
+// aliased.
+func declOwner(d ast.Decl, local map[string]bool) string {
+	switch d := d.(type) {
+	case *ast.GenDecl:
+		if d.Tok == token.TYPE && len(d.Specs) == 1 {
+			return d.Specs[0].(*ast.TypeSpec).Name.Name
+		}
+	case *ast.FuncDecl:
+		if d.Recv != nil {
+			t := d.Recv.List[0].Type
+			if star, ok := t.(*ast.StarExpr); ok {
+				t = star.X
+			}
+			if id, ok := t.(*ast.Ident); ok {
+				return id.Name
+			}
+		} else if res := d.Type.Results; res != nil && len(res.List) > 0 {
+			if id, ok := res.List[0].Type.(*ast.Ident); ok && local[id.Name] {
+				return id.Name
+			}
+		}
+	}
+	return ""
+}
+
+// parsedFile is one of typeFiles, parsed.
+type parsedFile struct {
+	name string
+	src  []byte
+	fset *token.FileSet
+	file *ast.File
+}
+
+// declRange is where d, with its doc comment, is in f's source.
+func (f parsedFile) declRange(d ast.Decl) (int, int) {
+	start := d.Pos()
+	switch d := d.(type) {
+	case *ast.GenDecl:
+		if d.Doc != nil {
+			start = d.Doc.Pos()
+		}
+	case *ast.FuncDecl:
+		if d.Doc != nil {
+			start = d.Doc.Pos()
+		}
+	}
+	return f.fset.Position(start).Offset, f.fset.Position(d.End()).Offset
+}
+
+// aliasTypes returns the files of revision package pkg at imp, out,
+// with the types that are the same as an earlier revision's (earlier,
+// oldest first) written as aliases in aliases.go; and the package's types
+// for the revisions after it.
+func aliasTypes(out []File, pkg, imp string, earlier []typeDecls) ([]File, typeDecls, error) {
+	var files []parsedFile
+	local := map[string]bool{}
+	for _, f := range out {
+		if !slices.Contains(typeFiles, f.Name) {
+			continue
+		}
+		fset := token.NewFileSet()
+		file, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, parsedFile{f.Name, f.Content, fset, file})
+		for _, d := range file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, s := range g.Specs {
+					local[s.(*ast.TypeSpec).Name.Name] = true
+				}
+			}
+		}
+	}
+	mine := typeDecls{}
+	var order []string     // the types in the order of their declarations
+	var ownUses [][]string // the local types each declaration that is no type's uses
+	for _, f := range files {
+		for _, d := range f.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.IMPORT || g.Tok == token.CONST || g.Tok == token.VAR) {
+				continue
+			}
+			var uses []string
+			ast.Inspect(d, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && local[id.Name] && !slices.Contains(uses, id.Name) {
+					uses = append(uses, id.Name)
+				}
+				return true
+			})
+			owner := declOwner(d, local)
+			if owner == "" {
+				ownUses = append(ownUses, uses)
+				continue
+			}
+			g := mine[owner]
+			if g == nil {
+				g = &typeGroup{origin: imp}
+				mine[owner] = g
+				order = append(order, owner)
+			}
+			start, end := f.declRange(d)
+			g.text += f.name + "\n" + strings.ReplaceAll(string(f.src[start:end]), pkg, "PKG") + "\n"
+			for _, u := range uses {
+				if u != owner && !slices.Contains(g.deps, u) {
+					g.deps = append(g.deps, u)
+				}
+			}
+		}
+	}
+	// Each type's candidate: the first earlier revision that has it
+	// written the same.
+	same := map[string]typeDecls{}
+	for _, name := range order {
+		if slices.Contains(glueTypes, name) {
+			continue
+		}
+		for _, e := range earlier {
+			if g := e[name]; g != nil && g.text == mine[name].text {
+				same[name] = e
+				break
+			}
+		}
+	}
+	// Drop candidates until the rest hold: an aliased type uses only
+	// types aliased to the same declarations as the earlier revision's
+	// uses, and no declaration of the package's own uses an aliased type
+	// (its code calls the unexported methods of what it uses).
+	for changed := true; changed; {
+		changed = false
+		for _, name := range order {
+			e := same[name]
+			if e == nil {
+				for _, u := range mine[name].deps {
+					if same[u] != nil {
+						delete(same, u)
+						changed = true
+					}
+				}
+				continue
+			}
+			for _, u := range mine[name].deps {
+				if same[u] == nil || e[u] == nil || same[u][u].origin != e[u].origin {
+					delete(same, name)
+					changed = true
+					break
+				}
+			}
+		}
+		for _, uses := range ownUses {
+			for _, u := range uses {
+				if same[u] != nil {
+					delete(same, u)
+					changed = true
+				}
+			}
+		}
+	}
+	if len(same) == 0 {
+		return out, mine, nil
+	}
+	ownGroups := maps.Clone(mine)
+	for name, e := range same {
+		mine[name] = e[name]
+	}
+	header := strings.TrimPrefix(string(out[0].Content[:bytes.IndexByte(out[0].Content, '\n')]), "// ")
+	af := jen.NewFile(pkg)
+	af.HeaderComment(header)
+	af.Comment("These types are written the same in this revision as in an earlier one:")
+	af.Comment("they are that revision's types, under the same names.")
+	var types, funcs []jen.Code
+	for _, name := range order {
+		if same[name] == nil {
+			continue
+		}
+		origin := mine[name].origin
+		af.ImportName(origin, origin[strings.LastIndexByte(origin, '/')+1:])
+		types = append(types, jen.Id(name).Op("=").Qual(origin, name))
+	}
+	var kept []File
+	for _, o := range out {
+		i := slices.IndexFunc(files, func(f parsedFile) bool { return f.name == o.Name })
+		if i < 0 {
+			kept = append(kept, o)
+			continue
+		}
+		f := files[i]
+		var b bytes.Buffer
+		last, decls := 0, 0
+		for _, d := range f.file.Decls {
+			owner := declOwner(d, local)
+			if owner == "" || same[owner] == nil {
+				if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
+					decls++
+				}
+				continue
+			}
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				funcs = append(funcs, jen.Id(fd.Name.Name).Op("=").Qual(mine[owner].origin, fd.Name.Name))
+			}
+			start, end := f.declRange(d)
+			b.Write(f.src[last:start])
+			last = end
+		}
+		if decls == 0 {
+			continue
+		}
+		b.Write(f.src[last:])
+		content, err := formatFile(File{Name: o.Name, Content: b.Bytes()})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s without its aliased types: %w", o.Name, err)
+		}
+		kept = append(kept, File{Name: o.Name, Content: content})
+	}
+	af.Type().Defs(types...)
+	if len(funcs) > 0 {
+		af.Var().Defs(funcs...)
+	}
+	var b bytes.Buffer
+	if err := af.Render(&b); err != nil {
+		return nil, nil, err
+	}
+	kept = append(kept, File{Name: "aliases.go", Content: b.Bytes()})
+	// Aliases that save fewer lines than aliases.go takes are not worth a
+	// file: the package keeps its own declarations.
+	if lines(kept) >= lines(out) {
+		for name := range same {
+			mine[name] = ownGroups[name]
+		}
+		return out, mine, nil
+	}
+	return kept, mine, nil
+}
+
+// lines counts the lines of files.
+func lines(files []File) int {
+	n := 0
+	for _, f := range files {
+		n += bytes.Count(f.Content, []byte("\n"))
+	}
+	return n
 }

@@ -99,7 +99,8 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 	var files []File
 	var data []gateRevision
 	var sums []string
-	kept := map[string][]File{} // the revisions written out whole, by version
+	kept := map[string][]File{} // the revisions not aliased whole, by version, as generated
+	var types []typeDecls       // their types, oldest first
 	for i, r := range revs {
 		if i > 0 && revs[i-1].Revision == r.Revision {
 			return nil, &UsageError{fmt.Errorf("revision %s is given twice", r.Revision)}
@@ -126,6 +127,11 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 			}
 		} else {
 			kept[r.Revision] = out
+			var decls typeDecls
+			if out, decls, err = aliasTypes(out, pkg, imp, types); err != nil {
+				return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
+			}
+			types = append(types, decls)
 		}
 		for _, f := range out {
 			files = append(files, File{Name: pkg + "/" + f.Name, Content: f.Content})

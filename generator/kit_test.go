@@ -88,7 +88,98 @@ func TestKitsCompile(t *testing.T) {
 		t.Error("the kit of paged revisions has no gate descriptor with Paged: true")
 	}
 	pkgs["paged"] = files
+	for dir, tc := range aliasKits(t, module) {
+		pkgs[dir] = tc.files
+	}
 	vetPackages(t, pkgs)
+}
+
+// aliasKit is a kit of 2024-11-05 and 2025-06-18, the latter patched, and
+// the names 2025-06-18's package should alias.
+type aliasKit struct {
+	files []File
+	want  []string
+}
+
+// aliasKits are kits whose later revision aliases some types of the
+// earlier, by directory under module.
+func aliasKits(t *testing.T, module string) map[string]aliasKit {
+	t.Helper()
+	base, err := schema.Open("2025-06-18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(def string) []patchOp {
+		return []patchOp{{Op: "replace", Path: "/definitions/" + def + "/description", Value: []byte(`"Written otherwise in this revision."`)}}
+	}
+	kits := map[string]aliasKit{}
+	for dir, tc := range map[string]struct {
+		patch []patchOp
+		want  []string
+	}{
+		// Only Root (a _meta member) and ListRootsResult (its Roots) differ.
+		"alias_all": {nil, []string{"Method", "ListRootsRequest", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
+			"RootsListChangedNotification", "RootsListChangedNotificationParams", "ServerRequest", "ClientCapabilities",
+			"RootsCapability", "ProgressToken", "ServerRequestFromListRootsRequest", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
+		// A type that differs keeps its users: the request that holds a
+		// ProgressToken, and the union that holds the request, are own.
+		"alias_down": {describe("ProgressToken"), []string{"Method", "RootsListChangedNotification", "RootsListChangedNotificationParams",
+			"ClientCapabilities", "RootsCapability"}},
+		// A type its own code uses is own too: ClientCapabilities differs,
+		// so RootsCapability, the same, is not aliased.
+		"alias_up": {describe("ClientCapabilities"), []string{"Method", "ListRootsRequest", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
+			"RootsListChangedNotification", "RootsListChangedNotificationParams", "ServerRequest", "ProgressToken",
+			"ServerRequestFromListRootsRequest", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
+	} {
+		data := base
+		if tc.patch != nil {
+			if data, err = applyPatch(base, tc.patch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		files, err := GenerateKit(KitOptions{Import: module + "/" + dir, Package: dir, Version: "test",
+			Revisions: []GateRevision{{Revision: "2024-11-05"}, {Revision: "2025-06-18", Schema: data}}})
+		if err != nil {
+			t.Fatalf("kit %s: %v", dir, err)
+		}
+		kits[dir] = aliasKit{files, tc.want}
+	}
+	return kits
+}
+
+// TestKitTypeAliases: a revision aliases the types an earlier one writes
+// the same, with everything they use, and keeps its own what its own
+// declarations use.
+func TestKitTypeAliases(t *testing.T) {
+	for dir, tc := range aliasKits(t, "example.com/edge") {
+		var got []string
+		for _, f := range tc.files {
+			if f.Name != "roots20250618/aliases.go" {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range file.Decls {
+				for _, name := range declNames(d) {
+					if name != "roots20241105" {
+						got = append(got, name)
+					}
+				}
+			}
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(tc.want))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: 2025-06-18 aliases %q; want %q", dir, got, want)
+		}
+		for _, f := range tc.files {
+			if f.Name == "roots20250618/types.go" && strings.Contains(string(f.Content), "type ProgressToken ") == slices.Contains(want, "ProgressToken") {
+				t.Errorf("%s: types.go declares ProgressToken: %v; aliases.go does: %v", dir, !slices.Contains(want, "ProgressToken"), slices.Contains(want, "ProgressToken"))
+			}
+		}
+	}
 }
 
 // TestKitRefusesBadImport: the kit's import path is written between quotes

@@ -141,60 +141,6 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	if x.Roots != nil {
-		o.Append("\"roots\":", x.Roots.appendJSON)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "roots")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	var p ClientCapabilities
-	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "roots":
-			return rootsrt.DecodePtr(v, &p.Roots)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	})
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x RootsCapability) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	if x.ListChanged {
-		o.Bool("\"listChanged\":", x.ListChanged)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "listChanged")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *RootsCapability) UnmarshalJSON(data []byte) error {
-	var p RootsCapability
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "listChanged":
-			return rootsrt.DecodeJSON(v, &p.ListChanged)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	})
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }

@@ -6,14 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
 const ProtocolVersion = "2025-11-25"
-
-// Method is the name of a JSON-RPC request or notification of the roots feature.
-type Method string
 
 const (
 	// MethodListRoots is the method name of ListRootsRequest.
@@ -127,31 +125,6 @@ func (u ServerRequest) MarshalJSON() ([]byte, error) {
 func (u *ServerRequest) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil
-}
-
-// ClientCapabilities are the features the client declares during
-// initialization. Only the roots-related members are kept here.
-//
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
-type ClientCapabilities struct {
-	// Set when the client can answer roots/list; servers should check for it
-	// before asking.
-	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// RootsCapability is set when the client can answer roots/list; servers should
-// check for it before asking.
-type RootsCapability struct {
-	// True if the client sends notifications/roots/list_changed whenever its roots
-	// change.
-	ListChanged bool `json:"listChanged,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // RequestID is the JSON-RPC request identifier, a string or an integer. A

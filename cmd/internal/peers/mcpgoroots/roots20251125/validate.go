@@ -60,24 +60,6 @@ func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsr
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *ClientCapabilities) Validate() error {
-	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
-}
-
-func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.Roots != nil {
-		x.Roots.validate(v, at.Member("roots"))
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *RootsCapability) Validate() error {
-	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
-}
-
-func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParams) Validate() error {
 	return rootsrt.ValidateValue("RequestParams", x, (*RequestParams).validate)
 }
