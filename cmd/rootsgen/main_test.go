@@ -339,11 +339,11 @@ func TestSDKKit(t *testing.T) {
 	if code, _, stderr := rootsgen(t, nil, append(args, "-check")...); code != exitOK {
 		t.Errorf("-check on fresh output: exit %d: %s", code, stderr)
 	}
-	edited := filepath.Join(out, "roots20250618", "roots.go")
+	edited := filepath.Join(out, "roots20250618", "gate.go")
 	if err := os.WriteFile(edited, []byte(files[edited]+"// edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := rootsgen(t, nil, append(args, "-check")...); code != exitFail || !strings.Contains(stderr, "the kit") || !strings.Contains(stderr, "update roots20250618/roots.go") {
+	if code, _, stderr := rootsgen(t, nil, append(args, "-check")...); code != exitFail || !strings.Contains(stderr, "the kit") || !strings.Contains(stderr, "update roots20250618/gate.go") {
 		t.Errorf("-check on edited output: exit %d: %s", code, stderr)
 	}
 }
