@@ -42,7 +42,11 @@ type Options struct {
 	// package imports, in a kit; empty means the runtime is written into
 	// the package itself (see runtime.go).
 	Runtime string
-	Load    LoadOptions
+	// ServerOnly: in a kit, the package leaves out the client side that
+	// the gate's Client calls (for an SDK whose client answers roots/list
+	// itself).
+	ServerOnly bool
+	Load       LoadOptions
 }
 
 // File is one generated file.
@@ -171,7 +175,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Runtime: opts.Runtime}
+	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Runtime: opts.Runtime, ServerOnly: opts.ServerOnly && opts.Runtime != ""}
 	rendered := 0
 	for _, name := range m.Plan.Files(opts.Runtime != "") {
 		rendered++
@@ -281,7 +285,13 @@ type templateData struct {
 	// Runtime is the import path of the kit's runtime package; "" when
 	// the runtime is written into the package.
 	Runtime string
+	// ServerOnly: a kit without the client side (Options.ServerOnly).
+	ServerOnly bool
 }
+
+// ClientSide says that the package has what the gate's Client, or its
+// own, calls to answer roots/list.
+func (d templateData) ClientSide() bool { return !d.ServerOnly }
 
 // Asks says that the kit's gate serves the revision's requests that carry
 // roots/list in inputRequests: it has AskForRoots, RequireRoots and the

@@ -88,6 +88,17 @@ func TestKitsCompile(t *testing.T) {
 		t.Error("the kit of paged revisions has no gate descriptor with Paged: true")
 	}
 	pkgs["paged"] = files
+	// A kit without the client side, as -sdk go-sdk writes it, less the
+	// adapter (which needs go-sdk).
+	in := []GateRevision{}
+	for _, rev := range schema.Revisions() {
+		in = append(in, GateRevision{Revision: rev})
+	}
+	files, err = GenerateKit(KitOptions{Import: module + "/serveronly", Package: "serveronly", Revisions: in, SDK: "go-sdk", Version: "test"})
+	if err != nil {
+		t.Fatalf("kit for go-sdk: %v", err)
+	}
+	pkgs["serveronly"] = slices.DeleteFunc(files, func(f File) bool { return f.Name == sdkAdapters["go-sdk"].File })
 	for dir, tc := range aliasKits(t, module) {
 		pkgs[dir] = tc.files
 	}
@@ -242,6 +253,17 @@ func TestSDKAdapters(t *testing.T) {
 			}
 			if f.Name.Name != "mcproots" {
 				t.Errorf("package %s, want the front's, mcproots", f.Name.Name)
+			}
+			// The client side is there only for an adapter that answers
+			// through the gate's Client.
+			for _, f := range files {
+				has := strings.Contains(string(f.Content), "rootsrt.Client") || strings.Contains(string(f.Content), "func gateClient(")
+				if f.Name == "rootsrt/"+clientRuntimeFile {
+					has = true
+				}
+				if has != row.Client && (has || f.Name == "gate.go" || f.Name == "roots20250618/gate.go") {
+					t.Errorf("%s has the client side: %v; want %v", f.Name, has, row.Client)
+				}
 			}
 			for _, imp := range f.Imports {
 				p := strings.Trim(imp.Path.Value, `"`)

@@ -144,18 +144,26 @@ const deprecatedDirective = "//rootsgen:deprecated"
 
 // kitRuntime is the runtime as a kit's package of its own: the sources as
 // they are, under the header, without the deprecation directives (the
-// revisions' packages deprecate what they re-export).
-func kitRuntime(header string) ([]File, error) {
+// revisions' packages deprecate what they re-export), and without its
+// client side when clientSide is false.
+func kitRuntime(header string, clientSide bool) ([]File, error) {
 	srcs, err := runtimeSources()
 	if err != nil {
 		return nil, err
 	}
 	var out []File
 	for _, s := range srcs {
+		if !clientSide && s.name == clientRuntimeFile {
+			continue
+		}
 		out = append(out, File{Name: s.name, Content: withHeader(header, dropDirectives(s.src, nil))})
 	}
 	return out, nil
 }
+
+// clientRuntimeFile is the runtime's client side: the gate's Client and
+// what it calls. A kit without the client side leaves it out.
+const clientRuntimeFile = "client.go"
 
 // withHeader puts the generated-code header on top of src.
 func withHeader(header string, src []byte) []byte {

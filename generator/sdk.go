@@ -22,6 +22,10 @@ import (
 type sdkAdapter struct {
 	Dir  string
 	File string
+	// Client: the adapter answers roots/list for the SDK's client through
+	// the gate's Client. Otherwise the SDK's client answers itself, and
+	// the kit is written without the client side (Options.ServerOnly).
+	Client bool
 }
 
 // sdkAdapters are the adapters -sdk can generate, by the name given to it.
@@ -29,7 +33,7 @@ type sdkAdapter struct {
 // standard-library only.
 var sdkAdapters = map[string]sdkAdapter{
 	"go-sdk": {Dir: "gosdk", File: "gosdk.go"},
-	"mcp-go": {Dir: "mcpgo", File: "mcpgo.go"},
+	"mcp-go": {Dir: "mcpgo", File: "mcpgo.go", Client: true},
 }
 
 // SDKs returns the names -sdk accepts, sorted.

@@ -42,20 +42,11 @@ const (
 	CodeInternalError  = -32603
 )
 
-// notSupported is the error the specification shows for a client without
-// roots, with reason as its data's reason.
-func notSupported(reason string) *RPCError {
-	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
-}
-
 // invalidParams is the -32602 error for params that do not fit, with why
 // as its data's reason.
 func invalidParams(why error) *RPCError {
 	return &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": why.Error()}}
 }
-
-// internalError is the -32603 error, which says nothing of its cause.
-func internalError() *RPCError { return &RPCError{Code: CodeInternalError, Message: "Internal error"} }
 
 // panicError reports a panic in a function a caller gave.
 type panicError struct {

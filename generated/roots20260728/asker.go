@@ -3,66 +3,9 @@
 package roots20260728
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 )
-
-// listRootsCall is how a client answers roots/list: what it declared, and
-// what its revision's types do.
-type listRootsCall[P, Res any] struct {
-	// HasCapability and HasHandler: the client declared roots, and has a
-	// handler to answer with.
-	HasCapability, HasHandler bool
-	// Decode reads and checks the request's params (raw is empty when it
-	// has none).
-	Decode func(raw json.RawMessage) (*P, error)
-	// Handle is the client's handler.
-	Handle func(ctx context.Context, params *P) (*Res, error)
-	// Check checks the handler's result, which New makes when it is nil.
-	Check func(*Res) error
-	New   func() *Res
-}
-
-// Answer runs the client's handler for a roots/list with params raw, and
-// checks its answer: it returns the result, or the error object to answer
-// with. A handler's *RPCError is answered as it is; any other error, and
-// a result that breaks the rules (the server would refuse it), as -32603
-// without its text.
-func (c *listRootsCall[P, Res]) Answer(ctx context.Context, raw json.RawMessage) (*Res, *RPCError) {
-	if !c.HasCapability {
-		return nil, notSupported("Client does not have roots capability")
-	}
-	if !c.HasHandler {
-		return nil, notSupported("Client has no roots handler")
-	}
-	if len(raw) > 0 {
-		if err := checkJSON(raw); err != nil {
-			return nil, invalidParams(err)
-		}
-	}
-	params, err := c.Decode(raw)
-	if err != nil {
-		return nil, invalidParams(err)
-	}
-	result, err := c.Handle(ctx, params)
-	var rpcErr *RPCError
-	switch {
-	case errors.As(err, &rpcErr):
-		return nil, rpcErr
-	case err != nil:
-		return nil, internalError()
-	case result == nil:
-		result = c.New()
-	}
-	if err := c.Check(result); err != nil {
-		// The handler's own roots break the rules: answering with them
-		// would fail at the server.
-		return nil, internalError()
-	}
-	return result, nil
-}
 
 // inputRequestMethod returns the method of an inputRequests entry, raw
 // valid JSON: the string in the member named exactly "method", as the

@@ -43,20 +43,11 @@ const (
 	CodeInternalError  = -32603
 )
 
-// NotSupported is the error the specification shows for a client without
-// roots, with reason as its data's reason.
-func NotSupported(reason string) *RPCError {
-	return &RPCError{Code: CodeMethodNotFound, Message: "Roots not supported", Data: map[string]string{"reason": reason}}
-}
-
 // InvalidParams is the -32602 error for params that do not fit, with why
 // as its data's reason.
 func InvalidParams(why error) *RPCError {
 	return &RPCError{Code: CodeInvalidParams, Message: "Invalid params", Data: map[string]string{"reason": why.Error()}}
 }
-
-// InternalError is the -32603 error, which says nothing of its cause.
-func InternalError() *RPCError { return &RPCError{Code: CodeInternalError, Message: "Internal error"} }
 
 // PanicError reports a panic in a function a caller gave.
 type PanicError struct {

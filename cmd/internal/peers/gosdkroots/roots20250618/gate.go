@@ -5,7 +5,6 @@
 package roots20250618
 
 import (
-	"context"
 	"encoding/json"
 
 	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
@@ -30,7 +29,6 @@ var Gate = &rootsrt.RevisionPackage{
 		}
 		root.validate(v, at)
 	},
-	Client: gateClient,
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
 		if err := caps.UnmarshalJSON(raw); err != nil {
@@ -49,37 +47,6 @@ var Gate = &rootsrt.RevisionPackage{
 	CheckListChanged: func(params json.RawMessage) error {
 		return new(RootsListChangedNotificationParams).UnmarshalJSON(params)
 	},
-}
-
-// gateClient is this revision's Client for the gate's, answering with list.
-func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionClient {
-	var handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)
-	if list != nil {
-		handle = func(ctx context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
-			roots, err := list(ctx)
-			if err != nil {
-				return nil, err
-			}
-			out, err := toRoots(roots)
-			if err != nil {
-				return nil, err
-			}
-			return &ListRootsResult{Roots: out}, nil
-		}
-	}
-	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError) {
-		return answerListRoots(ctx, raw, list != nil, handle)
-	}
-	var rc rootsrt.RevisionClient
-	rc.HandleRequest = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *rootsrt.RPCError) {
-		return handleListRoots(ctx, method, params, answer)
-	}
-	rc.NotifyListChanged = func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error) {
-		return rootsrt.NotifyListChanged(ctx, list != nil && listChanged, func(ctx context.Context, params json.RawMessage) error {
-			return send(ctx, string(MethodRootsListChanged), params)
-		})
-	}
-	return rc
 }
 
 // fromRoot is the gate's view of a root; the maps are shared.
@@ -101,63 +68,6 @@ func fromRoots(in []Root) []rootsrt.Root {
 		out[i] = fromRoot(r)
 	}
 	return out
-}
-
-func toRoots(in []rootsrt.Root) ([]Root, error) {
-	out := make([]Root, len(in))
-	for i, r := range in {
-		var err error
-		if out[i], err = toRoot(r); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// answerListRoots runs handle, the client's handler (nil when it has
-// none), for a roots/list with params raw, and checks its answer.
-// hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
-	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
-		HasCapability: hasCapability,
-		HasHandler:    handle != nil,
-		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
-			params := new(ListRootsRequestParams)
-			if len(raw) > 0 {
-				if err := params.UnmarshalJSON(raw); err != nil {
-					return nil, err
-				}
-			}
-			return params, params.Validate()
-		},
-		Handle: handle,
-		Check:  (*ListRootsResult).Validate,
-		New:    func() *ListRootsResult { return &ListRootsResult{} },
-	}
-	return call.Answer(ctx, raw)
-}
-
-// answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
-
-// handleListRoots answers a request from the server, roots/list, with
-// answer, and returns the JSON of the result, or the error object to
-// answer with.
-func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rootsrt.RPCError) {
-	if Method(method) != MethodListRoots {
-		return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
-	}
-	result, rpcErr := answer(ctx, params)
-	if rpcErr != nil {
-		return nil, rpcErr
-	}
-	// Room for a typical root up front, so large answers are not copied
-	// again and again as the buffer grows.
-	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
-	if err != nil {
-		return nil, rootsrt.InternalError()
-	}
-	return out, nil
 }
 
 // listRootsParams are the params of the roots/list that asks for the page

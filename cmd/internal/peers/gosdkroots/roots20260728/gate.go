@@ -5,12 +5,9 @@
 package roots20260728
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 )
@@ -34,7 +31,6 @@ var Gate = &rootsrt.RevisionPackage{
 		}
 		root.validate(v, at)
 	},
-	Client: gateClient,
 	MissingRoots: func() *rootsrt.RPCError {
 		missing := RequireRoots(nil, nil)
 		data, _ := json.Marshal(missing.Error.Data) // generated types marshal
@@ -78,41 +74,6 @@ var Gate = &rootsrt.RevisionPackage{
 	},
 }
 
-// gateClient is this revision's Client for the gate's, answering with list.
-func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionClient {
-	var handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)
-	if list != nil {
-		handle = func(ctx context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
-			roots, err := list(ctx)
-			if err != nil {
-				return nil, err
-			}
-			out, err := toRoots(roots)
-			if err != nil {
-				return nil, err
-			}
-			return &ListRootsResult{Roots: out}, nil
-		}
-	}
-	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError) {
-		return answerListRoots(ctx, raw, list != nil, handle)
-	}
-	var rc rootsrt.RevisionClient
-	rc.AnswerInputRequests = func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error) {
-		var requests InputRequests
-		if err := json.Unmarshal(inputRequests, &requests); err != nil {
-			return nil, nil, err
-		}
-		responses, others, err := answerInputRequests(ctx, requests, answer)
-		if err != nil {
-			return nil, nil, err
-		}
-		out, err := json.Marshal(responses)
-		return out, others, err
-	}
-	return rc
-}
-
 // fromRoot is the gate's view of a root; the maps are shared.
 func fromRoot(r Root) rootsrt.Root {
 	return rootsrt.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
@@ -132,78 +93,6 @@ func fromRoots(in []Root) []rootsrt.Root {
 		out[i] = fromRoot(r)
 	}
 	return out
-}
-
-func toRoots(in []rootsrt.Root) ([]Root, error) {
-	out := make([]Root, len(in))
-	for i, r := range in {
-		var err error
-		if out[i], err = toRoot(r); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// answerListRoots runs handle, the client's handler (nil when it has
-// none), for a roots/list with params raw, and checks its answer.
-// hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
-	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
-		HasCapability: hasCapability,
-		HasHandler:    handle != nil,
-		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
-			params := new(ListRootsRequestParams)
-			if len(raw) > 0 {
-				if err := params.UnmarshalJSON(raw); err != nil {
-					return nil, err
-				}
-			}
-			return params, params.Validate()
-		},
-		Handle: handle,
-		Check:  (*ListRootsResult).Validate,
-		New:    func() *ListRootsResult { return &ListRootsResult{} },
-	}
-	return call.Answer(ctx, raw)
-}
-
-// answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
-
-// answerInputRequests answers the roots/list entries of requests with
-// answer, and returns the inputResponses entries for them and the keys of
-// the entries of other kinds, sorted.
-func answerInputRequests(ctx context.Context, requests InputRequests, answer answerFunc) (responses InputResponses, others []string, err error) {
-	responses = InputResponses{}
-	for _, key := range slices.Sorted(maps.Keys(requests)) {
-		raw := requests[key].Raw()
-		if err := rootsrt.CheckJSON(raw); err != nil {
-			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
-		}
-		if Method(rootsrt.InputRequestMethod(raw)) != MethodListRoots {
-			others = append(others, key)
-			continue
-		}
-		req, err := requests[key].AsListRootsRequest()
-		if err != nil {
-			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
-		}
-		var params json.RawMessage
-		if req.Params != nil {
-			if params, err = json.Marshal(req.Params); err != nil {
-				return nil, nil, fmt.Errorf("input request %q: %w", key, err)
-			}
-		}
-		result, rpcErr := answer(ctx, params)
-		if rpcErr != nil {
-			return nil, nil, fmt.Errorf("input request %q: %w", key, rpcErr)
-		}
-		if responses[key], err = InputResponseFromListRootsResult(*result); err != nil {
-			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
-		}
-	}
-	return responses, others, nil
 }
 
 // askForRoots is the InputRequiredResult that asks for the page of roots
