@@ -147,10 +147,15 @@ var typeFiles = []string{"types.go", "json.go", "validate.go"}
 
 // glueTypes are the types whose unexported methods the glue of a kit's
 // revision (gate.go, from gate.go.tmpl and roots.go.tmpl) calls: the
-// gate checks a root with Root's validate and writes an answer with
-// ListRootsResult's appendJSON. Such a type stays the revision's own,
-// as an alias would hide those methods in another package.
-var glueTypes = []string{"Root", "ListRootsResult"}
+// client side writes an answer with ListRootsResult's appendJSON. Such a
+// type stays the revision's own, as an alias would hide those methods in
+// another package.
+func glueTypes(clientSide bool) []string {
+	if clientSide {
+		return []string{"ListRootsResult"}
+	}
+	return nil
+}
 
 // typeGroup is one type of a revision's package as written: the text of
 // its declarations (package name normalized), and the import path of the
@@ -218,8 +223,9 @@ func (f parsedFile) declRange(d ast.Decl) (int, int) {
 // aliasTypes returns the files of revision package pkg at imp, out,
 // with the types that are the same as an earlier revision's (earlier,
 // oldest first) written as aliases in aliases.go; and the package's types
-// for the revisions after it.
-func aliasTypes(out []File, pkg, imp string, earlier []typeDecls) ([]File, typeDecls, error) {
+// for the revisions after it. clientSide: the package has the client
+// side (see glueTypes).
+func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide bool) ([]File, typeDecls, error) {
 	var files []parsedFile
 	local := map[string]bool{}
 	for _, f := range out {
@@ -275,20 +281,23 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls) ([]File, typeD
 			}
 		}
 	}
-	// Each type's candidate: the first earlier revision that has it
-	// written the same.
-	same := map[string]typeDecls{}
+	// Each type's candidates: the earlier revisions that have it written
+	// the same, oldest first. The same text may stand for other types
+	// (ListRootsResult is a list of each revision's own Root).
+	cands := map[string][]typeDecls{}
 	for _, name := range order {
-		if slices.Contains(glueTypes, name) {
+		if slices.Contains(glueTypes(clientSide), name) {
 			continue
 		}
 		for _, e := range earlier {
 			if g := e[name]; g != nil && g.text == mine[name].text {
-				same[name] = e
-				break
+				cands[name] = append(cands[name], e)
 			}
 		}
 	}
+	// origin is where the type the package would alias as name is
+	// declared.
+	origin := func(name string) string { return cands[name][0][name].origin }
 	// Drop candidates until the rest hold: an aliased type uses only
 	// types aliased to the same declarations as the earlier revision's
 	// uses, and no declaration of the package's own uses an aliased type
@@ -296,31 +305,41 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls) ([]File, typeD
 	for changed := true; changed; {
 		changed = false
 		for _, name := range order {
-			e := same[name]
-			if e == nil {
+			if len(cands[name]) == 0 {
 				for _, u := range mine[name].deps {
-					if same[u] != nil {
-						delete(same, u)
+					if len(cands[u]) > 0 {
+						delete(cands, u)
 						changed = true
 					}
 				}
 				continue
 			}
-			for _, u := range mine[name].deps {
-				if same[u] == nil || e[u] == nil || same[u][u].origin != e[u].origin {
-					delete(same, name)
-					changed = true
-					break
+			kept := slices.DeleteFunc(slices.Clone(cands[name]), func(e typeDecls) bool {
+				for _, u := range mine[name].deps {
+					if len(cands[u]) == 0 || e[u] == nil || origin(u) != e[u].origin {
+						return true
+					}
 				}
+				return false
+			})
+			if len(kept) < len(cands[name]) {
+				cands[name] = kept
+				changed = true
 			}
 		}
 		for _, uses := range ownUses {
 			for _, u := range uses {
-				if same[u] != nil {
-					delete(same, u)
+				if len(cands[u]) > 0 {
+					delete(cands, u)
 					changed = true
 				}
 			}
+		}
+	}
+	same := map[string]typeDecls{}
+	for name, c := range cands {
+		if len(c) > 0 {
+			same[name] = c[0]
 		}
 	}
 	if len(same) == 0 {

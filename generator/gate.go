@@ -129,7 +129,7 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 		} else {
 			kept[r.Revision] = out
 			var decls typeDecls
-			if out, decls, err = aliasTypes(out, pkg, imp, types); err != nil {
+			if out, decls, err = aliasTypes(out, pkg, imp, types, !serverOnly); err != nil {
 				return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
 			}
 			types = append(types, decls)

@@ -162,6 +162,33 @@ func aliasKits(t *testing.T, module string) map[string]aliasKit {
 // the same, with everything they use, and keeps its own what its own
 // declarations use.
 func TestKitTypeAliases(t *testing.T) {
+	// ListRootsResult reads the same in all three revisions, but only
+	// 2025-06-18's holds the Root 2025-11-25 has: that is the one aliased.
+	// With the client side, the glue calls ListRootsResult's appendJSON,
+	// so it stays 2025-11-25's own, and so does the Root it holds.
+	for sdk, want := range map[string]string{
+		"go-sdk": "Root = roots20250618.Root|ListRootsResult = roots20250618.ListRootsResult",
+		"":       "",
+	} {
+		files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: sdk,
+			Revisions: []GateRevision{{Revision: "2024-11-05"}, {Revision: "2025-06-18"}, {Revision: "2025-11-25"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range files {
+			if f.Name == "roots20251125/aliases.go" {
+				got = regexp.MustCompile(`(?m)^\s*((?:Root|ListRootsResult) += \w+\.\w+)$`).FindAllString(string(f.Content), -1)
+			}
+		}
+		for i := range got {
+			got[i] = strings.Join(strings.Fields(got[i]), " ")
+		}
+		if strings.Join(got, "|") != want {
+			t.Errorf("kit for SDK %q: 2025-11-25 aliases %q; want %q", sdk, got, want)
+		}
+	}
+
 	for dir, tc := range aliasKits(t, "example.com/edge") {
 		var got []string
 		for _, f := range tc.files {

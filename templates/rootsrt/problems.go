@@ -1,6 +1,7 @@
 package rootsrt
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,6 +62,33 @@ type Validator struct {
 // Add adds the problem msg of the member at.
 func (v *Validator) Add(at *Path, msg string) {
 	v.Problems = append(v.Problems, Problem{Path: at.String(), Message: msg})
+}
+
+// AddErr adds the problems of err, the error of a Validate method, as
+// problems of the member at: a *ValidationError's each under at (its
+// "uri" at roots[2] is roots[2].uri), any other error as one. A nil err
+// adds none.
+func (v *Validator) AddErr(at *Path, err error) {
+	var verr *ValidationError
+	if !errors.As(err, &verr) {
+		if err != nil {
+			v.Add(at, err.Error())
+		}
+		return
+	}
+	prefix := at.String()
+	for _, p := range verr.Problems {
+		switch {
+		case prefix == "":
+		case p.Path == "":
+			p.Path = prefix
+		case p.Path[0] == '[':
+			p.Path = prefix + p.Path
+		default:
+			p.Path = prefix + "." + p.Path
+		}
+		v.Problems = append(v.Problems, p)
+	}
 }
 
 // Err is the *ValidationError of the problems found, or nil.

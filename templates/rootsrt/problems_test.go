@@ -149,3 +149,25 @@ func TestGeneratedMethodHelpers(t *testing.T) {
 		t.Errorf("ValidElements of valid elements = %v, %v", valid, err)
 	}
 }
+
+// AddErr files another value's problems under the member it sits at, as
+// if its validate had run there.
+func TestValidatorAddErr(t *testing.T) {
+	inner := &rootsrt.ValidationError{Type: "Root", Problems: []rootsrt.Problem{{Path: "uri", Message: "bad"}, {Path: "", Message: "whole"}, {Path: "[1]", Message: "elem"}}}
+	v := rootsrt.Validator{TypeName: "list"}
+	v.AddErr(rootsrt.ItemPath("roots", 2), inner)
+	v.AddErr(nil, inner)
+	v.AddErr(rootsrt.ItemPath("roots", 3), errors.New("not a root"))
+	v.AddErr(rootsrt.ItemPath("roots", 4), nil)
+	var got []string
+	for _, p := range v.Problems {
+		got = append(got, p.Path+": "+p.Message)
+	}
+	want := []string{"roots[2].uri: bad", "roots[2]: whole", "roots[2][1]: elem", "uri: bad", ": whole", "[1]: elem", "roots[3]: not a root"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("problems %q; want %q", got, want)
+	}
+	if inner.Problems[0].Path != "uri" {
+		t.Errorf("AddErr changed the error it read: %q", inner.Problems[0].Path)
+	}
+}

@@ -32,7 +32,7 @@ var Gate = &rootsrt.RevisionPackage{
 			v.Add(at, err.Error())
 			return
 		}
-		root.validate(v, at)
+		v.AddErr(at, root.Validate())
 	},
 	Client: gateClient,
 	MissingRoots: func() *rootsrt.RPCError {

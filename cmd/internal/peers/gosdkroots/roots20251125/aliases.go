@@ -2,12 +2,17 @@
 
 package roots20251125
 
-import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/roots20241105"
+import (
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/roots20241105"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/roots20250618"
+)
 
 // These types are written the same in this revision as in an earlier one:
 // they are that revision's types, under the same names.
 type (
 	Method             = roots20241105.Method
+	Root               = roots20250618.Root
+	ListRootsResult    = roots20250618.ListRootsResult
 	ClientCapabilities = roots20241105.ClientCapabilities
 	RootsCapability    = roots20241105.RootsCapability
 )

@@ -5,41 +5,6 @@ package roots20251125
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x Root) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	if len(x.Meta) > 0 {
-		o.Value("\"_meta\":", x.Meta)
-	}
-	if x.Name != "" {
-		o.String("\"name\":", x.Name)
-	}
-	o.String("\"uri\":", x.URI)
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *Root) UnmarshalJSON(data []byte) error {
-	var p Root
-	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
-		case "name":
-			return rootsrt.DecodeString(v, &p.Name)
-		case "uri":
-			return rootsrt.DecodeString(v, &p.URI)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "uri")
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -73,38 +38,6 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "jsonrpc", "method", "id")
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	if len(x.Meta) > 0 {
-		o.Value("\"_meta\":", x.Meta)
-	}
-	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
-	})
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	var p ListRootsResult
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
-		case "roots":
-			return rootsrt.DecodeSlice(v, &p.Roots)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "roots")
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.

@@ -25,20 +25,6 @@ const (
 	JSONRPCVersion = "2.0"
 )
 
-// Root is a directory or file the client shares with the server, named by URI.
-type Root struct {
-	// Free-form metadata about this root, outside the fields the protocol defines.
-	Meta map[string]any `json:"_meta,omitempty"`
-	// Optional label for showing the root to people, for example in a workspace
-	// picker.
-	Name string `json:"name,omitempty"`
-	// Identifies the root. This revision only allows file:// URIs.
-	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // ListRootsRequest is the server request for the client's current roots,
 // answered with a ListRootsResult. In this revision it is a complete JSON-RPC
 // request that carries jsonrpc and id.
@@ -47,18 +33,6 @@ type ListRootsRequest struct {
 	ID RequestID `json:"id"`
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *RequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ListRootsResult is the reply to roots/list, listing every root the client
-// exposes at the moment.
-type ListRootsResult struct {
-	// Free-form metadata attached to the result.
-	Meta map[string]any `json:"_meta,omitempty"`
-	// Roots the client exposes; an empty array means it exposes none.
-	Roots []Root `json:"roots"`
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`

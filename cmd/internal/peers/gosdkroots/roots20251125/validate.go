@@ -5,17 +5,6 @@ package roots20251125
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
-}
-
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
-		v.Add(at.Member("uri"), msg)
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
 	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
@@ -27,25 +16,6 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
-}
-
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	for i := range x.Roots {
-		x.Roots[i].validate(v, at.Item("roots", i))
-	}
-}
-
-// ValidRoots returns the elements of Roots that pass validation, in order, and
-// a *ValidationError naming each one that does not by its index (nil when all
-// pass). One bad element never costs the good ones: use Validate to reject the
-// whole value instead.
-func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.

@@ -29,7 +29,7 @@ var Gate = &rootsrt.RevisionPackage{
 			v.Add(at, err.Error())
 			return
 		}
-		root.validate(v, at)
+		v.AddErr(at, root.Validate())
 	},
 	MissingRoots: func() *rootsrt.RPCError {
 		missing := RequireRoots(nil, nil)

@@ -28,7 +28,7 @@ var Gate = &rootsrt.RevisionPackage{
 			v.Add(at, err.Error())
 			return
 		}
-		root.validate(v, at)
+		v.AddErr(at, root.Validate())
 	},
 	Client: gateClient,
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
