@@ -13,11 +13,11 @@
 //   - 2025-11-25: github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/roots20251125; roots/list is a request of its own; list_changed exists
 //   - 2026-07-28: github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/roots20260728; roots/list travels in inputRequests
 //
-// A server asks with a [Session], one
-// per connection, whose Roots method is called the same way whatever the
-// revision, and checks paths with the [RootSet] of the answer. The code is
-// the kit's runtime package, rootsrt, shared by every revision: the names
-// here are its.
+// A server asks with a [Session], one per connection, whose Roots method
+// is called the same way whatever the revision, and checks paths with the
+// [RootSet] of the answer.
+// The code is the kit's runtime package, rootsrt, shared by every
+// revision: the names here are its.
 package gosdkroots
 
 import (
