@@ -170,4 +170,8 @@ func TestValidatorAddErr(t *testing.T) {
 	if inner.Problems[0].Path != "uri" {
 		t.Errorf("AddErr changed the error it read: %q", inner.Problems[0].Path)
 	}
+	at := rootsrt.ItemPath("roots", 2)
+	if n := testing.AllocsPerRun(100, func() { v.AddErr(at, nil) }); n != 0 {
+		t.Errorf("AddErr of no error: %v allocations", n)
+	}
 }

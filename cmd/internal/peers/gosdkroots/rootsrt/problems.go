@@ -71,11 +71,12 @@ func (v *Validator) Add(at *Path, msg string) {
 // "uri" at roots[2] is roots[2].uri), any other error as one. A nil err
 // adds none.
 func (v *Validator) AddErr(at *Path, err error) {
+	if err == nil {
+		return // first, so that a valid value costs no allocation
+	}
 	var verr *ValidationError
 	if !errors.As(err, &verr) {
-		if err != nil {
-			v.Add(at, err.Error())
-		}
+		v.Add(at, err.Error())
 		return
 	}
 	prefix := at.String()
