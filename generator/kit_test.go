@@ -30,6 +30,14 @@ func TestKitRefusesWhatItCannotConvert(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `revision 2025-06-18: Root has no string member "name" with Go field Name, so the gate cannot serve it`) {
 		t.Fatalf("GenerateKit = %v; want the Root it cannot convert named", err)
 	}
+	// A revision whose roots/list travels neither way the gate knows.
+	rev, data := variantSchema(t, "../testdata/variants/union-no-roots-arm.json")
+	for _, sdk := range []string{"", "go-sdk"} {
+		_, err = GenerateKit(KitOptions{Import: "example.com/k", Package: "k", SDK: sdk, Revisions: []GateRevision{{Revision: rev, Schema: data}}})
+		if err == nil || !strings.Contains(err.Error(), "revision 2026-07-28: the schema carries roots/list neither as a request of its own nor in inputRequests, so the gate cannot serve it") {
+			t.Errorf("GenerateKit(SDK %q) = %v; want the missing path named", sdk, err)
+		}
+	}
 }
 
 // TestKitsCompile generates the kit of each embedded revision alone, and

@@ -73,9 +73,10 @@ type Plan struct {
 	// Fills complete the values the examples write with the members the
 	// schema requires besides the ones they show (plan_shapes.go).
 	Fills ExampleFills
-	// GateProblem, when not empty, says why a gate cannot convert this
-	// revision's Root to and from its own (which has URI, Name, Meta and
-	// Extra); the gate refuses the revision with it.
+	// GateProblem, when not empty, says why a kit's gate cannot serve
+	// this revision: it cannot convert the revision's Root to and from its
+	// own (which has URI, Name, Meta and Extra), or roots/list has no path
+	// it knows; GenerateKit refuses the revision with it.
 	GateProblem string
 	// DeprecatedBy names the roots definition the schema marks
 	// "deprecated", on which every roots symbol is built; "" if none.
@@ -273,6 +274,11 @@ func newPlan(m *Model) *Plan {
 		}
 	}
 	p.GateProblem = gateProblem(pl.def("Root"))
+	if p.GateProblem == "" && p.Handlers && !p.Direct && !p.InputRequests {
+		// The gate would have no way to ask for roots, nor its Client to
+		// answer: the schema's inputRequests has no roots arm, say.
+		p.GateProblem = "the schema carries roots/list neither as a request of its own nor in inputRequests"
+	}
 
 	for _, def := range rootsDefinitions {
 		if t := pl.def(def); t != nil && t.Deprecated && p.DeprecatedBy == "" {

@@ -74,7 +74,8 @@ func MetaToExtra(r Root) (map[string]json.RawMessage, error) {
 	return extra, nil
 }
 
-// ListRootsFunc lists the roots: the one handler for every revision.
+// ListRootsFunc lists the roots: the client side's one handler for every
+// revision (see client.go, which a kit without the client side leaves out).
 type ListRootsFunc func(ctx context.Context) ([]Root, error)
 
 // Revision says how one protocol revision carries roots.
@@ -104,7 +105,7 @@ type RevisionPackage struct {
 	// its rules.
 	CheckRoot func(r *Root, v *Validator, at *Path)
 	// Client answers for roots with list, declaring listChanged where the
-	// revision has it.
+	// revision has it; nil in a kit without the client side.
 	Client func(list ListRootsFunc, listChanged bool) RevisionClient
 	// Capabilities (DirectRequest) reads the client capabilities declared
 	// at initialize: whether they declare roots, and whether the client
@@ -141,7 +142,8 @@ type RevisionPackage struct {
 	MissingRoots func() *RPCError
 }
 
-// RevisionClient is a revision's Client, for the gate's Client.
+// RevisionClient is what a revision's package gives the client side (see
+// ListRootsFunc) to answer the server's requests for roots.
 type RevisionClient struct {
 	HandleRequest       func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
 	AnswerInputRequests func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error)
