@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"maps"
 	"slices"
 	"strings"
 
@@ -56,9 +55,8 @@ func normalized(files []File, pkg, rev string) string {
 // whose files are sameFiles: out's own files stay, the rest becomes
 // aliases.go.
 func aliasPackage(out []File, pkg string, same *gateRevision, sameFiles []File, m *Model) ([]File, error) {
-	header := strings.TrimPrefix(string(out[0].Content[:bytes.IndexByte(out[0].Content, '\n')]), "// ")
 	f := jen.NewFile(pkg)
-	f.HeaderComment(header)
+	f.HeaderComment(headerOf(out))
 	f.ImportName(same.Import, PackageName(same.Version))
 	f.Comment(fmt.Sprintf("Revision %s carries roots as %s does, in the same types: this package's", m.Revision, same.Version))
 	f.Comment(fmt.Sprintf("declarations are those of package %s, under the same names.", PackageName(same.Version)))
@@ -103,6 +101,13 @@ func aliasPackage(out []File, pkg string, same *gateRevision, sameFiles []File, 
 		}
 	}
 	return kept, nil
+}
+
+// headerOf is the generated-code header of a package's files, out, as the
+// text of its comment.
+func headerOf(out []File) string {
+	first, _, _ := bytes.Cut(out[0].Content, []byte("\n"))
+	return strings.TrimPrefix(string(first), "// ")
 }
 
 // rootsrtImport is the import path of the runtime of the kit whose
@@ -226,8 +231,46 @@ func (f parsedFile) declRange(d ast.Decl) (int, int) {
 // for the revisions after it. clientSide: the package has the client
 // side (see glueTypes).
 func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide bool) ([]File, typeDecls, error) {
-	var files []parsedFile
-	local := map[string]bool{}
+	t, err := readTypes(out, pkg, imp)
+	if err != nil {
+		return nil, nil, err
+	}
+	same := t.aliasable(earlier, glueTypes(clientSide))
+	if len(same) == 0 {
+		return out, t.decls, nil
+	}
+	aliased, err := t.withAliases(out, same)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Aliases that save fewer lines than aliases.go takes are not worth a
+	// file: the package keeps its own declarations.
+	if lines(aliased) >= lines(out) {
+		return out, t.decls, nil
+	}
+	for name, e := range same {
+		t.decls[name] = e[name]
+	}
+	return aliased, t.decls, nil
+}
+
+// revisionTypes are the types of one revision's package, read from its
+// emitted typeFiles.
+type revisionTypes struct {
+	pkg   string
+	files []parsedFile
+	local map[string]bool // the names of the package's types
+	decls typeDecls
+	order []string // the types in the order of their declarations
+	// ownUses are the types used by each declaration that belongs to no
+	// type (not counting constants and variables).
+	ownUses [][]string
+}
+
+// readTypes groups the declarations of out's typeFiles by the type they
+// belong to (declOwner).
+func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
+	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}}
 	for _, f := range out {
 		if !slices.Contains(typeFiles, f.Name) {
 			continue
@@ -235,42 +278,39 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide boo
 		fset := token.NewFileSet()
 		file, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		files = append(files, parsedFile{f.Name, f.Content, fset, file})
+		t.files = append(t.files, parsedFile{f.Name, f.Content, fset, file})
 		for _, d := range file.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
 				for _, s := range g.Specs {
-					local[s.(*ast.TypeSpec).Name.Name] = true
+					t.local[s.(*ast.TypeSpec).Name.Name] = true
 				}
 			}
 		}
 	}
-	mine := typeDecls{}
-	var order []string     // the types in the order of their declarations
-	var ownUses [][]string // the local types each declaration that is no type's uses
-	for _, f := range files {
+	for _, f := range t.files {
 		for _, d := range f.file.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.IMPORT || g.Tok == token.CONST || g.Tok == token.VAR) {
-				continue
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.TYPE {
+				continue // imports, constants and variables
 			}
 			var uses []string
 			ast.Inspect(d, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && local[id.Name] && !slices.Contains(uses, id.Name) {
+				if id, ok := n.(*ast.Ident); ok && t.local[id.Name] && !slices.Contains(uses, id.Name) {
 					uses = append(uses, id.Name)
 				}
 				return true
 			})
-			owner := declOwner(d, local)
+			owner := declOwner(d, t.local)
 			if owner == "" {
-				ownUses = append(ownUses, uses)
+				t.ownUses = append(t.ownUses, uses)
 				continue
 			}
-			g := mine[owner]
+			g := t.decls[owner]
 			if g == nil {
 				g = &typeGroup{origin: imp}
-				mine[owner] = g
-				order = append(order, owner)
+				t.decls[owner] = g
+				t.order = append(t.order, owner)
 			}
 			start, end := f.declRange(d)
 			g.text += f.name + "\n" + strings.ReplaceAll(string(f.src[start:end]), pkg, "PKG") + "\n"
@@ -281,16 +321,22 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide boo
 			}
 		}
 	}
+	return t, nil
+}
+
+// aliasable returns the types to alias, each with the earlier revision whose
+// declaration it aliases; never one of keep.
+func (t *revisionTypes) aliasable(earlier []typeDecls, keep []string) map[string]typeDecls {
 	// Each type's candidates: the earlier revisions that have it written
 	// the same, oldest first. The same text may stand for other types
 	// (ListRootsResult is a list of each revision's own Root).
 	cands := map[string][]typeDecls{}
-	for _, name := range order {
-		if slices.Contains(glueTypes(clientSide), name) {
+	for _, name := range t.order {
+		if slices.Contains(keep, name) {
 			continue
 		}
 		for _, e := range earlier {
-			if g := e[name]; g != nil && g.text == mine[name].text {
+			if g := e[name]; g != nil && g.text == t.decls[name].text {
 				cands[name] = append(cands[name], e)
 			}
 		}
@@ -302,38 +348,34 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide boo
 	// types aliased to the same declarations as the earlier revision's
 	// uses, and no declaration of the package's own uses an aliased type
 	// (its code calls the unexported methods of what it uses).
+	drop := func(uses []string) (changed bool) {
+		for _, u := range uses {
+			if len(cands[u]) > 0 {
+				delete(cands, u)
+				changed = true
+			}
+		}
+		return changed
+	}
 	for changed := true; changed; {
 		changed = false
-		for _, name := range order {
+		for _, name := range t.order {
 			if len(cands[name]) == 0 {
-				for _, u := range mine[name].deps {
-					if len(cands[u]) > 0 {
-						delete(cands, u)
-						changed = true
-					}
-				}
+				changed = drop(t.decls[name].deps) || changed
 				continue
 			}
 			kept := slices.DeleteFunc(slices.Clone(cands[name]), func(e typeDecls) bool {
-				for _, u := range mine[name].deps {
-					if len(cands[u]) == 0 || e[u] == nil || origin(u) != e[u].origin {
-						return true
-					}
-				}
-				return false
+				return slices.ContainsFunc(t.decls[name].deps, func(u string) bool {
+					return len(cands[u]) == 0 || e[u] == nil || origin(u) != e[u].origin
+				})
 			})
 			if len(kept) < len(cands[name]) {
 				cands[name] = kept
 				changed = true
 			}
 		}
-		for _, uses := range ownUses {
-			for _, u := range uses {
-				if len(cands[u]) > 0 {
-					delete(cands, u)
-					changed = true
-				}
-			}
+		for _, uses := range t.ownUses {
+			changed = drop(uses) || changed
 		}
 	}
 	same := map[string]typeDecls{}
@@ -342,39 +384,38 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide boo
 			same[name] = c[0]
 		}
 	}
-	if len(same) == 0 {
-		return out, mine, nil
-	}
-	ownGroups := maps.Clone(mine)
-	for name, e := range same {
-		mine[name] = e[name]
-	}
-	header := strings.TrimPrefix(string(out[0].Content[:bytes.IndexByte(out[0].Content, '\n')]), "// ")
-	af := jen.NewFile(pkg)
-	af.HeaderComment(header)
+	return same
+}
+
+// withAliases is out with the declarations of the types in same taken
+// out of their files (a file left with none is dropped), and aliases.go,
+// which aliases them.
+func (t *revisionTypes) withAliases(out []File, same map[string]typeDecls) ([]File, error) {
+	origin := func(name string) string { return same[name][name].origin }
+	af := jen.NewFile(t.pkg)
+	af.HeaderComment(headerOf(out))
 	af.Comment("These types are written the same in this revision as in an earlier one:")
 	af.Comment("they are that revision's types, under the same names.")
-	var types, funcs []jen.Code
-	for _, name := range order {
-		if same[name] == nil {
-			continue
+	groups := map[token.Token][]jen.Code{}
+	for _, name := range t.order {
+		if same[name] != nil {
+			imp := origin(name)
+			af.ImportName(imp, imp[strings.LastIndexByte(imp, '/')+1:])
+			groups[token.TYPE] = append(groups[token.TYPE], jen.Id(name).Op("=").Qual(imp, name))
 		}
-		origin := mine[name].origin
-		af.ImportName(origin, origin[strings.LastIndexByte(origin, '/')+1:])
-		types = append(types, jen.Id(name).Op("=").Qual(origin, name))
 	}
 	var kept []File
 	for _, o := range out {
-		i := slices.IndexFunc(files, func(f parsedFile) bool { return f.name == o.Name })
+		i := slices.IndexFunc(t.files, func(f parsedFile) bool { return f.name == o.Name })
 		if i < 0 {
 			kept = append(kept, o)
 			continue
 		}
-		f := files[i]
+		f := t.files[i]
 		var b bytes.Buffer
 		last, decls := 0, 0
 		for _, d := range f.file.Decls {
-			owner := declOwner(d, local)
+			owner := declOwner(d, t.local)
 			if owner == "" || same[owner] == nil {
 				if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
 					decls++
@@ -382,7 +423,8 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide boo
 				continue
 			}
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				funcs = append(funcs, jen.Id(fd.Name.Name).Op("=").Qual(mine[owner].origin, fd.Name.Name))
+				// A constructor: a function becomes a variable.
+				groups[token.VAR] = append(groups[token.VAR], jen.Id(fd.Name.Name).Op("=").Qual(origin(owner), fd.Name.Name))
 			}
 			start, end := f.declRange(d)
 			b.Write(f.src[last:start])
@@ -394,28 +436,16 @@ func aliasTypes(out []File, pkg, imp string, earlier []typeDecls, clientSide boo
 		b.Write(f.src[last:])
 		content, err := formatFile(File{Name: o.Name, Content: b.Bytes()})
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s without its aliased types: %w", o.Name, err)
+			return nil, fmt.Errorf("%s without its aliased types: %w", o.Name, err)
 		}
 		kept = append(kept, File{Name: o.Name, Content: content})
 	}
-	af.Type().Defs(types...)
-	if len(funcs) > 0 {
-		af.Var().Defs(funcs...)
-	}
+	writeGroups(af, groups)
 	var b bytes.Buffer
 	if err := af.Render(&b); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	kept = append(kept, File{Name: "aliases.go", Content: b.Bytes()})
-	// Aliases that save fewer lines than aliases.go takes are not worth a
-	// file: the package keeps its own declarations.
-	if lines(kept) >= lines(out) {
-		for name := range same {
-			mine[name] = ownGroups[name]
-		}
-		return out, mine, nil
-	}
-	return kept, mine, nil
+	return append(kept, File{Name: "aliases.go", Content: b.Bytes()}), nil
 }
 
 // lines counts the lines of files.

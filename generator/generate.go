@@ -175,7 +175,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Runtime: opts.Runtime, ServerOnly: opts.ServerOnly && opts.Runtime != ""}
+	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Runtime: opts.Runtime, ClientSide: opts.Runtime == "" || !opts.ServerOnly}
 	rendered := 0
 	for _, name := range m.Plan.Files(opts.Runtime != "") {
 		rendered++
@@ -285,13 +285,10 @@ type templateData struct {
 	// Runtime is the import path of the kit's runtime package; "" when
 	// the runtime is written into the package.
 	Runtime string
-	// ServerOnly: a kit without the client side (Options.ServerOnly).
-	ServerOnly bool
+	// ClientSide: the package has what its own Client, or the kit's, calls
+	// to answer roots/list (false in a kit with Options.ServerOnly).
+	ClientSide bool
 }
-
-// ClientSide says that the package has what the gate's Client, or its
-// own, calls to answer roots/list.
-func (d templateData) ClientSide() bool { return !d.ServerOnly }
 
 // Asks says that the kit's gate serves the revision's requests that carry
 // roots/list in inputRequests: it has AskForRoots, RequireRoots and the
