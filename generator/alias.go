@@ -294,13 +294,7 @@ func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.TYPE {
 				continue // imports, constants and variables
 			}
-			var uses []string
-			ast.Inspect(d, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && t.local[id.Name] && !slices.Contains(uses, id.Name) {
-					uses = append(uses, id.Name)
-				}
-				return true
-			})
+			uses := localUses(d, t.local)
 			owner := declOwner(d, t.local)
 			if owner == "" {
 				t.ownUses = append(t.ownUses, uses)
@@ -322,6 +316,18 @@ func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
 		}
 	}
 	return t, nil
+}
+
+// localUses are the names of local, the package's types, that n uses.
+func localUses(n ast.Node, local map[string]bool) []string {
+	var uses []string
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && local[id.Name] && !slices.Contains(uses, id.Name) {
+			uses = append(uses, id.Name)
+		}
+		return true
+	})
+	return uses
 }
 
 // aliasable returns the types to alias, each with the earlier revision whose
@@ -404,6 +410,27 @@ func (t *revisionTypes) withAliases(out []File, same map[string]typeDecls) ([]Fi
 			groups[token.TYPE] = append(groups[token.TYPE], jen.Id(name).Op("=").Qual(imp, name))
 		}
 	}
+	kept, err := t.without(out, func(owner string) bool { return same[owner] != nil }, func(fd *ast.FuncDecl, owner string) {
+		if fd.Recv == nil {
+			// A constructor: a function becomes a variable.
+			groups[token.VAR] = append(groups[token.VAR], jen.Id(fd.Name.Name).Op("=").Qual(origin(owner), fd.Name.Name))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	writeGroups(af, groups)
+	var b bytes.Buffer
+	if err := af.Render(&b); err != nil {
+		return nil, err
+	}
+	return append(kept, File{Name: "aliases.go", Content: b.Bytes()}), nil
+}
+
+// without is out with the declarations of the types drop says yes to
+// taken out of their files; a file left with none is dropped. dropped, if
+// not nil, is called with each function taken out and its type.
+func (t *revisionTypes) without(out []File, drop func(owner string) bool, dropped func(fd *ast.FuncDecl, owner string)) ([]File, error) {
 	var kept []File
 	for _, o := range out {
 		i := slices.IndexFunc(t.files, func(f parsedFile) bool { return f.name == o.Name })
@@ -413,39 +440,37 @@ func (t *revisionTypes) withAliases(out []File, same map[string]typeDecls) ([]Fi
 		}
 		f := t.files[i]
 		var b bytes.Buffer
-		last, decls := 0, 0
+		last, decls, changed := 0, 0, false
 		for _, d := range f.file.Decls {
 			owner := declOwner(d, t.local)
-			if owner == "" || same[owner] == nil {
+			if owner == "" || !drop(owner) {
 				if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
 					decls++
 				}
 				continue
 			}
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				// A constructor: a function becomes a variable.
-				groups[token.VAR] = append(groups[token.VAR], jen.Id(fd.Name.Name).Op("=").Qual(origin(owner), fd.Name.Name))
+			if fd, ok := d.(*ast.FuncDecl); ok && dropped != nil {
+				dropped(fd, owner)
 			}
 			start, end := f.declRange(d)
 			b.Write(f.src[last:start])
-			last = end
+			last, changed = end, true
 		}
-		if decls == 0 {
+		switch {
+		case decls == 0:
+			continue
+		case !changed:
+			kept = append(kept, o)
 			continue
 		}
 		b.Write(f.src[last:])
 		content, err := formatFile(File{Name: o.Name, Content: b.Bytes()})
 		if err != nil {
-			return nil, fmt.Errorf("%s without its aliased types: %w", o.Name, err)
+			return nil, fmt.Errorf("%s without the types it leaves out: %w", o.Name, err)
 		}
 		kept = append(kept, File{Name: o.Name, Content: content})
 	}
-	writeGroups(af, groups)
-	var b bytes.Buffer
-	if err := af.Render(&b); err != nil {
-		return nil, err
-	}
-	return append(kept, File{Name: "aliases.go", Content: b.Bytes()}), nil
+	return kept, nil
 }
 
 // lines counts the lines of files.

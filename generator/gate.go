@@ -121,6 +121,9 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 		if m.Plan.GateProblem != "" {
 			return nil, &UsageError{fmt.Errorf("revision %s: %s, so the gate cannot serve it", r.Revision, m.Plan.GateProblem)}
 		}
+		if out, err = pruneTypes(out, pkg); err != nil {
+			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
+		}
 		imp := opts.Import + "/" + pkg
 		if same := sameAs(out, pkg, r.Revision, data, kept); same != nil {
 			if out, err = aliasPackage(out, pkg, same, kept[same.Version], m); err != nil {

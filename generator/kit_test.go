@@ -3,6 +3,7 @@ package generator
 import (
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"regexp"
@@ -137,18 +138,17 @@ func aliasKits(t *testing.T, module string) map[string]aliasKit {
 		want  []string
 	}{
 		// Only Root (a _meta member) and ListRootsResult (its Roots) differ.
-		"alias_all": {nil, []string{"Method", "ListRootsRequest", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
-			"RootsListChangedNotification", "RootsListChangedNotificationParams", "ServerRequest", "ClientCapabilities",
-			"RootsCapability", "ProgressToken", "ServerRequestFromListRootsRequest", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
-		// A type that differs keeps its users: the request that holds a
-		// ProgressToken, and the union that holds the request, are own.
-		"alias_down": {describe("ProgressToken"), []string{"Method", "RootsListChangedNotification", "RootsListChangedNotificationParams",
+		"alias_all": {nil, []string{"Method", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
+			"RootsListChangedNotificationParams", "ClientCapabilities",
+			"RootsCapability", "ProgressToken", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
+		// A type that differs keeps its users: the params that hold a
+		// ProgressToken in their _meta are own.
+		"alias_down": {describe("ProgressToken"), []string{"Method", "RootsListChangedNotificationParams",
 			"ClientCapabilities", "RootsCapability"}},
 		// A type its own code uses is own too: ClientCapabilities differs,
 		// so RootsCapability, the same, is not aliased.
-		"alias_up": {describe("ClientCapabilities"), []string{"Method", "ListRootsRequest", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
-			"RootsListChangedNotification", "RootsListChangedNotificationParams", "ServerRequest", "ProgressToken",
-			"ServerRequestFromListRootsRequest", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
+		"alias_up": {describe("ClientCapabilities"), []string{"Method", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
+			"RootsListChangedNotificationParams", "ProgressToken", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
 	} {
 		data := base
 		if tc.patch != nil {
@@ -224,6 +224,43 @@ func TestKitTypeAliases(t *testing.T) {
 			if f.Name == "roots20250618/types.go" && strings.Contains(string(f.Content), "type ProgressToken ") == slices.Contains(want, "ProgressToken") {
 				t.Errorf("%s: types.go declares ProgressToken: %v; aliases.go does: %v", dir, !slices.Contains(want, "ProgressToken"), slices.Contains(want, "ProgressToken"))
 			}
+		}
+	}
+}
+
+// TestKitKeepsWhatItsGateUses: a kit's revision package declares the
+// types its gate.go uses, and those they use in turn, and no others. The
+// client side (kits without an SDK) answers roots/list, so it keeps the
+// request's params; a go-sdk kit only asks, and keeps less.
+func TestKitKeepsWhatItsGateUses(t *testing.T) {
+	for sdk, want := range map[string][]string{
+		"go-sdk": {"ClientCapabilities", "ListRootsResult", "Method", "Root", "RootsCapability", "RootsListChangedNotificationParams"},
+		"": {"ClientCapabilities", "ListRootsRequestParams", "ListRootsRequestParamsMeta", "ListRootsResult", "Method",
+			"ProgressToken", "Root", "RootsCapability", "RootsListChangedNotificationParams"},
+	} {
+		files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: sdk,
+			Revisions: []GateRevision{{Revision: "2024-11-05"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range files {
+			if !strings.HasPrefix(f.Name, "roots20241105/") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range file.Decls {
+				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+					got = append(got, slices.DeleteFunc(declNames(d), func(n string) bool { return !ast.IsExported(n) })...)
+				}
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("kit for SDK %q: 2024-11-05 declares the types %q; want %q", sdk, got, want)
 		}
 	}
 }

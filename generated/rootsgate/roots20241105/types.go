@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
 )
 
@@ -30,16 +31,6 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
 	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ListRootsRequest is the server request for the client's current roots,
-// answered with a ListRootsResult.
-type ListRootsRequest struct {
-	// Optional parameters; roots/list defines none beyond _meta.
-	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -78,17 +69,6 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// RootsListChangedNotification is the client notice that its roots differ from
-// what roots/list last returned. Clients that declared roots.listChanged send
-// it, and the server may then list the roots again.
-type RootsListChangedNotification struct {
-	// Optional parameters; this notification defines none beyond _meta.
-	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // RootsListChangedNotificationParams are the optional parameters; this
 // notification defines none beyond _meta.
 type RootsListChangedNotificationParams struct {
@@ -97,58 +77,6 @@ type RootsListChangedNotificationParams struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ServerRequest is a request a server can send to the client. Only the
-// roots-related arm, ListRootsRequest, is kept here.
-//
-// The protocol allows other kinds of values here; only the roots ones are
-// modelled, and every value is kept as raw JSON so that none is lost.
-type ServerRequest struct {
-	raw json.RawMessage
-}
-
-// ServerRequestFromListRootsRequest returns the ServerRequest that holds v.
-func ServerRequestFromListRootsRequest(v ListRootsRequest) (ServerRequest, error) {
-	b, err := json.Marshal(v)
-	return ServerRequest{raw: b}, err
-}
-
-// AsListRootsRequest decodes the value as a ListRootsRequest and validates it;
-// an error means the value is of another kind or breaks the schema's rules.
-func (u ServerRequest) AsListRootsRequest() (ListRootsRequest, error) {
-	var v ListRootsRequest
-	if len(u.raw) == 0 {
-		return v, errors.New("ServerRequest: no value")
-	}
-	if err := json.Unmarshal(u.raw, &v); err != nil {
-		return v, err
-	}
-	return v, v.Validate()
-}
-
-// Raw returns the value as JSON, whatever its kind.
-func (u ServerRequest) Raw() json.RawMessage {
-	return u.raw
-}
-
-// IsZero reports whether u holds no value.
-func (u ServerRequest) IsZero() bool {
-	return len(u.raw) == 0
-}
-
-// MarshalJSON writes the value as it was received or built.
-func (u ServerRequest) MarshalJSON() ([]byte, error) {
-	if len(u.raw) == 0 {
-		return nil, errors.New("ServerRequest: no value to marshal")
-	}
-	return u.raw, nil
-}
-
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
-func (u *ServerRequest) UnmarshalJSON(data []byte) error {
-	u.raw = append(json.RawMessage(nil), data...)
-	return nil
 }
 
 // ClientCapabilities are the features the client declares during

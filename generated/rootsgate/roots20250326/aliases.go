@@ -12,13 +12,10 @@ import (
 type (
 	Method                             = roots20241105.Method
 	Root                               = roots20241105.Root
-	ListRootsRequest                   = roots20241105.ListRootsRequest
 	ListRootsRequestParams             = roots20241105.ListRootsRequestParams
 	ListRootsRequestParamsMeta         = roots20241105.ListRootsRequestParamsMeta
 	ListRootsResult                    = roots20241105.ListRootsResult
-	RootsListChangedNotification       = roots20241105.RootsListChangedNotification
 	RootsListChangedNotificationParams = roots20241105.RootsListChangedNotificationParams
-	ServerRequest                      = roots20241105.ServerRequest
 	ClientCapabilities                 = roots20241105.ClientCapabilities
 	RootsCapability                    = roots20241105.RootsCapability
 	ProgressToken                      = roots20241105.ProgressToken
@@ -30,9 +27,8 @@ const (
 )
 
 var (
-	ServerRequestFromListRootsRequest = roots20241105.ServerRequestFromListRootsRequest
-	ProgressTokenFromString           = roots20241105.ProgressTokenFromString
-	ProgressTokenFromInteger          = roots20241105.ProgressTokenFromInteger
+	ProgressTokenFromString  = roots20241105.ProgressTokenFromString
+	ProgressTokenFromInteger = roots20241105.ProgressTokenFromInteger
 )
 
 // ProtocolVersion is the revision this package is for.

@@ -8,19 +8,15 @@ import "github.com/rootsgen/rootsgen/generated/rootsgate/roots20241105"
 // they are that revision's types, under the same names.
 type (
 	Method                             = roots20241105.Method
-	ListRootsRequest                   = roots20241105.ListRootsRequest
 	ListRootsRequestParams             = roots20241105.ListRootsRequestParams
 	ListRootsRequestParamsMeta         = roots20241105.ListRootsRequestParamsMeta
-	RootsListChangedNotification       = roots20241105.RootsListChangedNotification
 	RootsListChangedNotificationParams = roots20241105.RootsListChangedNotificationParams
-	ServerRequest                      = roots20241105.ServerRequest
 	ClientCapabilities                 = roots20241105.ClientCapabilities
 	RootsCapability                    = roots20241105.RootsCapability
 	ProgressToken                      = roots20241105.ProgressToken
 )
 
 var (
-	ServerRequestFromListRootsRequest = roots20241105.ServerRequestFromListRootsRequest
-	ProgressTokenFromString           = roots20241105.ProgressTokenFromString
-	ProgressTokenFromInteger          = roots20241105.ProgressTokenFromInteger
+	ProgressTokenFromString  = roots20241105.ProgressTokenFromString
+	ProgressTokenFromInteger = roots20241105.ProgressTokenFromInteger
 )

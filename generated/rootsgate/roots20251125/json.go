@@ -40,42 +40,6 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	o.Raw("\"jsonrpc\":", "\"2.0\"")
-	o.Raw("\"method\":", "\"roots/list\"")
-	o.Value("\"id\":", x.ID)
-	if x.Params != nil {
-		o.Append("\"params\":", x.Params.appendJSON)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	var p ListRootsRequest
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "jsonrpc":
-			return rootsrt.ConstIs(v, JSONRPCVersion)
-		case "method":
-			return rootsrt.ConstIs(v, MethodListRoots)
-		case "id":
-			return p.ID.UnmarshalJSON(v)
-		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "jsonrpc", "method", "id")
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -105,39 +69,6 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	o.Raw("\"jsonrpc\":", "\"2.0\"")
-	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
-	if x.Params != nil {
-		o.Append("\"params\":", x.Params.appendJSON)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "params")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	var p RootsListChangedNotification
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "jsonrpc":
-			return rootsrt.ConstIs(v, JSONRPCVersion)
-		case "method":
-			return rootsrt.ConstIs(v, MethodRootsListChanged)
-		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "jsonrpc", "method")
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.

@@ -16,35 +16,6 @@ func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *ListRootsRequest) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
-}
-
-func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.Params != nil {
-		x.Params.validate(v, at.Member("params"))
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *ListRootsRequestParams) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
-}
-
-func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.Meta != nil {
-		x.Meta.validate(v, at.Member("_meta"))
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *ListRootsRequestParamsMeta) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParamsMeta", x, (*ListRootsRequestParamsMeta).validate)
-}
-
-func (x *ListRootsRequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
 	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
@@ -61,17 +32,6 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *RootsListChangedNotification) Validate() error {
-	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
-}
-
-func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.Params != nil {
-		x.Params.validate(v, at.Member("params"))
-	}
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.

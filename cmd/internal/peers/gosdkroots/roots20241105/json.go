@@ -35,90 +35,6 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	o.Raw("\"method\":", "\"roots/list\"")
-	if x.Params != nil {
-		o.Append("\"params\":", x.Params.appendJSON)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "method", "params")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	var p ListRootsRequest
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "method":
-			return rootsrt.ConstIs(v, MethodListRoots)
-		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "method")
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	if x.Meta != nil {
-		o.Append("\"_meta\":", x.Meta.appendJSON)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	var p ListRootsRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "_meta":
-			return rootsrt.DecodePtr(v, &p.Meta)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	})
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	if x.ProgressToken != nil {
-		o.Value("\"progressToken\":", x.ProgressToken)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "progressToken")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	var p ListRootsRequestParamsMeta
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "progressToken":
-			return rootsrt.DecodePtr(v, &p.ProgressToken)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	})
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
@@ -148,36 +64,6 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}, "roots")
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
-	if x.Params != nil {
-		o.Append("\"params\":", x.Params.appendJSON)
-	}
-	return rootsrt.EndObject(&o, x.Extra, "method", "params")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	var p RootsListChangedNotification
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "method":
-			return rootsrt.ConstIs(v, MethodRootsListChanged)
-		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "method")
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.

@@ -4,9 +4,6 @@ package roots20241105
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -35,37 +32,6 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// ListRootsRequest is the server request for the client's current roots,
-// answered with a ListRootsResult.
-type ListRootsRequest struct {
-	// Optional parameters; roots/list defines none beyond _meta.
-	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ListRootsRequestParams are the optional parameters; roots/list defines none
-// beyond _meta.
-type ListRootsRequestParams struct {
-	// Request metadata, such as a token for progress updates.
-	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ListRootsRequestParamsMeta is the request metadata, such as a token for
-// progress updates.
-type ListRootsRequestParamsMeta struct {
-	// Asks for progress updates on this request, each quoting this token. Sending
-	// updates stays optional.
-	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment.
 type ListRootsResult struct {
@@ -73,17 +39,6 @@ type ListRootsResult struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// RootsListChangedNotification is the client notice that its roots differ from
-// what roots/list last returned. Clients that declared roots.listChanged send
-// it, and the server may then list the roots again.
-type RootsListChangedNotification struct {
-	// Optional parameters; this notification defines none beyond _meta.
-	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -97,58 +52,6 @@ type RootsListChangedNotificationParams struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ServerRequest is a request a server can send to the client. Only the
-// roots-related arm, ListRootsRequest, is kept here.
-//
-// The protocol allows other kinds of values here; only the roots ones are
-// modelled, and every value is kept as raw JSON so that none is lost.
-type ServerRequest struct {
-	raw json.RawMessage
-}
-
-// ServerRequestFromListRootsRequest returns the ServerRequest that holds v.
-func ServerRequestFromListRootsRequest(v ListRootsRequest) (ServerRequest, error) {
-	b, err := json.Marshal(v)
-	return ServerRequest{raw: b}, err
-}
-
-// AsListRootsRequest decodes the value as a ListRootsRequest and validates it;
-// an error means the value is of another kind or breaks the schema's rules.
-func (u ServerRequest) AsListRootsRequest() (ListRootsRequest, error) {
-	var v ListRootsRequest
-	if len(u.raw) == 0 {
-		return v, errors.New("ServerRequest: no value")
-	}
-	if err := json.Unmarshal(u.raw, &v); err != nil {
-		return v, err
-	}
-	return v, v.Validate()
-}
-
-// Raw returns the value as JSON, whatever its kind.
-func (u ServerRequest) Raw() json.RawMessage {
-	return u.raw
-}
-
-// IsZero reports whether u holds no value.
-func (u ServerRequest) IsZero() bool {
-	return len(u.raw) == 0
-}
-
-// MarshalJSON writes the value as it was received or built.
-func (u ServerRequest) MarshalJSON() ([]byte, error) {
-	if len(u.raw) == 0 {
-		return nil, errors.New("ServerRequest: no value to marshal")
-	}
-	return u.raw, nil
-}
-
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
-func (u *ServerRequest) UnmarshalJSON(data []byte) error {
-	u.raw = append(json.RawMessage(nil), data...)
-	return nil
 }
 
 // ClientCapabilities are the features the client declares during
@@ -174,86 +77,4 @@ type RootsCapability struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// ProgressToken is the string or integer a requester picks so each progress
-// update can say which request it belongs to.
-type ProgressToken struct {
-	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
-	s    string
-	i    int64
-}
-
-// ProgressTokenFromString returns the ProgressToken that holds the string v.
-func ProgressTokenFromString(v string) ProgressToken {
-	return ProgressToken{
-		kind: 1,
-		s:    v,
-	}
-}
-
-// AsString returns the string u holds, and whether it holds one.
-func (u ProgressToken) AsString() (string, bool) {
-	return u.s, u.kind == 1
-}
-
-// ProgressTokenFromInteger returns the ProgressToken that holds the integer v.
-func ProgressTokenFromInteger(v int64) ProgressToken {
-	return ProgressToken{
-		i:    v,
-		kind: 2,
-	}
-}
-
-// AsInteger returns the integer u holds, and whether it holds one.
-func (u ProgressToken) AsInteger() (int64, bool) {
-	return u.i, u.kind == 2
-}
-
-// IsZero reports whether u holds no value, as when the member is absent.
-func (u ProgressToken) IsZero() bool {
-	return u.kind == 0
-}
-
-// String returns the value as JSON text, or "" when u holds no value.
-func (u ProgressToken) String() string {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return ""
-	}
-	return string(b)
-}
-
-// MarshalJSON writes the value u holds; a value with no member is an error.
-func (u ProgressToken) MarshalJSON() ([]byte, error) {
-	switch u.kind {
-	case 1:
-		return rootsrt.MarshalPrimitive("string", u.s)
-	case 2:
-		return rootsrt.MarshalPrimitive("integer", u.i)
-	}
-	return nil, errors.New("ProgressToken: no value to marshal")
-}
-
-// UnmarshalJSON accepts string or integer.
-func (u *ProgressToken) UnmarshalJSON(data []byte) error {
-	v, err := rootsrt.ScanPrimitive(data)
-	if err != nil {
-		return fmt.Errorf("ProgressToken: %w", err)
-	}
-	switch {
-	case v.Is("integer"):
-		*u = ProgressToken{
-			i:    v.I,
-			kind: 2,
-		}
-		return nil
-	case v.Is("string"):
-		*u = ProgressToken{
-			kind: 1,
-			s:    v.S,
-		}
-		return nil
-	}
-	return fmt.Errorf("ProgressToken: want string or integer, got %s", v.Describe())
 }

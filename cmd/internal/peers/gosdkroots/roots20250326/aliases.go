@@ -12,27 +12,15 @@ import (
 type (
 	Method                             = roots20241105.Method
 	Root                               = roots20241105.Root
-	ListRootsRequest                   = roots20241105.ListRootsRequest
-	ListRootsRequestParams             = roots20241105.ListRootsRequestParams
-	ListRootsRequestParamsMeta         = roots20241105.ListRootsRequestParamsMeta
 	ListRootsResult                    = roots20241105.ListRootsResult
-	RootsListChangedNotification       = roots20241105.RootsListChangedNotification
 	RootsListChangedNotificationParams = roots20241105.RootsListChangedNotificationParams
-	ServerRequest                      = roots20241105.ServerRequest
 	ClientCapabilities                 = roots20241105.ClientCapabilities
 	RootsCapability                    = roots20241105.RootsCapability
-	ProgressToken                      = roots20241105.ProgressToken
 )
 
 const (
 	MethodListRoots        = roots20241105.MethodListRoots
 	MethodRootsListChanged = roots20241105.MethodRootsListChanged
-)
-
-var (
-	ServerRequestFromListRootsRequest = roots20241105.ServerRequestFromListRootsRequest
-	ProgressTokenFromString           = roots20241105.ProgressTokenFromString
-	ProgressTokenFromInteger          = roots20241105.ProgressTokenFromInteger
 )
 
 // ProtocolVersion is the revision this package is for.

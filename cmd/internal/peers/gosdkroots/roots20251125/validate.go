@@ -5,49 +5,6 @@ package roots20251125
 import "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *ListRootsRequest) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
-}
-
-func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.ID.IsZero() {
-		v.Add(at.Member("id"), "required")
-	}
-	if x.Params != nil {
-		x.Params.validate(v, at.Member("params"))
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *RootsListChangedNotification) Validate() error {
-	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
-}
-
-func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.Params != nil {
-		x.Params.validate(v, at.Member("params"))
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *RequestParams) Validate() error {
-	return rootsrt.ValidateValue("RequestParams", x, (*RequestParams).validate)
-}
-
-func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if x.Meta != nil {
-		x.Meta.validate(v, at.Member("_meta"))
-	}
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *RequestParamsMeta) Validate() error {
-	return rootsrt.ValidateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
-}
-
-func (x *RequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *NotificationParams) Validate() error {
 	return rootsrt.ValidateValue("NotificationParams", x, (*NotificationParams).validate)
 }
