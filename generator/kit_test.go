@@ -265,6 +265,34 @@ func TestKitKeepsWhatItsGateUses(t *testing.T) {
 	}
 }
 
+// TestKitRuntimeKeepsWhatTheKitUses: a kit's rootsrt holds the runtime's
+// API and what the kit's code uses. A kit whose revisions all have
+// Root._meta needs no MetaFromExtra; one with 2024-11-05 does.
+func TestKitRuntimeKeepsWhatTheKitUses(t *testing.T) {
+	for rev, want := range map[string]bool{"2024-11-05": true, "2025-06-18": false} {
+		files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: "go-sdk",
+			Revisions: []GateRevision{{Revision: rev}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var runtime strings.Builder
+		for _, f := range files {
+			if strings.HasPrefix(f.Name, "rootsrt/") {
+				runtime.Write(f.Content)
+			}
+		}
+		src := runtime.String()
+		if got := strings.Contains(src, "\nfunc MetaFromExtra("); got != want {
+			t.Errorf("kit of %s: rootsrt declares MetaFromExtra: %v; want %v", rev, got, want)
+		}
+		for _, api := range []string{"func NewStateSealer(", "func NewRootSetOf[", "ErrTooManyPages", "func (s *Session) RootSet("} {
+			if !strings.Contains(src, api) {
+				t.Errorf("kit of %s: rootsrt lacks %s", rev, api)
+			}
+		}
+	}
+}
+
 // TestKitRefusesBadImport: the kit's import path is written between quotes
 // into its sources; what could add a line or code there is refused before
 // anything is generated.
@@ -330,7 +358,7 @@ func TestSDKAdapters(t *testing.T) {
 			// through the gate's Client.
 			for _, f := range files {
 				has := strings.Contains(string(f.Content), "rootsrt.Client") || strings.Contains(string(f.Content), "func gateClient(")
-				if f.Name == "rootsrt/"+clientRuntimeFile {
+				if f.Name == "rootsrt/client.go" {
 					has = true
 				}
 				if has != row.Client && (has || f.Name == "gate.go" || f.Name == "roots20250618/gate.go") {

@@ -27,11 +27,15 @@ import (
 // out in one of two ways:
 //
 //   - In a kit (several revisions for one module), as a package of its
-//     own, rootsrt, copied as it is; each revision's package imports it
-//     and re-exports the parts of its API that the revision has.
+//     own, rootsrt, that each revision's package and the front import: its
+//     API and the declarations the kit's code uses are kept, with what
+//     they use, under their names.
 //   - In a single revision's package, written into that package: only the
 //     declarations the package uses or offers are kept, and the names the
 //     runtime exports only for generated code become unexported.
+//
+// Either way the runtime is printed once from its parsed sources, without
+// the declarations left out; what is kept is as written.
 //
 // The tables below say which runtime names are a revision package's API,
 // by the part of the plan that brings them: everything else the runtime
@@ -142,28 +146,55 @@ func runtimeSources() ([]runtimeSource, error) {
 // comment of a declaration that a revision deprecating roots deprecates.
 const deprecatedDirective = "//rootsgen:deprecated"
 
-// kitRuntime is the runtime as a kit's package of its own: the sources as
-// they are, under the header, without the deprecation directives (the
-// revisions' packages deprecate what they re-export), and without its
-// client side when clientSide is false.
-func kitRuntime(header string, clientSide bool) ([]File, error) {
-	srcs, err := runtimeSources()
+// kitRuntime is the runtime as a kit's package of its own, rootsrt: the
+// declarations that the kit's other files, kit, use (as rootsrt.Name,
+// where rootsrt is the import of runtimeImport) and the runtime's API
+// (runtimeAPI, every part), with what those use in turn, under the header
+// and without the deprecation directives (the revisions' packages
+// deprecate what they re-export). So a kit whose SDK answers roots/list
+// itself has none of the client side, and helpers only some revisions'
+// types call are there when a revision that calls them is.
+func kitRuntime(header, runtimeImport string, kit []File) ([]File, error) {
+	rt, err := parseRuntime(nil)
 	if err != nil {
 		return nil, err
 	}
-	var out []File
-	for _, s := range srcs {
-		if !clientSide && s.name == clientRuntimeFile {
+	used := map[string]bool{}
+	for _, kf := range kit {
+		if !strings.HasSuffix(kf.Name, ".go") {
 			continue
 		}
-		out = append(out, File{Name: s.name, Content: withHeader(header, dropDirectives(s.src, nil))})
+		f, err := parser.ParseFile(token.NewFileSet(), kf.Name, kf.Content, parser.ImportsOnly|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", kf.Name, err)
+		}
+		name := ""
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == runtimeImport {
+				name = "rootsrt"
+				if imp.Name != nil {
+					name = imp.Name.Name
+				}
+			}
+		}
+		if name == "" {
+			continue
+		}
+		if f, err = parser.ParseFile(token.NewFileSet(), kf.Name, kf.Content, parser.SkipObjectResolution); err != nil {
+			return nil, fmt.Errorf("%s: %w", kf.Name, err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == name {
+					used[sel.Sel.Name] = true
+				}
+			}
+			return true
+		})
 	}
-	return out, nil
+	keep := rt.reachable(func(name string) bool { return used[name] || publicRuntime(name) })
+	return rt.write("rootsrt", header, keep, nil)
 }
-
-// clientRuntimeFile is the runtime's client side: the gate's Client and
-// what it calls. A kit without the client side leaves it out.
-const clientRuntimeFile = "client.go"
 
 // withHeader puts the generated-code header on top of src.
 func withHeader(header string, src []byte) []byte {
@@ -202,20 +233,10 @@ func dropDirectives(src []byte, deprecated []string) []byte {
 // lines that deprecate the roots declarations, nil when the revision
 // does not.
 func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated []string) ([]File, error) {
-	srcs, err := runtimeSources()
+	rt, err := parseRuntime(deprecated)
 	if err != nil {
 		return nil, err
 	}
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, s := range srcs {
-		f, err := parser.ParseFile(fset, s.name, dropDirectives(s.src, deprecated), parser.ParseComments)
-		if err != nil {
-			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
-		}
-		files = append(files, f)
-	}
-	decls := runtimeDecls(files)
 	// What the revision's code names; its files already use inline names.
 	own := map[string]bool{}
 	roots := map[string]bool{}
@@ -237,31 +258,13 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 			}
 		})
 	}
-	// Keep what is reachable from the revision's code and API.
-	keep := map[string]bool{}
-	var queue []string
-	mark := func(name string) {
-		if decls[name] != nil && !keep[name] {
-			keep[name] = true
-			queue = append(queue, name)
-		}
-	}
-	for name := range decls {
-		// A name the package declares itself is its own, not the runtime's.
-		if in := inlineName(name); roots[in] && !own[in] {
-			mark(name)
-		}
-	}
-	for _, name := range apiNames(plan) {
-		mark(name)
-	}
-	for len(queue) > 0 {
-		name := queue[0]
-		queue = queue[1:]
-		for _, d := range decls[name] {
-			references(d, func(id *ast.Ident) { mark(id.Name) })
-		}
-	}
+	// Keep what is reachable from the revision's code and API; a name the
+	// package declares itself is its own, not the runtime's.
+	api := apiNames(plan)
+	keep := rt.reachable(func(name string) bool {
+		in := inlineName(name)
+		return roots[in] && !own[in] || slices.Contains(api, name)
+	})
 	renamed := map[string]string{} // runtime name -> inline name
 	for name := range keep {
 		in := inlineName(name)
@@ -269,15 +272,75 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 			return nil, fmt.Errorf("the runtime's %s would be %s, which the revision's package declares", name, in)
 		}
 		if in != name {
-			if decls[in] != nil {
+			if rt.decls[in] != nil {
 				return nil, fmt.Errorf("the runtime's %s would be %s, which the runtime declares too", name, in)
 			}
 			renamed[name] = in
 		}
 	}
+	return rt.write(pkg, header, keep, renamed)
+}
+
+// parsedRuntime is the runtime's sources, parsed.
+type parsedRuntime struct {
+	fset  *token.FileSet
+	srcs  []runtimeSource
+	files []*ast.File
+	decls map[string][]ast.Node // see runtimeDecls
+}
+
+// parseRuntime parses the runtime's sources, each deprecation directive
+// replaced with deprecated (see dropDirectives).
+func parseRuntime(deprecated []string) (*parsedRuntime, error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, err
+	}
+	rt := &parsedRuntime{fset: token.NewFileSet(), srcs: srcs}
+	for _, s := range srcs {
+		f, err := parser.ParseFile(rt.fset, s.name, dropDirectives(s.src, deprecated), parser.ParseComments)
+		if err != nil {
+			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
+		}
+		rt.files = append(rt.files, f)
+	}
+	rt.decls = runtimeDecls(rt.files)
+	return rt, nil
+}
+
+// reachable is the set of the runtime's names that root says yes to, and
+// of the names their declarations use, in turn.
+func (rt *parsedRuntime) reachable(root func(name string) bool) map[string]bool {
+	keep := map[string]bool{}
+	var queue []string
+	mark := func(name string) {
+		if rt.decls[name] != nil && !keep[name] {
+			keep[name] = true
+			queue = append(queue, name)
+		}
+	}
+	for name := range rt.decls {
+		if root(name) {
+			mark(name)
+		}
+	}
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		for _, d := range rt.decls[name] {
+			references(d, func(id *ast.Ident) { mark(id.Name) })
+		}
+	}
+	return keep
+}
+
+// write returns the runtime's files with the declarations keep names
+// (a file left with none is left out), renamed as renamed says, in
+// package pkg, under header.
+func (rt *parsedRuntime) write(pkg, header string, keep map[string]bool, renamed map[string]string) ([]File, error) {
 	var out []File
-	for i, f := range files {
-		cmap := ast.NewCommentMap(fset, f, f.Comments)
+	for i, f := range rt.files {
+		cmap := ast.NewCommentMap(rt.fset, f, f.Comments)
 		var kept []ast.Decl
 		for _, d := range f.Decls {
 			if keepDecl(d, keep) {
@@ -304,13 +367,13 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 			}
 		}
 		for _, u := range unused {
-			astutil.DeleteNamedImport(fset, f, u[0], u[1])
+			astutil.DeleteNamedImport(rt.fset, f, u[0], u[1])
 		}
 		var b bytes.Buffer
-		if err := format.Node(&b, fset, f); err != nil {
-			return nil, fmt.Errorf("runtime %s: %w", srcs[i].name, err)
+		if err := format.Node(&b, rt.fset, f); err != nil {
+			return nil, fmt.Errorf("runtime %s: %w", rt.srcs[i].name, err)
 		}
-		out = append(out, File{Name: srcs[i].name, Content: withHeader(header, b.Bytes())})
+		out = append(out, File{Name: rt.srcs[i].name, Content: withHeader(header, b.Bytes())})
 	}
 	return out, nil
 }

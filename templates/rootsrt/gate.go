@@ -73,7 +73,7 @@ func MetaToExtra(r Root) (map[string]json.RawMessage, error) {
 }
 
 // ListRootsFunc lists the roots: the client side's one handler for every
-// revision (see client.go, which a kit without the client side leaves out).
+// revision (see client.go, which a kit that never answers roots/list leaves out).
 type ListRootsFunc func(ctx context.Context) ([]Root, error)
 
 // Revision says how one protocol revision carries roots.

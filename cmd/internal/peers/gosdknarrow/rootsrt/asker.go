@@ -266,26 +266,6 @@ func (c *AskConfig[R]) page(ctx context.Context, timeout time.Duration, params j
 	return roots, next, nil
 }
 
-// InputRequestMethod returns the method of an inputRequests entry, raw
-// valid JSON: the string in the member named exactly "method", as the
-// decoders match names (encoding/json would also take "METHOD" or
-// "Method"), or "" when raw is not an object or has no such string.
-func InputRequestMethod(raw json.RawMessage) string {
-	m, _, err := ObjectMembers(raw)
-	if err != nil {
-		return ""
-	}
-	var method string
-	for m.Next() {
-		if string(m.Key) == "method" {
-			// Of duplicate members the last wins, as in the decoders.
-			method = ""
-			_ = DecodeString(m.Value, &method)
-		}
-	}
-	return method
-}
-
 // InputResponse returns the JSON of the answer under key in a retried
 // request's inputResponses, or why there is none to read.
 func InputResponse(raw json.RawMessage, present bool, key string) (json.RawMessage, error) {

@@ -38,44 +38,8 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MetaFromExtra moves a _meta member that a revision without Root._meta
-// kept among the unknown members into Meta.
-func MetaFromExtra(r Root) Root {
-	raw, ok := r.Extra["_meta"]
-	if !ok {
-		return r
-	}
-	var meta map[string]any
-	if json.Unmarshal(raw, &meta) != nil || meta == nil {
-		return r // not an object: it stays where it was
-	}
-	r.Meta = meta
-	r.Extra = maps.Clone(r.Extra)
-	delete(r.Extra, "_meta")
-	if len(r.Extra) == 0 {
-		r.Extra = nil
-	}
-	return r
-}
-
-// MetaToExtra returns the unknown members of r with its Meta added as
-// _meta, for a revision whose Root has no _meta field.
-func MetaToExtra(r Root) (map[string]json.RawMessage, error) {
-	if r.Meta == nil {
-		return r.Extra, nil
-	}
-	raw, err := json.Marshal(r.Meta)
-	if err != nil {
-		return nil, fmt.Errorf("root %s: _meta: %w", r.URI, err)
-	}
-	extra := make(map[string]json.RawMessage, len(r.Extra)+1)
-	maps.Copy(extra, r.Extra)
-	extra["_meta"] = raw
-	return extra, nil
-}
-
 // ListRootsFunc lists the roots: the client side's one handler for every
-// revision (see client.go, which a kit without the client side leaves out).
+// revision (see client.go, which a kit that never answers roots/list leaves out).
 type ListRootsFunc func(ctx context.Context) ([]Root, error)
 
 // Revision says how one protocol revision carries roots.
