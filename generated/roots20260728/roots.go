@@ -259,12 +259,18 @@ func RequireRoots(id *RequestID, meta *RequestMetaObject) *MissingRequiredClient
 	return &MissingRequiredClientCapabilityError{
 		ID: id,
 		Error: MissingRequiredClientCapabilityErrorObject{
-			Message: "Server requires the roots capability for this request",
-			Data: MissingRequiredClientCapabilityErrorData{
-				RequiredCapabilities: ClientCapabilities{Roots: &RootsCapability{}},
-			},
+			Message: missingRootsMessage,
+			Data:    missingRootsData(),
 		},
 	}
+}
+
+// missingRootsMessage and missingRootsData are the message and data of
+// the -32021 error: the data names roots as the required capability.
+const missingRootsMessage = "Server requires the roots capability for this request"
+
+func missingRootsData() MissingRequiredClientCapabilityErrorData {
+	return MissingRequiredClientCapabilityErrorData{RequiredCapabilities: ClientCapabilities{Roots: &RootsCapability{}}}
 }
 
 // AskForRoots is the package's AskForRoots with a sealed requestState: the

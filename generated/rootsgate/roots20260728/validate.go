@@ -87,24 +87,6 @@ func (x *InputResponseRequestParams) validate(v *rootsrt.Validator, at *rootsrt.
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *MissingRequiredClientCapabilityError) Validate() error {
-	return rootsrt.ValidateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
-}
-
-func (x *MissingRequiredClientCapabilityError) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	x.Error.validate(v, at.Member("error"))
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
-	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
-}
-
-func (x *MissingRequiredClientCapabilityErrorObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	x.Data.validate(v, at.Member("data"))
-}
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorData) Validate() error {
 	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
 }

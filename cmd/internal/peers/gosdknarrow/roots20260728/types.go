@@ -5,8 +5,6 @@ package roots20260728
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -168,32 +166,6 @@ type InputResponseRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MissingRequiredClientCapabilityError is the JSON-RPC error response sent
-// when handling a request needs a client capability missing from its _meta.
-// Its error code is -32021.
-type MissingRequiredClientCapabilityError struct {
-	// The error object: a standard Error whose code is -32021 and whose data names
-	// the missing capabilities.
-	Error MissingRequiredClientCapabilityErrorObject `json:"error"`
-	// Id of the request being rejected.
-	ID *RequestID `json:"id,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MissingRequiredClientCapabilityErrorObject is the error object: a standard
-// Error whose code is -32021 and whose data names the missing capabilities.
-type MissingRequiredClientCapabilityErrorObject struct {
-	// Details of the failure; required for this error.
-	Data MissingRequiredClientCapabilityErrorData `json:"data"`
-	// Human-readable text that explains the error.
-	Message string `json:"message"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // MissingRequiredClientCapabilityErrorData are the details of the failure;
 // required for this error.
 type MissingRequiredClientCapabilityErrorData struct {
@@ -250,88 +222,6 @@ type Error struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// RequestID is the JSON-RPC request identifier, a string or an integer. A
-// response carries the id of the request it answers.
-type RequestID struct {
-	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
-	s    string
-	i    int64
-}
-
-// RequestIDFromString returns the RequestID that holds the string v.
-func RequestIDFromString(v string) RequestID {
-	return RequestID{
-		kind: 1,
-		s:    v,
-	}
-}
-
-// AsString returns the string u holds, and whether it holds one.
-func (u RequestID) AsString() (string, bool) {
-	return u.s, u.kind == 1
-}
-
-// RequestIDFromInteger returns the RequestID that holds the integer v.
-func RequestIDFromInteger(v int64) RequestID {
-	return RequestID{
-		i:    v,
-		kind: 2,
-	}
-}
-
-// AsInteger returns the integer u holds, and whether it holds one.
-func (u RequestID) AsInteger() (int64, bool) {
-	return u.i, u.kind == 2
-}
-
-// IsZero reports whether u holds no value, as when the member is absent.
-func (u RequestID) IsZero() bool {
-	return u.kind == 0
-}
-
-// String returns the value as JSON text, or "" when u holds no value.
-func (u RequestID) String() string {
-	b, err := u.MarshalJSON()
-	if err != nil {
-		return ""
-	}
-	return string(b)
-}
-
-// MarshalJSON writes the value u holds; a value with no member is an error.
-func (u RequestID) MarshalJSON() ([]byte, error) {
-	switch u.kind {
-	case 1:
-		return rootsrt.MarshalPrimitive("string", u.s)
-	case 2:
-		return rootsrt.MarshalPrimitive("integer", u.i)
-	}
-	return nil, errors.New("RequestID: no value to marshal")
-}
-
-// UnmarshalJSON accepts string or integer.
-func (u *RequestID) UnmarshalJSON(data []byte) error {
-	v, err := rootsrt.ScanPrimitive(data)
-	if err != nil {
-		return fmt.Errorf("RequestID: %w", err)
-	}
-	switch {
-	case v.Is("integer"):
-		*u = RequestID{
-			i:    v.I,
-			kind: 2,
-		}
-		return nil
-	case v.Is("string"):
-		*u = RequestID{
-			kind: 1,
-			s:    v.S,
-		}
-		return nil
-	}
-	return fmt.Errorf("RequestID: want string or integer, got %s", v.Describe())
 }
 
 // InputRequest is a request a server can place in inputRequests. Only the

@@ -31,11 +31,7 @@ var Gate = &rootsrt.RevisionPackage{
 		}
 		v.AddErr(at, root.Validate())
 	},
-	MissingRoots: func() *rootsrt.RPCError {
-		missing := RequireRoots(nil, nil)
-		data, _ := json.Marshal(missing.Error.Data) // generated types marshal
-		return &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missing.Error.Message, Data: json.RawMessage(data)}
-	},
+	MissingRoots: missingRoots,
 	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
 		res, err := askForRoots(key, requestState, ListRootsRequestParams{})
 		if err != nil {
@@ -63,12 +59,8 @@ var Gate = &rootsrt.RevisionPackage{
 				return fromRoots(roots), invalid, nil
 			},
 		}
-		if missing := RequireRoots(nil, &p.Meta); missing != nil {
-			data, err := json.Marshal(missing.Error.Data)
-			if err != nil {
-				return rootsrt.StandAlone{}, err
-			}
-			req.Missing = &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missing.Error.Message, Data: json.RawMessage(data)}
+		if p.Meta.ClientCapabilities.Roots == nil {
+			req.Missing = missingRoots()
 		}
 		return req, nil
 	},
@@ -128,25 +120,17 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 	return &result, nil
 }
 
-// RequireRoots returns nil when the request's _meta declares the roots
-// capability, and otherwise the -32021 error response to send, naming roots
-// as the required capability.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func RequireRoots(id *RequestID, meta *RequestMetaObject) *MissingRequiredClientCapabilityError {
-	if meta != nil && meta.ClientCapabilities.Roots != nil {
-		return nil
-	}
-	return &MissingRequiredClientCapabilityError{
-		ID: id,
-		Error: MissingRequiredClientCapabilityErrorObject{
-			Message: "Server requires the roots capability for this request",
-			Data: MissingRequiredClientCapabilityErrorData{
-				RequiredCapabilities: ClientCapabilities{Roots: &RootsCapability{}},
-			},
-		},
-	}
+// missingRoots is the -32021 error for a request whose _meta does not
+// declare the roots capability.
+func missingRoots() *rootsrt.RPCError {
+	data, _ := missingRootsData().MarshalJSON() // generated types marshal
+	return &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missingRootsMessage, Data: json.RawMessage(data)}
+}
+
+// missingRootsMessage and missingRootsData are the message and data of
+// the -32021 error: the data names roots as the required capability.
+const missingRootsMessage = "Server requires the roots capability for this request"
+
+func missingRootsData() MissingRequiredClientCapabilityErrorData {
+	return MissingRequiredClientCapabilityErrorData{RequiredCapabilities: ClientCapabilities{Roots: &RootsCapability{}}}
 }
