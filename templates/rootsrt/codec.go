@@ -567,16 +567,6 @@ func ConstError[V any](want V) error {
 	return fmt.Errorf("must be %s", text)
 }
 
-// AppendKey starts the next member of an object: a comma after the first,
-// then the quoted name and colon.
-func AppendKey(b []byte, n *int, key string) []byte {
-	if *n > 0 {
-		b = append(b, ',')
-	}
-	*n++
-	return append(b, key...)
-}
-
 // AppendString appends s as a JSON string, escaped as encoding/json does.
 func AppendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
