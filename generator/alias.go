@@ -265,12 +265,15 @@ type revisionTypes struct {
 	// ownUses are the types used by each declaration that belongs to no
 	// type (not counting constants and variables).
 	ownUses [][]string
+	// constructors are the type each function without a receiver that
+	// belongs to a type returns, by the function's name.
+	constructors map[string]string
 }
 
 // readTypes groups the declarations of out's typeFiles by the type they
 // belong to (declOwner).
 func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
-	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}}
+	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}, constructors: map[string]string{}}
 	for _, f := range out {
 		if !slices.Contains(typeFiles, f.Name) {
 			continue
@@ -299,6 +302,9 @@ func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
 			if owner == "" {
 				t.ownUses = append(t.ownUses, uses)
 				continue
+			}
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				t.constructors[fd.Name.Name] = owner
 			}
 			g := t.decls[owner]
 			if g == nil {

@@ -291,8 +291,8 @@ type templateData struct {
 }
 
 // Asks says that the kit's gate serves the revision's requests that carry
-// roots/list in inputRequests: it has AskForRoots, RequireRoots and the
-// -32021 code.
+// roots/list in inputRequests: its plan has what asking for roots (Ask),
+// the -32021 error's data (Require) and its code (MissingCode) need.
 func (d templateData) Asks() bool { return d.Plan.Ask && d.Plan.Require && d.Plan.MissingCode }
 
 // Deprecated says that the revision deprecates roots.

@@ -293,6 +293,50 @@ func TestKitRuntimeKeepsWhatTheKitUses(t *testing.T) {
 	}
 }
 
+// TestPruneKeepsWhatTheGlueCalls: a type whose constructor the glue
+// calls stays, though the glue never names it; a type nothing uses goes,
+// and a constant's doc that names it names the schema's definition.
+func TestPruneKeepsWhatTheGlueCalls(t *testing.T) {
+	out := []File{
+		{Name: "types.go", Content: []byte("package p\n\nconst (\n\t// K is the fixed value of \"k\" in\n\t// Gone.\n\tK = 1\n)\n\ntype Made struct{}\n\nfunc MadeFromInt(int) Made { return Made{} }\n\ntype Gone struct{}\n")},
+		{Name: "gate.go", Content: []byte("package p\n\nvar _ = MadeFromInt(K)\n")},
+	}
+	got, err := pruneTypes(out, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(got[0].Content)
+	for _, want := range []string{"type Made struct", "func MadeFromInt(", "// the schema's Gone."} {
+		if !strings.Contains(src, want) {
+			t.Errorf("pruned types.go lacks %q:\n%s", want, src)
+		}
+	}
+	if strings.Contains(src, "type Gone") {
+		t.Errorf("pruned types.go keeps Gone:\n%s", src)
+	}
+}
+
+// TestRuntimeCuttable: the runtime's cut-down refuses a runtime file with
+// an init function or a blank declaration, which it could not keep.
+func TestRuntimeCuttable(t *testing.T) {
+	for src, ok := range map[string]bool{
+		"package p\nfunc f() {}\nvar x int\n": true,
+		"package p\nfunc init() {}\n":         false,
+		"package p\nvar _ error = nil\n":      false,
+	} {
+		f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cuttable(f); (err == nil) != ok {
+			t.Errorf("cuttable(%q) = %v; want ok %v", src, err, ok)
+		}
+	}
+	if _, err := parseRuntime(nil); err != nil {
+		t.Errorf("the runtime: %v", err)
+	}
+}
+
 // TestKitRefusesBadImport: the kit's import path is written between quotes
 // into its sources; what could add a line or code there is refused before
 // anything is generated.

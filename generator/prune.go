@@ -5,7 +5,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"regexp"
 	"slices"
+	"strings"
 )
 
 // A kit's revision package is there for its gate: the kit's front package
@@ -54,5 +56,35 @@ func pruneTypes(out []File, pkg string) ([]File, error) {
 		return nil, err
 	}
 	keep(localUses(gate, t.local))
-	return t.without(out, func(owner string) bool { return !need[owner] }, nil)
+	// A constructor the glue calls keeps its type, though the glue may not
+	// name the type itself.
+	ast.Inspect(gate, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && t.constructors[id.Name] != "" {
+			keep([]string{t.constructors[id.Name]})
+		}
+		return true
+	})
+	pruned, err := t.without(out, func(owner string) bool { return !need[owner] }, nil)
+	if err != nil {
+		return nil, err
+	}
+	// The docs the model writes for a method name or a fixed value name
+	// the type that holds it; where that type is left out, they name the
+	// schema's definition instead.
+	var dropped []string
+	for _, name := range t.order {
+		if !need[name] {
+			dropped = append(dropped, regexp.QuoteMeta(name))
+		}
+	}
+	if len(dropped) == 0 {
+		return pruned, nil
+	}
+	owner := regexp.MustCompile(`( (?:of|in)(?: |\n\t*// ))(` + strings.Join(dropped, "|") + `)\.`)
+	for i, f := range pruned {
+		if slices.Contains(typeFiles, f.Name) {
+			pruned[i].Content = owner.ReplaceAll(f.Content, []byte("${1}the schema's $2."))
+		}
+	}
+	return pruned, nil
 }

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -303,9 +304,24 @@ func parseRuntime(deprecated []string) (*parsedRuntime, error) {
 			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
 		}
 		rt.files = append(rt.files, f)
+		if err := cuttable(f); err != nil {
+			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
+		}
 	}
 	rt.decls = runtimeDecls(rt.files)
 	return rt, nil
+}
+
+// cuttable says why the declarations of f cannot be cut down to what is
+// named from what is kept: nothing names an init function or a blank
+// declaration, which would be left out in silence.
+func cuttable(f *ast.File) error {
+	for _, d := range f.Decls {
+		if names := declNames(d); slices.Contains(names, "_") || slices.Contains(names, "init") {
+			return errors.New("an init function or a blank declaration, which no cut-down of the runtime keeps")
+		}
+	}
+	return nil
 }
 
 // reachable is the set of the runtime's names that root says yes to, and

@@ -23,12 +23,12 @@ const (
 	MethodListRoots Method = "roots/list"
 
 	// CodeMissingRequiredClientCapability is the fixed value of "code" in
-	// MissingRequiredClientCapabilityErrorObject. Always -32021, the code for a
+	// the schema's MissingRequiredClientCapabilityErrorObject. Always -32021, the code for a
 	// missing client capability.
 	CodeMissingRequiredClientCapability = -32021
 
 	// JSONRPCVersion is the fixed value of "jsonrpc" in
-	// MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
+	// the schema's MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 

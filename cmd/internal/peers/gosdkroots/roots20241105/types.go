@@ -13,10 +13,10 @@ const ProtocolVersion = "2024-11-05"
 type Method string
 
 const (
-	// MethodListRoots is the method name of ListRootsRequest.
+	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 )
 

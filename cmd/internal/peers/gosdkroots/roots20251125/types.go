@@ -10,13 +10,13 @@ import (
 const ProtocolVersion = "2025-11-25"
 
 const (
-	// MethodListRoots is the method name of ListRootsRequest.
+	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 
-	// JSONRPCVersion is the fixed value of "jsonrpc" in ListRootsRequest. JSON-RPC
+	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's ListRootsRequest. JSON-RPC
 	// protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )

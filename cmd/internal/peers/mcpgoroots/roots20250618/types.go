@@ -10,10 +10,10 @@ import (
 const ProtocolVersion = "2025-06-18"
 
 const (
-	// MethodListRoots is the method name of ListRootsRequest.
+	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 )
 
