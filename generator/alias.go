@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/go/ast/astutil"
 )
 
 // A revision whose package would be the same as an earlier revision's in
@@ -460,6 +463,11 @@ func (t *revisionTypes) without(out []File, drop func(owner string) bool, droppe
 			}
 			start, end := f.declRange(d)
 			b.Write(f.src[last:start])
+			// The declaration goes with its line's end and the blank line
+			// after it, so the file stays as gofmt writes it.
+			if bytes.HasPrefix(f.src[end:], []byte("\n\n")) {
+				end += 2
+			}
 			last, changed = end, true
 		}
 		switch {
@@ -470,13 +478,50 @@ func (t *revisionTypes) without(out []File, drop func(owner string) bool, droppe
 			continue
 		}
 		b.Write(f.src[last:])
-		content, err := formatFile(File{Name: o.Name, Content: b.Bytes()})
+		content, err := dropUnusedImports(append(bytes.TrimRight(b.Bytes(), "\n"), '\n'))
 		if err != nil {
 			return nil, fmt.Errorf("%s without the types it leaves out: %w", o.Name, err)
 		}
 		kept = append(kept, File{Name: o.Name, Content: content})
 	}
 	return kept, nil
+}
+
+// dropUnusedImports is src, Go source as gofmt writes it, without the
+// imports it does not use; src itself when it uses them all.
+func dropUnusedImports(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	if !deleteUnusedImports(fset, f) {
+		return src, nil
+	}
+	var b bytes.Buffer
+	if err := format.Node(&b, fset, f); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// deleteUnusedImports deletes from f the imports it does not use, and
+// reports whether there were any.
+func deleteUnusedImports(fset *token.FileSet, f *ast.File) bool {
+	var unused [][2]string // name, path
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); !astutil.UsesImport(f, p) {
+			name := ""
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			unused = append(unused, [2]string{name, p})
+		}
+	}
+	for _, u := range unused {
+		astutil.DeleteNamedImport(fset, f, u[0], u[1])
+	}
+	return len(unused) > 0
 }
 
 // lines counts the lines of files.

@@ -35,8 +35,8 @@ import (
 //     declarations the package uses or offers are kept, and the names the
 //     runtime exports only for generated code become unexported.
 //
-// Either way the runtime is printed once from its parsed sources, without
-// the declarations left out; what is kept is as written.
+// Either way a file kept whole is copied as written, and a file cut down
+// is printed once from its parsed source; what is kept reads as written.
 //
 // The tables below say which runtime names are a revision package's API,
 // by the part of the plan that brings them: everything else the runtime
@@ -286,6 +286,7 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 type parsedRuntime struct {
 	fset  *token.FileSet
 	srcs  []runtimeSource
+	text  [][]byte // the sources as parsed, directives replaced
 	files []*ast.File
 	decls map[string][]ast.Node // see runtimeDecls
 }
@@ -299,10 +300,12 @@ func parseRuntime(deprecated []string) (*parsedRuntime, error) {
 	}
 	rt := &parsedRuntime{fset: token.NewFileSet(), srcs: srcs}
 	for _, s := range srcs {
-		f, err := parser.ParseFile(rt.fset, s.name, dropDirectives(s.src, deprecated), parser.ParseComments)
+		text := dropDirectives(s.src, deprecated)
+		f, err := parser.ParseFile(rt.fset, s.name, text, parser.ParseComments)
 		if err != nil {
 			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
 		}
+		rt.text = append(rt.text, text)
 		rt.files = append(rt.files, f)
 		if err := cuttable(f); err != nil {
 			return nil, fmt.Errorf("runtime %s: %w", s.name, err)
@@ -356,6 +359,11 @@ func (rt *parsedRuntime) reachable(root func(name string) bool) map[string]bool 
 func (rt *parsedRuntime) write(pkg, header string, keep map[string]bool, renamed map[string]string) ([]File, error) {
 	var out []File
 	for i, f := range rt.files {
+		if len(renamed) == 0 && f.Name.Name == pkg && !slices.ContainsFunc(f.Decls, func(d ast.Decl) bool { return !wholeDecl(d, keep) }) {
+			// All of it, as written: no need to print it again.
+			out = append(out, File{Name: rt.srcs[i].name, Content: withHeader(header, rt.text[i])})
+			continue
+		}
 		cmap := ast.NewCommentMap(rt.fset, f, f.Comments)
 		var kept []ast.Decl
 		for _, d := range f.Decls {
@@ -371,20 +379,7 @@ func (rt *parsedRuntime) write(pkg, header string, keep map[string]bool, renamed
 		rename(f, renamed)
 		renameInComments(f, renamed)
 		f.Name.Name = pkg
-		var unused [][2]string // name, path
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if !astutil.UsesImport(f, p) {
-				name := ""
-				if imp.Name != nil {
-					name = imp.Name.Name
-				}
-				unused = append(unused, [2]string{name, p})
-			}
-		}
-		for _, u := range unused {
-			astutil.DeleteNamedImport(rt.fset, f, u[0], u[1])
-		}
+		deleteUnusedImports(rt.fset, f)
 		var b bytes.Buffer
 		if err := format.Node(&b, rt.fset, f); err != nil {
 			return nil, fmt.Errorf("runtime %s: %w", rt.srcs[i].name, err)
@@ -453,6 +448,19 @@ func keepDecl(d ast.Decl, keep map[string]bool) bool {
 		return true
 	}
 	return true
+}
+
+// wholeDecl reports whether keepDecl keeps d as it is, with all its specs.
+func wholeDecl(d ast.Decl, keep map[string]bool) bool {
+	if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.IMPORT && g.Tok != token.CONST {
+		for _, s := range g.Specs {
+			if !slices.ContainsFunc(specNames(s), func(n string) bool { return keep[n] }) {
+				return false
+			}
+		}
+		return true
+	}
+	return keepDecl(d, keep)
 }
 
 func receiverName(fd *ast.FuncDecl) string {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-
 	"github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
 )
 
