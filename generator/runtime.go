@@ -165,7 +165,7 @@ func kitRuntime(header, runtimeImport string, kit []File) ([]File, error) {
 		if !strings.HasSuffix(kf.Name, ".go") {
 			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), kf.Name, kf.Content, parser.ImportsOnly|parser.SkipObjectResolution)
+		f, err := parser.ParseFile(token.NewFileSet(), kf.Name, kf.Content, parser.SkipObjectResolution)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", kf.Name, err)
 		}
@@ -180,9 +180,6 @@ func kitRuntime(header, runtimeImport string, kit []File) ([]File, error) {
 		}
 		if name == "" {
 			continue
-		}
-		if f, err = parser.ParseFile(token.NewFileSet(), kf.Name, kf.Content, parser.SkipObjectResolution); err != nil {
-			return nil, fmt.Errorf("%s: %w", kf.Name, err)
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sel, ok := n.(*ast.SelectorExpr); ok {
