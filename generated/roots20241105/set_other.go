@@ -5,6 +5,7 @@
 package roots20241105
 
 import (
+	"io"
 	"os"
 	"sync/atomic"
 	"syscall"
@@ -17,7 +18,9 @@ const haveOpenBeneath = false
 // oNonblock opens a FIFO without waiting for its other end.
 const oNonblock = syscall.O_NONBLOCK
 
-func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
+func openRegularBeneath(*os.File, string) (io.ReadCloser, int64, bool, error) {
+	return nil, 0, false, nil
+}
 
 // noOpenat2 and noProcFD: never consulted here, as haveOpenBeneath is false.
 var noOpenat2, noProcFD atomic.Bool

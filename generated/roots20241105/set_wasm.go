@@ -5,6 +5,7 @@
 package roots20241105
 
 import (
+	"io"
 	"os"
 	"sync/atomic"
 )
@@ -16,7 +17,9 @@ const haveOpenBeneath = false
 // oNonblock is nothing here: these systems have no flag for it.
 const oNonblock = 0
 
-func openRegularBeneath(*os.File, string) (*os.File, bool, error) { return nil, false, nil }
+func openRegularBeneath(*os.File, string) (io.ReadCloser, int64, bool, error) {
+	return nil, 0, false, nil
+}
 
 // noOpenat2 and noProcFD: never consulted here, as haveOpenBeneath is false.
 var noOpenat2, noProcFD atomic.Bool

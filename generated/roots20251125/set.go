@@ -1432,24 +1432,22 @@ func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File,
 
 // openRegular opens p for reading if it is a regular file, and opens
 // nothing else (opening a device can act on it, and opening a FIFO
-// releases a writer waiting at its other end). On Linux the type is read
-// through an O_PATH handle and the file reopened through it (see
-// openRegularBeneath): first on p read as text, then, where links or ".."
-// stop openat2, on the path the walk resolves, which has no links left.
-// Should openat2 still not answer, the tree changed during the call and
-// the read is refused with EAGAIN; nothing is opened by name. Elsewhere
-// (and with no openat2 or no /proc), os.Root's Stat comes before the open,
-// and ReadFile's check of what it opened catches a swap between the two.
-// The openat2 file is for ReadFile alone: [os.NewFile] makes a file that
-// knows no root, whose directory entries Go would describe by a path from
-// the working directory, not through the handle.
-func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
+// releases a writer waiting at its other end), and returns its size. On
+// Linux the type is read through an O_PATH handle and the file reopened
+// through it (see openRegularBeneath): first on p read as text, then,
+// where links or ".." stop openat2, on the path the walk resolves, which
+// has no links left. Should openat2 still not answer, the tree changed
+// during the call and the read is refused with EAGAIN; nothing is opened
+// by name. Elsewhere (and with no openat2 or no /proc), os.Root's Stat
+// comes before the open, and a Stat of what was opened catches a swap
+// between the two.
+func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 	for try := 0; haveOpenBeneath && !noOpenat2.Load() && !noProcFD.Load() && !s.closed.Load(); try++ {
 		i, name, ok := s.lexicalName(p)
 		if !ok || try > 0 {
 			var err error
 			if _, i, name, err = s.resolveIn("open", p, resolveMode{}); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
 		dir, err := s.dirFile(i)
@@ -1457,13 +1455,13 @@ func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
 			if err == nil {
 				err = fs.ErrClosed
 			}
-			return nil, pathError("open", p, err) // never an open by name
+			return nil, 0, pathError("open", p, err) // never an open by name
 		}
-		if f, handled, err := openRegularBeneath(dir, name); handled {
-			return f, pathError("open", p, err)
+		if f, size, handled, err := openRegularBeneath(dir, name); handled {
+			return f, size, pathError("open", p, err)
 		}
 		if try == 3 {
-			return nil, &fs.PathError{Op: "open", Path: p, Err: syscall.EAGAIN}
+			return nil, 0, &fs.PathError{Op: "open", Path: p, Err: syscall.EAGAIN}
 		}
 	}
 	var f *os.File
@@ -1477,7 +1475,18 @@ func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
 		}
 		return err
 	})
-	return f, err
+	if err != nil {
+		return nil, 0, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = ErrNotRegularFile
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, pathError("read", p, err)
+	}
+	return f, info.Size(), nil
 }
 
 // ReadFile reads the whole file p names, through the root that holds it.
@@ -1485,9 +1494,10 @@ func (s *RootSetOf[R]) openRegular(p string) (*os.File, error) {
 // error wrapping [ErrNotRegularFile], refused from its type without being
 // opened (see openRegular) and without blocking, and a file
 // larger than the set's read limit ([DefaultReadLimit] unless [ReadLimit]
-// sets another) wraps [ErrFileTooLarge].
+// sets another) wraps [ErrFileTooLarge]. On Linux the first call opens
+// /proc/self/fd and keeps it open for the life of the process.
 func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
-	f, err := s.openRegular(p)
+	f, size, err := s.openRegular(p)
 	if errors.Is(err, ErrNotRegularFile) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
 	}
@@ -1495,19 +1505,12 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, pathError("read", p, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
-	}
-	if info.Size() > s.readLimit {
+	if size > s.readLimit {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrFileTooLarge}
 	}
 	// The size is a hint: the file can change while it is read, and the
 	// limit holds whatever it says.
-	data := make([]byte, 0, min(info.Size(), s.readLimit, 1<<20)+512)
+	data := make([]byte, 0, min(size, s.readLimit, 1<<20)+512)
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]

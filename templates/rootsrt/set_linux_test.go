@@ -3,6 +3,7 @@
 package rootsrt
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,5 +120,61 @@ func TestPathWalkerAsFDWalker(t *testing.T) {
 				t.Errorf("%+v %s: by path %q, %v; by handles %q, %v", mode, p, got, gotErr, want, wantErr)
 			}
 		}
+	}
+}
+
+// TestReadFileReopensThroughProc: on Linux with openat2 and /proc,
+// ReadFile reads through the handle it reopens under the one /proc/self/fd
+// it keeps, and leaves no other descriptor open, whether it reads the
+// file, finds it too large or refuses a FIFO.
+func TestReadFileReopensThroughProc(t *testing.T) {
+	if noOpenat2.Load() || noProcFD.Load() {
+		t.Skip("no openat2 or no /proc here: ReadFile goes through os.Root")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("data"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewRootSetOf([]string{"file://" + dir}, func(u *string) string { return *u }, nil, ReadLimit(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	big, err := NewRootSetOf([]string{"file://" + dir}, func(u *string) string { return *u }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer big.Close()
+	if data, err := big.ReadFile(dir + "/f"); err != nil || string(data) != "data" {
+		t.Fatalf("ReadFile = %q, %v", data, err)
+	}
+	s.ReadFile(dir + "/f") // each set opens its root's directory on first use
+	if procFD.Load() == 0 {
+		t.Fatal("ReadFile did not open /proc/self/fd: it did not take the openat2 path")
+	}
+	count := func() int {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(fds)
+	}
+	before := count()
+	for range 10 {
+		if data, err := big.ReadFile(dir + "/f"); err != nil || string(data) != "data" {
+			t.Fatalf("ReadFile = %q, %v", data, err)
+		}
+		if _, err := s.ReadFile(dir + "/f"); !errors.Is(err, ErrFileTooLarge) {
+			t.Fatalf("ReadFile over the limit: %v; want ErrFileTooLarge", err)
+		}
+		if _, err := big.ReadFile(dir + "/fifo"); !errors.Is(err, ErrNotRegularFile) {
+			t.Fatalf("ReadFile of a FIFO: %v; want ErrNotRegularFile", err)
+		}
+	}
+	if after := count(); after != before {
+		t.Errorf("%d descriptors open after the reads, %d before", after, before)
 	}
 }

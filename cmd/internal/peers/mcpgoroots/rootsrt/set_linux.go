@@ -5,7 +5,7 @@
 package rootsrt
 
 import (
-	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -101,40 +101,85 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 
 // openRegularBeneath opens name under dir for reading if it is a regular
 // file, and opens nothing else: the name is opened as a path (O_PATH,
-// which neither opens a device nor meets a FIFO's writer), its type read
-// through that handle, and only a regular file opened, through
+// which neither opens a device nor meets a FIFO's writer), its type and
+// size read through that handle, and only a regular file opened, through
 // /proc/self/fd, which reaches the file the handle holds whatever the name
-// leads to by then. handled is false where os.Root must decide instead:
-// as for openBeneath, and where /proc is not there.
-func openRegularBeneath(dir *os.File, name string) (f *os.File, handled bool, err error) {
+// leads to by then. The file is a bare descriptor: ReadFile needs nothing
+// of os.File, whose set-up costs system calls. handled is false where
+// os.Root must decide instead: as for openBeneath, and where /proc is not
+// there.
+func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64, handled bool, err error) {
+	proc, err := procSelfFD()
+	if proc < 0 {
+		return nil, 0, err != nil, err
+	}
 	h, handled, err := openBeneath(dir, name, oPath)
 	if h < 0 {
-		return nil, handled, err
+		return nil, 0, handled, err
 	}
 	defer syscall.Close(h)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(h, &st); err != nil {
-		return nil, true, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, true, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
+		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
 	}
-	var buf [32]byte
-	proc := append(strconv.AppendInt(append(buf[:0], "/proc/self/fd/"...), int64(h), 10), 0)
-	cwd := atFDCWD
-	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(cwd), uintptr(unsafe.Pointer(&proc[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC), 0, 0, 0)
-	switch errno {
-	case 0:
-		return os.NewFile(fd, name), true, nil
-	case syscall.ENOENT:
-		if _, err := os.Stat("/proc/self/fd"); errors.Is(err, fs.ErrNotExist) {
-			noProcFD.Store(true) // no /proc here: a handle cannot be reopened
-			return nil, false, nil
+	var buf [24]byte
+	num := append(strconv.AppendInt(buf[:0], int64(h), 10), 0)
+	for {
+		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&num[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC), 0, 0, 0)
+		switch errno {
+		case 0:
+			return fdFile(fd), st.Size, true, nil
+		case syscall.EINTR:
+			continue
 		}
-		// The file's own answer (a FUSE file, say): /proc is there.
+		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 	}
-	return nil, true, &fs.PathError{Op: "open", Path: name, Err: errno}
 }
+
+// procFD is one more than a handle on /proc/self/fd, opened once (0
+// until then) and kept for the life of the process, so that a reopen
+// does not look up /proc and self each time.
+var procFD atomic.Int64
+
+// procSelfFD returns procFD, opening it the first time: -1 and the error
+// where it cannot be opened for want of descriptors or memory, -1 and no
+// error where it cannot be opened at all (no /proc, or one this process
+// may not read: noProcFD is then set).
+func procSelfFD() (int, error) {
+	if fd := procFD.Load(); fd > 0 {
+		return int(fd - 1), nil
+	}
+	fd, err := openat(atFDCWD, "/proc/self/fd", oPath|syscall.O_DIRECTORY)
+	switch err {
+	case nil:
+	case syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM:
+		return -1, &fs.PathError{Op: "open", Path: "/proc/self/fd", Err: err}
+	default:
+		noProcFD.Store(true) // a handle cannot be reopened here
+		return -1, nil
+	}
+	if !procFD.CompareAndSwap(0, int64(fd)+1) {
+		syscall.Close(fd) // another call opened it first
+	}
+	return int(procFD.Load() - 1), nil
+}
+
+// fdFile is a descriptor read with plain system calls.
+type fdFile int
+
+func (f fdFile) Read(b []byte) (n int, err error) {
+	for n, err = syscall.Read(int(f), b); err == syscall.EINTR; n, err = syscall.Read(int(f), b) {
+	}
+	if n == 0 && err == nil && len(b) > 0 {
+		err = io.EOF
+	}
+	return max(n, 0), err
+}
+
+func (f fdFile) Close() error { return syscall.Close(int(f)) }
 
 // atFDCWD is AT_FDCWD: a path relative to the working directory, or
 // absolute.
