@@ -569,11 +569,12 @@ func constError[V any](want V) error {
 	return fmt.Errorf("must be %s", text)
 }
 
-// appendString appends s as a JSON string, escaped as encoding/json does.
-func appendString(b []byte, s string) []byte {
+// appendString appends s, UTF-8 text, as a JSON string, escaped as
+// encoding/json escapes a string.
+func appendString[S ~string | ~[]byte](b []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
 		if !plainJSON[s[i]] {
-			quoted, _ := json.Marshal(s)
+			quoted, _ := json.Marshal(string(s))
 			return append(b, quoted...)
 		}
 	}

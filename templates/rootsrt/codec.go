@@ -567,11 +567,12 @@ func ConstError[V any](want V) error {
 	return fmt.Errorf("must be %s", text)
 }
 
-// AppendString appends s as a JSON string, escaped as encoding/json does.
-func AppendString(b []byte, s string) []byte {
+// AppendString appends s, UTF-8 text, as a JSON string, escaped as
+// encoding/json escapes a string.
+func AppendString[S ~string | ~[]byte](b []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
 		if !plainJSON[s[i]] {
-			quoted, _ := json.Marshal(s)
+			quoted, _ := json.Marshal(string(s))
 			return append(b, quoted...)
 		}
 	}

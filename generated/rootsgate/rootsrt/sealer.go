@@ -11,6 +11,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -568,24 +569,14 @@ func (c *salientCanon) str() (start, end int, err error) {
 
 // hex4 is the value of the four hex digits b begins with, or -1.
 func hex4(b []byte) rune {
+	var v [2]byte
 	if len(b) < 4 {
 		return -1
 	}
-	var r rune
-	for _, h := range b[:4] {
-		switch {
-		case '0' <= h && h <= '9':
-			h -= '0'
-		case 'a' <= h && h <= 'f':
-			h -= 'a' - 10
-		case 'A' <= h && h <= 'F':
-			h -= 'A' - 10
-		default:
-			return -1
-		}
-		r = r<<4 | rune(h)
+	if _, err := hex.Decode(v[:], b[:4]); err != nil {
+		return -1
 	}
-	return r
+	return rune(v[0])<<8 | rune(v[1])
 }
 
 // write appends node n to out as canonical JSON, leaving out the members
@@ -605,7 +596,7 @@ func (c *salientCanon) write(out []byte, n int, top bool) []byte {
 				out = append(out, ',')
 			}
 			first = false
-			out = appendJSONString(out, name)
+			out = AppendString(out, name)
 			out = append(out, ':')
 			out = c.write(out, m.node, false)
 		}
@@ -620,57 +611,9 @@ func (c *salientCanon) write(out []byte, n int, top bool) []byte {
 		}
 		return append(out, ']')
 	case '"':
-		return appendJSONString(out, c.text[node.start:node.end])
+		return AppendString(out, c.text[node.start:node.end])
 	}
 	return append(out, c.in[node.start:node.end]...)
-}
-
-// appendJSONString appends s, valid UTF-8, as a JSON string escaped as
-// encoding/json escapes it: the quote, the backslash, the control
-// characters, <, >, &, U+2028 and U+2029.
-func appendJSONString(out, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	out = append(out, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b >= utf8.RuneSelf {
-			if b == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
-				out = append(out, s[start:i]...)
-				out = append(out, '\\', 'u', '2', '0', '2', hex[s[i+2]&0xF])
-				i += 3
-				start = i
-				continue
-			}
-			i++
-			continue
-		}
-		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
-			i++
-			continue
-		}
-		out = append(out, s[start:i]...)
-		switch b {
-		case '"', '\\':
-			out = append(out, '\\', b)
-		case '\b':
-			out = append(out, '\\', 'b')
-		case '\f':
-			out = append(out, '\\', 'f')
-		case '\n':
-			out = append(out, '\\', 'n')
-		case '\r':
-			out = append(out, '\\', 'r')
-		case '\t':
-			out = append(out, '\\', 't')
-		default:
-			out = append(out, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-		}
-		i++
-		start = i
-	}
-	out = append(out, s[start:]...)
-	return append(out, '"')
 }
 
 // stateBuffers holds scratch space, so that sealing and opening allocate

@@ -46,8 +46,11 @@ import (
 // API and what the kit uses, not helpers only other kits' types call;
 // then 364 fewer: the gate builds the -32021 error from its data alone,
 // so 2026-07-28 no longer needs RequireRoots, the error's envelope types
-// and RequestID.)
-const kitLineBudget = 8447
+// and RequestID; then 2 fewer: ReadFile reads through a bare descriptor
+// reopened under a kept /proc/self/fd, 54 more, and the sealer escapes
+// strings with AppendString and reads \u escapes with encoding/hex, 56
+// fewer.)
+const kitLineBudget = 8445
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc
