@@ -22,3 +22,6 @@ func fifoDir(t *testing.T) (dir, fifo string) {
 	}
 	return dir, fifo
 }
+
+// oNonblock opens a FIFO without waiting for its other end.
+const oNonblock = syscall.O_NONBLOCK

@@ -361,7 +361,7 @@ func TestRootSetSpecialRoots(t *testing.T) {
 				t.Errorf("%s: ReadFile of the FIFO succeeded", c.name)
 			}
 		case <-time.After(10 * time.Second):
-			if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			if f, err := os.OpenFile(fifo, os.O_WRONLY|oNonblock, 0); err == nil {
 				f.Close() // let the blocked open return, for the next cases
 			}
 			t.Errorf("%s: building the set blocked", c.name)
@@ -450,7 +450,7 @@ func TestRootSetReadFileOpensNoSpecialFile(t *testing.T) {
 	case err := <-writer:
 		t.Errorf("ReadFile opened the FIFO: the waiting writer's open returned (%v)", err)
 	case <-time.After(200 * time.Millisecond):
-		r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0) // release the writer
+		r, err := os.OpenFile(fifo, os.O_RDONLY|oNonblock, 0) // release the writer
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -511,7 +511,7 @@ func TestRootSetReadFileSwapNoFIFO(t *testing.T) {
 		}
 	}
 	stop.Store(true)
-	if f, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+	if f, err := os.OpenFile(filepath.Join(dir, "fifo"), os.O_RDONLY|oNonblock, 0); err == nil {
 		defer f.Close() // lets the writer's last open return
 	}
 	wg.Wait()
