@@ -128,7 +128,7 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	var buf [24]byte
 	num := append(strconv.AppendInt(buf[:0], int64(h), 10), 0)
 	for {
-		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&num[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC), 0, 0, 0)
+		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&num[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC|syscall.O_LARGEFILE), 0, 0, 0)
 		switch errno {
 		case 0:
 			return fdFile(fd), st.Size, true, nil
@@ -139,18 +139,33 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	}
 }
 
-// procFD is one more than a handle on /proc/self/fd, opened once (0
-// until then) and kept for the life of the process, so that a reopen
-// does not look up /proc and self each time.
-var procFD atomic.Int64
+// procDir is /proc/self/fd as opened once and kept for the life of the
+// process, so that a reopen does not look up /proc and self each time;
+// nil until then.
+var procDir atomic.Pointer[procHandle]
 
-// procSelfFD returns procFD, opening it the first time: -1 and the error
-// where it cannot be opened for want of descriptors or memory, -1 and no
-// error where it cannot be opened at all (no /proc, or one this process
-// may not read: noProcFD is then set).
+// procHandle is a descriptor and the file it was opened on.
+type procHandle struct {
+	fd       int
+	dev, ino uint64
+}
+
+// procSelfFD returns the kept handle on /proc/self/fd, opening it the
+// first time: -1 and the error where it cannot be opened for want of
+// descriptors or memory, -1 and no error where it cannot be opened at all
+// (no /proc, one this process may not read, or not procfs: noProcFD is
+// then set). Each call checks that the handle is still the directory it
+// opened, so that code elsewhere that closes it by mistake, and a file
+// given its number, cannot make a reopen look up a name in another
+// directory: the number is then forgotten (it is no longer this code's to
+// close) and /proc/self/fd opened again.
 func procSelfFD() (int, error) {
-	if fd := procFD.Load(); fd > 0 {
-		return int(fd - 1), nil
+	var st syscall.Stat_t
+	if d := procDir.Load(); d != nil {
+		if syscall.Fstat(d.fd, &st) == nil && uint64(st.Dev) == d.dev && uint64(st.Ino) == d.ino {
+			return d.fd, nil
+		}
+		procDir.CompareAndSwap(d, nil)
 	}
 	fd, err := openat(atFDCWD, "/proc/self/fd", oPath|syscall.O_DIRECTORY)
 	switch err {
@@ -161,11 +176,20 @@ func procSelfFD() (int, error) {
 		noProcFD.Store(true) // a handle cannot be reopened here
 		return -1, nil
 	}
-	if !procFD.CompareAndSwap(0, int64(fd)+1) {
+	var sfs syscall.Statfs_t
+	if syscall.Fstatfs(fd, &sfs) != nil || sfs.Type != procSuperMagic || syscall.Fstat(fd, &st) != nil {
+		syscall.Close(fd)
+		noProcFD.Store(true) // not the kernel's: what it holds cannot be trusted
+		return -1, nil
+	}
+	if !procDir.CompareAndSwap(nil, &procHandle{fd, uint64(st.Dev), uint64(st.Ino)}) {
 		syscall.Close(fd) // another call opened it first
 	}
-	return int(procFD.Load() - 1), nil
+	return procDir.Load().fd, nil
 }
+
+// procSuperMagic is the file system type of procfs (PROC_SUPER_MAGIC).
+const procSuperMagic = 0x9fa0
 
 // fdFile is a descriptor read with plain system calls.
 type fdFile int

@@ -152,7 +152,7 @@ func TestReadFileReopensThroughProc(t *testing.T) {
 		t.Fatalf("ReadFile = %q, %v", data, err)
 	}
 	s.ReadFile(dir + "/f") // each set opens its root's directory on first use
-	if procFD.Load() == 0 {
+	if procDir.Load() == nil {
 		t.Fatal("ReadFile did not open /proc/self/fd: it did not take the openat2 path")
 	}
 	count := func() int {
@@ -176,5 +176,52 @@ func TestReadFileReopensThroughProc(t *testing.T) {
 	}
 	if after := count(); after != before {
 		t.Errorf("%d descriptors open after the reads, %d before", after, before)
+	}
+}
+
+// TestReadFileProcHandleReused: should code elsewhere close the kept
+// /proc/self/fd handle and its number go to another directory, ReadFile
+// does not look the reopen up there: it opens /proc/self/fd again and
+// reads the file inside the root.
+func TestReadFileProcHandleReused(t *testing.T) {
+	if noOpenat2.Load() || noProcFD.Load() {
+		t.Skip("no openat2 or no /proc here: ReadFile goes through os.Root")
+	}
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "f"), []byte("inside"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1024 {
+		if err := os.WriteFile(filepath.Join(outside, fmt.Sprint(i)), []byte("outside"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := NewRootSetOf([]string{"file://" + root}, func(u *string) string { return *u }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if data, err := s.ReadFile(root + "/f"); err != nil || string(data) != "inside" {
+		t.Fatalf("ReadFile = %q, %v", data, err)
+	}
+	kept := procDir.Load()
+	if kept == nil {
+		t.Fatal("ReadFile did not open /proc/self/fd: it did not take the openat2 path")
+	}
+	other, err := syscall.Open(outside, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(other)
+	// The mistake: the kept number closed, and given to another directory.
+	if err := syscall.Dup3(other, kept.fd, syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(kept.fd)
+	if data, err := s.ReadFile(root + "/f"); err != nil || string(data) != "inside" {
+		t.Fatalf("ReadFile after the handle was reused = %q, %v; want the file inside the root", data, err)
+	}
+	if d := procDir.Load(); d == nil || d.fd == kept.fd {
+		t.Errorf("the reused number is still kept as /proc/self/fd")
 	}
 }

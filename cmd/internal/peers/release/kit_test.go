@@ -49,8 +49,9 @@ import (
 // and RequestID; then 2 fewer: ReadFile reads through a bare descriptor
 // reopened under a kept /proc/self/fd, 54 more, and the sealer escapes
 // strings with AppendString and reads \u escapes with encoding/hex, 56
-// fewer.)
-const kitLineBudget = 8445
+// fewer; then 24 more: ReadFile checks that the kept /proc/self/fd is
+// procfs, and still the directory it opened, before each reopen.)
+const kitLineBudget = 8469
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc
