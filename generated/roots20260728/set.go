@@ -1604,6 +1604,8 @@ func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 
 // MkdirAll is [os.MkdirAll] through the root that holds p: each missing
 // directory is made through the root, so a link cannot lead the rest out.
+// Unlike os.MkdirAll, it makes nothing that a ".." steps out of: the
+// directory before each ".." must exist ("d/a/../b" is ENOENT without d/a).
 func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
 	for !s.windows && strings.HasSuffix(q, "/.") && len(q) > 2 {

@@ -478,6 +478,29 @@ func TestRootSetMkdirAllOverFile(t *testing.T) {
 	}
 }
 
+// TestRootSetMkdirAllDotDot: MkdirAll makes nothing a ".." steps out of,
+// as its doc says: "new/a/../b" is ENOENT while new/a is missing, and
+// makes new/b once it exists.
+func TestRootSetMkdirAllDotDot(t *testing.T) {
+	e := newEscapeTree(t)
+	s := mustSet(t, []string{e.root})
+	if err := s.MkdirAll(e.at("root/new/a/../b"), 0o755); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("MkdirAll(new/a/../b) without new/a: %v; want ENOENT", err)
+	}
+	if _, err := os.Stat(e.at("root/new")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the refused MkdirAll left new: %v", err)
+	}
+	if err := s.MkdirAll(e.at("root/new/a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MkdirAll(e.at("root/new/a/../b"), 0o755); err != nil {
+		t.Errorf("MkdirAll(new/a/../b) with new/a: %v", err)
+	}
+	if info, err := os.Stat(e.at("root/new/b")); err != nil || !info.IsDir() {
+		t.Errorf("MkdirAll made %v, %v; want new/b", info, err)
+	}
+}
+
 // TestRootSetRemoveKeepsTarget: Remove and Lstat act on a final link, not
 // on what it points to, so removing a link that points out is allowed
 // (the link is inside) and leaves the target alone.

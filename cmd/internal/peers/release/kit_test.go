@@ -50,8 +50,9 @@ import (
 // reopened under a kept /proc/self/fd, 54 more, and the sealer escapes
 // strings with AppendString and reads \u escapes with encoding/hex, 56
 // fewer; then 24 more: ReadFile checks that the kept /proc/self/fd is
-// procfs, and still the directory it opened, before each reopen.)
-const kitLineBudget = 8469
+// procfs, and still the directory it opened, before each reopen; 2 more:
+// MkdirAll's doc says that it makes nothing a ".." steps out of.)
+const kitLineBudget = 8471
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc
