@@ -569,8 +569,8 @@ func ConstError[V any](want V) error {
 	return fmt.Errorf("must be %s", text)
 }
 
-// AppendString appends s, UTF-8 text, as a JSON string, escaped as
-// encoding/json escapes a string.
+// AppendString appends s as a JSON string, escaped as encoding/json
+// escapes a string (invalid UTF-8 becomes U+FFFD).
 func AppendString[S ~string | ~[]byte](b []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
 		if !plainJSON[s[i]] {

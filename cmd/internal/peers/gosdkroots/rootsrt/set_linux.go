@@ -129,13 +129,12 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	num := append(strconv.AppendInt(buf[:0], int64(h), 10), 0)
 	for {
 		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&num[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC|syscall.O_LARGEFILE), 0, 0, 0)
-		switch errno {
-		case 0:
+		if errno == 0 {
 			return fdFile(fd), st.Size, true, nil
-		case syscall.EINTR:
-			continue
 		}
-		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: errno}
+		if errno != syscall.EINTR {
+			return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: errno}
+		}
 	}
 }
 
@@ -182,10 +181,11 @@ func procSelfFD() (int, error) {
 		noProcFD.Store(true) // not the kernel's: what it holds cannot be trusted
 		return -1, nil
 	}
-	if !procDir.CompareAndSwap(nil, &procHandle{fd, uint64(st.Dev), uint64(st.Ino)}) {
-		syscall.Close(fd) // another call opened it first
+	if procDir.CompareAndSwap(nil, &procHandle{fd, uint64(st.Dev), uint64(st.Ino)}) {
+		return fd, nil
 	}
-	return procDir.Load().fd, nil
+	syscall.Close(fd) // another call opened it first
+	return procSelfFD()
 }
 
 // procSuperMagic is the file system type of procfs (PROC_SUPER_MAGIC).
