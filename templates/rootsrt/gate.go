@@ -1382,7 +1382,7 @@ func (c *listSetCache) drop() []*sharedRootSet {
 }
 
 // rootsDigest tells roots lists apart: a digest of every member of every
-// root, each with its length.
+// root, each with its length, and of how many members Extra has.
 func rootsDigest(roots []Root) [sha256.Size]byte {
 	buf := make([]byte, 0, 512) // on the stack, for a list of a few roots
 	field := func(b string) {
@@ -1401,13 +1401,11 @@ func rootsDigest(roots []Root) [sha256.Size]byte {
 		} else {
 			field("")
 		}
-		if len(r.Extra) > 0 {
-			for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
-				field(k)
-				field(string(r.Extra[k]))
-			}
+		buf = binary.AppendUvarint(buf, uint64(len(r.Extra)))
+		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+			field(k)
+			field(string(r.Extra[k]))
 		}
-		field("")
 	}
 	return sha256.Sum256(buf)
 }

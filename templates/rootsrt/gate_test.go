@@ -846,6 +846,21 @@ func TestGateListSetShared(t *testing.T) {
 	}
 	readsAs(t, "a list that differs in an unknown member", kept, f, "two")
 	kept.Close()
+	// One root whose Extra spells the members of a second root is another
+	// list: the digest counts Extra's members. (The second root, "1", is
+	// invalid, and the session refuses it rather than serve the first
+	// list's set.)
+	spelled := rootsrt.Root{URI: uri, Extra: map[string]json.RawMessage{"": json.RawMessage(`1`), "k": json.RawMessage(`{}`)}}
+	if set, err := sess.DecodedRootSet(rootsrt.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Answered: true, Answer: []rootsrt.Root{spelled}}); err != nil {
+		t.Fatal(err)
+	} else {
+		set.Close()
+	}
+	two := []rootsrt.Root{{URI: uri}, {URI: "1", Name: "k", Meta: map[string]any{}}}
+	if set, err := sess.DecodedRootSet(rootsrt.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Answered: true, Answer: two}); err == nil {
+		set.Close()
+		t.Errorf("a list with an invalid root, after a list whose Extra spells it: no error")
+	}
 	sess.Close()
 	if got := read(t, sess, one); got != "two" {
 		t.Errorf("after Session.Close: %q, want a new set", got)
