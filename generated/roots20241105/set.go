@@ -1438,9 +1438,9 @@ func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File,
 // where links or ".." stop openat2, on the path the walk resolves, which
 // has no links left. Should openat2 still not answer, the tree changed
 // during the call and the read is refused with EAGAIN; nothing is opened
-// by name. Elsewhere (and with no openat2 or no /proc), os.Root's Stat
-// comes before the open, and a Stat of what was opened catches a swap
-// between the two.
+// by name. Elsewhere (and with no openat2 or no /proc, or where openat2
+// refuses this file for a reason of its own), os.Root's Stat comes before
+// the open, and a Stat of what was opened catches a swap between the two.
 func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 	for try := 0; haveOpenBeneath && !noOpenat2.Load() && !noProcFD.Load() && !s.closed.Load(); try++ {
 		i, name, ok := s.lexicalName(p)
@@ -1457,8 +1457,11 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 			}
 			return nil, 0, pathError("open", p, err) // never an open by name
 		}
-		if f, size, handled, err := openRegularBeneath(dir, name); handled {
+		f, size, handled, err := openRegularBeneath(dir, name)
+		if handled {
 			return f, size, pathError("open", p, err)
+		} else if err != nil {
+			break // os.Root opens this file
 		}
 		if try == 3 {
 			return nil, 0, &fs.PathError{Op: "open", Path: p, Err: syscall.EAGAIN}

@@ -43,8 +43,10 @@ var noProcFD atomic.Bool
 var noOpenat2 atomic.Bool
 
 // openBeneath opens name under dir without leaving it. handled is false
-// when os.Root must decide instead: no openat2 here, or a path that leads
-// out of dir, which os.Root and then resolving the path report on.
+// when it cannot: with an error, this file is os.Root's to open (openat2
+// refused it for a reason of its own); without one, there is no openat2
+// here, or the path leads out of dir or changed during the call, and
+// resolving it again decides.
 func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err error) {
 	if noOpenat2.Load() {
 		return -1, false, nil
@@ -90,7 +92,7 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 		noOpenat2.Store(true)
 		return -1, false, nil
 	case errno == syscall.ENOSYS || errno == syscall.EPERM || errno == syscall.EINVAL || errno == syscall.E2BIG:
-		return -1, false, nil // this file's answer: os.Root gives it
+		return -1, false, errno // this file's answer: os.Root gives it
 	case errno == syscall.EXDEV || errno == syscall.ELOOP || errno == syscall.EAGAIN:
 		return -1, false, nil
 	}
