@@ -109,12 +109,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usage("unexpected arguments %q: all input is given by flags (see -h)", fs.Args())
 	}
 	var schemaFlags []string // the flags that act on a schema read for -revision
+	given, notForList := 0, 0
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "strict" || f.Name == "max-bytes" || f.Name == "max-depth" {
 			schemaFlags = append(schemaFlags, "-"+f.Name)
 		}
+		if given++; f.Name != "list" && f.Name != "markdown" && f.Name != "v" {
+			notForList++
+		}
 	})
 	switch {
+	case *version && given > 1:
+		return usage("-version takes no other flag")
+	case *list && (notForList > 0 || *verbose && !*markdown):
+		return usage("-list takes no other flag but -markdown, and -v with -markdown")
 	case *version:
 		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
 		return exitOK
@@ -123,15 +131,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	case *list:
 		return interrupted(ctx, listRevisions(stdout, stderr), stderr)
 	case *markdown:
-		return usage("-markdown goes with -list")
+		return usage("-markdown: only with -list")
 	case *sdk != "" && (*revision != "" || *schemaF != ""):
 		return usage("-sdk writes a kit of the embedded revisions (narrow it with -revisions); it takes neither -revision nor -schema")
 	case *sdk != "" && *sdk != "none" && !slices.Contains(generator.SDKs(), *sdk):
 		return usage("unknown SDK %q; known: %s, none", *sdk, strings.Join(generator.SDKs(), ", "))
 	case *sdk != "" && len(schemaFlags) > 0:
-		return usage("%s go with -revision: a kit is written from the embedded schemas, which rootsgen checks itself", strings.Join(schemaFlags, ", "))
+		return usage("%s: only with -revision (a kit is written from the embedded schemas, which rootsgen checks itself)", strings.Join(schemaFlags, ", "))
 	case *sdk == "" && *revs != "":
-		return usage("-revisions goes with -sdk")
+		return usage("-revisions: only with -sdk")
 	case *sdk == "" && *revision == "":
 		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
 	case *sdk == "" && schema.CheckRevision(*revision) != nil:
@@ -178,7 +186,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 			return usage("-strict: the schema of %s has %d part(s) of the roots feature that rootsgen cannot write (warnings above); nothing was written", *revision, len(m.Plan.Warnings))
 		}
 	}
-	return writeOrCheck(ctx, files, *out, what, name, *check, *verbose, stderr)
+	return writeOrCheck(ctx, files, *out, what, name, *check, *verbose, getenv("GOFILE") != "", stderr)
 }
 
 // interrupted turns the success of a command that only reads into a
@@ -294,7 +302,10 @@ func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) 
 	return files, m, err
 }
 
-func writeOrCheck(ctx context.Context, files []generator.File, out, what, name string, check, verbose bool, stderr io.Writer) int {
+// writeOrCheck writes files to out, or with check compares them. A write
+// under go generate that removes files says that go generate, which
+// listed the packages' files before rootsgen ran, may then stop at one.
+func writeOrCheck(ctx context.Context, files []generator.File, out, what, name string, check, verbose, underGenerate bool, stderr io.Writer) int {
 	if check {
 		changes, err := generator.Diff(out, files)
 		if err != nil {
@@ -339,6 +350,15 @@ func writeOrCheck(ctx context.Context, files []generator.File, out, what, name s
 			fmt.Fprintf(stderr, "rootsgen: %s\n", c)
 		}
 		fmt.Fprintf(stderr, "rootsgen: package %s in %s: %d file(s), %d changed\n", name, out, len(files), len(changes))
+	}
+	removed := 0
+	for _, c := range changes {
+		if c.Kind == "remove" {
+			removed++
+		}
+	}
+	if removed > 0 && underGenerate {
+		fmt.Fprintf(stderr, "rootsgen: removed %d file(s) no longer generated from %s; if go generate now fails to open one (it listed them before this run), run it again\n", removed, out)
 	}
 	return exitOK
 }

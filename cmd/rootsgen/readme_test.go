@@ -58,7 +58,7 @@ func TestListMarkdown(t *testing.T) {
 	if !ok || !strings.Contains(common, "`Client`, ") {
 		t.Errorf("the overview does not end with the common declarations:\n%s", stdout)
 	}
-	if code, _, stderr := rootsgen(t, nil, "-markdown"); code != exitUsage || !strings.Contains(stderr, "-markdown goes with -list") {
+	if code, _, stderr := rootsgen(t, nil, "-markdown"); code != exitUsage || !strings.Contains(stderr, "-markdown: only with -list") {
 		t.Errorf("-markdown alone: exit %d: %s", code, stderr)
 	}
 }
