@@ -100,6 +100,7 @@ func Select(doc *Document) (*Selection, error) {
 			// what roots needs.
 			def = pruneUnions(def, name, "", &sel.Warnings)
 		}
+		uncheckedKeywords(def, name, "", &sel.Warnings)
 		sel.Names = append(sel.Names, name)
 		sel.Defs[name] = def
 		queue = append(queue, refsOf(def)...)
@@ -217,6 +218,59 @@ func pruneUnions(s *jsonschema.Schema, def, member string, warnings *[]Warning) 
 		}
 	}
 	return out
+}
+
+// uncheckedKeywords warns of each assertion in s (at member of definition
+// def, "" for def itself) that the bindings do not make. The model reads
+// types, members, required, const, enum, items and additionalProperties;
+// a keyword beyond them that constrains a value would be accepted by
+// Validate and the decoders without a word. References are left to their
+// own definitions.
+func uncheckedKeywords(s *jsonschema.Schema, def, member string, warnings *[]Warning) {
+	if s == nil {
+		return
+	}
+	var unchecked []string
+	for _, k := range []struct {
+		name string
+		set  bool
+	}{
+		{"pattern", s.Pattern != ""}, {"minLength", s.MinLength != nil}, {"maxLength", s.MaxLength != nil},
+		{"minimum", s.Minimum != ""}, {"maximum", s.Maximum != ""}, {"exclusiveMinimum", s.ExclusiveMinimum != ""},
+		{"exclusiveMaximum", s.ExclusiveMaximum != ""}, {"multipleOf", s.MultipleOf != ""},
+		{"minItems", s.MinItems != nil}, {"maxItems", s.MaxItems != nil}, {"uniqueItems", s.UniqueItems},
+		{"prefixItems", len(s.PrefixItems) > 0}, {"contains", s.Contains != nil},
+		{"minProperties", s.MinProperties != nil}, {"maxProperties", s.MaxProperties != nil},
+		{"patternProperties", len(s.PatternProperties) > 0}, {"propertyNames", s.PropertyNames != nil},
+		{"dependentRequired", len(s.DependentRequired) > 0}, {"dependentSchemas", len(s.DependentSchemas) > 0},
+		{"if", s.If != nil}, {"not", s.Not != nil && !isEmptySchema(s.Not)},
+	} {
+		if k.set {
+			unchecked = append(unchecked, k.name)
+		}
+	}
+	if len(unchecked) > 0 {
+		reason := fmt.Sprintf("%s: not checked; Validate and the decoders accept what the schema refuses there", strings.Join(unchecked, ", "))
+		*warnings = append(*warnings, Warning{Definition: def, Member: member, Reason: reason})
+	}
+	at := func(key string) string {
+		if member == "" {
+			return key
+		}
+		return member + "." + key
+	}
+	if s.Properties != nil {
+		for k, v := range s.Properties.FromOldest() {
+			uncheckedKeywords(v, def, at(k), warnings)
+		}
+	}
+	uncheckedKeywords(s.Items, def, at("items"), warnings)
+	uncheckedKeywords(s.AdditionalProperties, def, at("additionalProperties"), warnings)
+	for _, arms := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, a := range arms {
+			uncheckedKeywords(a, def, member, warnings)
+		}
+	}
 }
 
 // unionArms returns the arms of a union of definitions: an "anyOf" or a
