@@ -141,7 +141,6 @@ func (a *asker[R]) Roots(ctx context.Context, c *askConfig[R]) ([]R, error) {
 	}
 }
 
-// timeout is Timeout, or DefaultTimeout when it is not positive.
 func (c *askConfig[R]) timeout() time.Duration {
 	if c.Timeout <= 0 {
 		return DefaultTimeout
@@ -166,8 +165,7 @@ func (a *asker[R]) Invalidate() {
 // is cancelled when maxListings newer requests are in flight.
 func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen uint64) {
 	defer call.cancel()
-	timeout := c.timeout()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
 	sent := time.Now()
 	returned := false
@@ -194,14 +192,14 @@ func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen
 		a.mu.Unlock()
 		close(call.done)
 	}()
-	call.roots, call.err = c.list(ctx, timeout)
+	call.roots, call.err = c.list(ctx)
 	returned = true
 }
 
 // list asks for every page of the client's roots, following the cursors
 // from page to page and joining the pages: at most MaxPages pages, and a
 // cursor the client already gave is an error, not a loop.
-func (c *askConfig[R]) list(ctx context.Context, timeout time.Duration) ([]R, error) {
+func (c *askConfig[R]) list(ctx context.Context) ([]R, error) {
 	maxPages := c.MaxPages
 	if maxPages <= 0 {
 		maxPages = DefaultMaxPages
@@ -214,7 +212,7 @@ func (c *askConfig[R]) list(ctx context.Context, timeout time.Duration) ([]R, er
 		if err != nil {
 			return nil, fmt.Errorf("roots/list: %w", err)
 		}
-		roots, next, err := c.page(ctx, timeout, params)
+		roots, next, err := c.page(ctx, params)
 		if err != nil {
 			return nil, err
 		}
@@ -237,14 +235,14 @@ func (c *askConfig[R]) list(ctx context.Context, timeout time.Duration) ([]R, er
 
 // page sends one roots/list and reads the answer: its roots (the valid
 // ones, when Lenient) and the cursor of the next page, if any.
-func (c *askConfig[R]) page(ctx context.Context, timeout time.Duration, params json.RawMessage) (roots []R, next string, err error) {
+func (c *askConfig[R]) page(ctx context.Context, params json.RawMessage) (roots []R, next string, err error) {
 	raw, err := guard("Request", func() (json.RawMessage, error) { return c.Request(ctx, params) })
 	if err != nil {
 		// A failure once the timeout has passed is the timeout's doing,
 		// whatever Request made of it; a panic is reported as such. An
 		// answer, even one that came just as time ran out, is used.
 		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
-			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, timeout)
+			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, c.timeout())
 		}
 		return nil, "", fmt.Errorf("roots/list: %w", err)
 	}

@@ -5,6 +5,7 @@ package roots20250326
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -195,23 +196,20 @@ func checkURI(s string, schemes ...string) string {
 			i += 2
 			continue
 		}
-		if !isURIChar(c) {
+		if !uriChars[c] {
 			return mustEncode(s[i:])
 		}
 	}
-	if len(schemes) == 0 {
-		return ""
-	}
 	scheme := s[:colon]
-	for _, want := range schemes {
-		if scheme == want {
-			if want == "file" {
-				return checkFileURI(s[colon+1:])
-			}
-			return ""
-		}
+	switch {
+	case len(schemes) == 0:
+		return ""
+	case !slices.Contains(schemes, scheme):
+		return fmt.Sprintf("scheme %q is not allowed here (want %s)", scheme, strings.Join(schemes, " or "))
+	case scheme == "file":
+		return checkFileURI(s[colon+1:])
 	}
-	return fmt.Sprintf("scheme %q is not allowed here (want %s)", scheme, strings.Join(schemes, " or "))
+	return ""
 }
 
 // checkFileURI checks what follows "file:": an authority (empty for the
@@ -259,10 +257,8 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// isURIChar reports whether c may appear unescaped in a URI: unreserved,
+// uriChars are the bytes that may appear unescaped in a URI: unreserved,
 // general delimiters and sub-delimiters.
-func isURIChar(c byte) bool { return uriChars[c] }
-
 var uriChars = func() (set [256]bool) {
 	for _, c := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=" {
 		set[c] = true

@@ -69,10 +69,8 @@ func notifyListChanged(ctx context.Context, declared bool, send func(ctx context
 	if !declared {
 		return false, nil
 	}
-	if err := send(ctx, json.RawMessage("{}")); err != nil {
-		return false, err
-	}
-	return true, nil
+	err := send(ctx, json.RawMessage("{}"))
+	return err == nil, err
 }
 
 // notSupported is the error the specification shows for a client without

@@ -66,8 +66,7 @@ func (e *panicError) Unwrap() error {
 func guard[T any](what string, f func() (T, error)) (v T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			var zero T
-			v, err = zero, &panicError{what, p}
+			err = &panicError{what, p} // v is still zero: f never returned
 		}
 	}()
 	return f()

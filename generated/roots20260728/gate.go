@@ -7,7 +7,6 @@ import (
 	"strings"
 )
 
-// isNull reports whether raw is empty, only white space, or null.
 func isNull(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
 	return t == "" || t == "null"

@@ -135,10 +135,8 @@ func NotifyListChanged(ctx context.Context, declared bool, send func(ctx context
 	if !declared {
 		return false, nil
 	}
-	if err := send(ctx, json.RawMessage("{}")); err != nil {
-		return false, err
-	}
-	return true, nil
+	err := send(ctx, json.RawMessage("{}"))
+	return err == nil, err
 }
 
 // NotSupported is the error the specification shows for a client without

@@ -67,8 +67,7 @@ func (e *PanicError) Unwrap() error {
 func Guard[T any](what string, f func() (T, error)) (v T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			var zero T
-			v, err = zero, &PanicError{what, p}
+			err = &PanicError{what, p} // v is still zero: f never returned
 		}
 	}()
 	return f()

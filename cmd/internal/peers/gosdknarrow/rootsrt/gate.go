@@ -3,6 +3,7 @@
 package rootsrt
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -276,7 +277,7 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	if err != nil {
 		return nil, err
 	}
-	if IsNullValue([]byte(strings.TrimSpace(string(answer)))) || strings.TrimSpace(string(answer)) == "" {
+	if isNull(answer) {
 		return nil, fmt.Errorf("%s: the answer is empty or null", version)
 	}
 	switch {
@@ -307,13 +308,11 @@ func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient
 	return nil, wrongPath(version, "no way to read roots")
 }
 
-// isNull reports whether raw is empty, only white space, or null.
 func isNull(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
 	return t == "" || t == "null"
 }
 
-// stateBindingKey is the context key of a StateBinding.
 type stateBindingKey struct{}
 
 // WithStateBinding returns a copy of ctx that carries b, for the calls of
@@ -439,11 +438,12 @@ type Session struct {
 	// it.
 	OnDeprecatedRoots func(version string)
 
-	mu     sync.Mutex
-	warned bool           // OnDeprecatedRoots was called for the initialized session
-	legacy *legacySession // nil until Initialize
-	sets   rootSetCache   // the RootSets of legacy's cached roots
-	lists  listSetCache   // the RootSets of requests that stand alone
+	legacy atomic.Pointer[legacySession] // nil until Initialize
+	warned atomic.Bool                   // OnDeprecatedRoots was called for the initialized session
+
+	mu    sync.Mutex
+	sets  rootSetCache // the RootSets of legacy's cached roots
+	lists listSetCache // the RootSets of requests that stand alone
 }
 
 // legacySession is a session on a revision where roots/list is a request
@@ -511,19 +511,8 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		Params: r.ListRootsParams,
 		Decode: r.DecodeListRoots,
 	}
-	s.mu.Lock()
-	s.legacy = l
-	s.mu.Unlock()
+	s.legacy.Store(l)
 	return nil
-}
-
-// listRoots returns the client's roots: the cached answer while it may be
-// reused, else the answer to a new roots/list.
-func (l *legacySession) listRoots(ctx context.Context) ([]Root, error) {
-	if !l.roots {
-		return nil, ErrNoRootsCapability
-	}
-	return l.asker.Roots(ctx, &l.ask)
 }
 
 // HandleNotification handles a notification from the client. On a session
@@ -532,9 +521,7 @@ func (l *legacySession) listRoots(ctx context.Context) ([]Root, error) {
 // calls OnListChanged; its params may be absent, null or {}. Every other
 // notification, and any notification before Initialize, is ignored.
 func (s *Session) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
-	s.mu.Lock()
-	l := s.legacy
-	s.mu.Unlock()
+	l := s.legacy.Load()
 	if l == nil || l.r.ListChangedMethod == "" || method != l.r.ListChangedMethod {
 		return nil
 	}
@@ -553,10 +540,7 @@ func (s *Session) HandleNotification(ctx context.Context, method string, params 
 
 // Invalidate drops the cached roots, if any: the next Roots asks again.
 func (s *Session) Invalidate() {
-	s.mu.Lock()
-	l := s.legacy
-	s.mu.Unlock()
-	if l != nil {
+	if l := s.legacy.Load(); l != nil {
 		l.asker.Invalidate()
 	}
 }
@@ -564,12 +548,10 @@ func (s *Session) Invalidate() {
 // Version returns the protocol version the session was initialized for,
 // or "" before Initialize.
 func (s *Session) Version() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.legacy == nil {
-		return ""
+	if l := s.legacy.Load(); l != nil {
+		return l.r.Version
 	}
-	return s.legacy.r.Version
+	return ""
 }
 
 // Roots returns the client's roots for the request being served, whose
@@ -630,7 +612,10 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // up to 4096 roots in all, the least recently used dropped first.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
-	if s.fallBack(a, err) {
+	// Fall back to the Bounds alone only for a client that has no roots to
+	// give (it declared none, or was not asked): not for one that failed to
+	// answer, or whose request is malformed.
+	if s.FallBackToBounds && a.version != "" && errors.Is(err, ErrNoRootsCapability) {
 		return s.boundsSet(a.version, opts)
 	}
 	if err != nil {
@@ -644,12 +629,10 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 		return NewRootSet(a.version, a.roots, opts...)
 	}
 	s.mu.Lock()
-	if s.sets.legacy == a.legacy && s.sets.sent == a.sent {
-		if sh := s.sets.byOptions[key]; sh != nil {
-			set := sh.share()
-			s.mu.Unlock()
-			return set, sh.err
-		}
+	if sh := s.sets.byOptions[key]; sh != nil && s.sets.legacy == a.legacy && s.sets.sent == a.sent {
+		set := sh.share()
+		s.mu.Unlock()
+		return set, sh.err
 	}
 	s.mu.Unlock()
 	set, err := NewRootSet(a.version, a.roots, opts...)
@@ -665,7 +648,7 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
 	s.mu.Lock()
 	c := &s.sets
-	if s.legacy != a.legacy || c.legacy == a.legacy && c.sent > a.sent {
+	if s.legacy.Load() != a.legacy || c.legacy == a.legacy && c.sent > a.sent {
 		s.mu.Unlock()
 		return set // an answer older than the one kept: the caller's own
 	}
@@ -721,6 +704,9 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		return a, fmt.Errorf("%s: %w", r.Version, errNotAsked)
 	}
 	if l != nil {
+		if !l.roots {
+			return a, fmt.Errorf("%s: %w", r.Version, ErrNoRootsCapability)
+		}
 		// The roots answer the request this call sent, if it sent one (the
 		// Asker gives the caller that starts a request its answer). Else,
 		// every request being counted as it is sent, when none was sent
@@ -728,7 +714,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		// one the Asker cached, or the one this call joined.
 		before := l.sent.Load()
 		var mine atomic.Uint64
-		a.roots, err = l.listRoots(context.WithValue(ctx, sentKey{}, &mine))
+		a.roots, err = l.asker.Roots(context.WithValue(ctx, sentKey{}, &mine), &l.ask)
 		if !errors.Is(err, ErrNoRootsCapability) {
 			s.deprecated(r, true) // asked, or answered from what was asked
 		}
@@ -758,9 +744,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 // Timeout). On a session never initialized, the version the request's
 // _meta names.
 func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySession, error) {
-	s.mu.Lock()
-	l := s.legacy
-	s.mu.Unlock()
+	l := s.legacy.Load()
 	named, key, err := metaVersion(params)
 	switch {
 	case err != nil:
@@ -773,8 +757,7 @@ func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySe
 	case named != "" && named != l.r.Version:
 		return nil, nil, wrongPath(l.r.Version, fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
 	}
-	r, err := lookup(l.r.Version)
-	return r, l, err
+	return l.r, l, nil
 }
 
 // metaVersion returns the protocol version a request's _meta names, and
@@ -817,10 +800,7 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 	if req.Missing != nil {
 		return nil, &MissingCapabilityError{Version: r.Version, Object: req.Missing}
 	}
-	key := s.InputKey
-	if key == "" {
-		key = DefaultInputKey
-	}
+	key := cmp.Or(s.InputKey, DefaultInputKey)
 	var bind StateBinding
 	if s.Sealer != nil {
 		if bind, err = stateBinding(ctx, r.Version, params); err != nil {
@@ -916,10 +896,7 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 	case !req.Roots:
 		return nil, &MissingCapabilityError{Version: r.Version, Object: r.MissingRoots()}
 	}
-	key := s.InputKey
-	if key == "" {
-		key = DefaultInputKey
-	}
+	key := cmp.Or(s.InputKey, DefaultInputKey)
 	if !req.Answered {
 		var state string
 		if s.Sealer != nil {
@@ -951,17 +928,6 @@ func (notAsked) Error() string {
 	return "the server chose not to ask clients of this revision for roots"
 }
 func (notAsked) Is(target error) bool { return target == ErrNoRootsCapability }
-
-// fallBack reports whether RootSet falls back to the Bounds alone, for
-// what roots returned: the client declared no roots, or was not asked.
-// Only a client that has no roots to give falls back: one that failed to
-// answer, or whose request is malformed, does not.
-func (s *Session) fallBack(a answer, err error) bool {
-	if !s.FallBackToBounds || err == nil || a.version == "" {
-		return false
-	}
-	return errors.Is(err, ErrNoRootsCapability)
-}
 
 // boundsSet is the set of the directories of the Bounds among opts, as
 // roots of version: what a tool may touch when a client gives no roots
@@ -995,14 +961,8 @@ func (s *Session) deprecated(r *RevisionPackage, session bool) {
 	if s.OnDeprecatedRoots == nil || !r.Deprecated {
 		return
 	}
-	if session {
-		s.mu.Lock()
-		done := s.warned
-		s.warned = true
-		s.mu.Unlock()
-		if done {
-			return
-		}
+	if session && s.warned.Swap(true) {
+		return
 	}
 	s.OnDeprecatedRoots(r.Version)
 }
@@ -1177,7 +1137,6 @@ func optionsKey(opts []RootSetOption) string {
 	return configKey(opts)
 }
 
-// noOptionsKey is the optionsKey of no options.
 var noOptionsKey = configKey(nil)
 
 func configKey(opts []RootSetOption) string {
@@ -1337,7 +1296,6 @@ func (c *listSetCache) expire(now time.Time, ttl time.Duration) []*sharedRootSet
 	return out
 }
 
-// drop empties the cache and returns what it held.
 func (c *listSetCache) drop() []*sharedRootSet {
 	var out []*sharedRootSet
 	for _, e := range c.sets {
@@ -1358,15 +1316,13 @@ func rootsDigest(roots []Root) [sha256.Size]byte {
 	for _, r := range roots {
 		field(r.URI)
 		field(r.Name)
+		var meta []byte
 		if r.Meta != nil {
-			meta, err := json.Marshal(r.Meta) // sorted keys; a value that cannot be written counts as null
-			if err != nil {
-				meta = nil
+			if b, err := json.Marshal(r.Meta); err == nil { // sorted keys; a value that cannot be written counts as null
+				meta = b
 			}
-			field(string(meta))
-		} else {
-			field("")
 		}
+		field(string(meta))
 		buf = binary.AppendUvarint(buf, uint64(len(r.Extra)))
 		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
 			field(k)
