@@ -127,7 +127,7 @@ type RootSetOf[R any] struct {
 	boundsOnly bool
 	// ancestors are the directories above the set's resolved directories:
 	// a walk may look at them (they exist, as the roots do) but at no
-	// other name outside the set.
+	// other name outside the set. Only POSIX walks ask: nil with Windows paths.
 	ancestors map[string]bool
 	windows   bool
 	readLimit int64
@@ -176,6 +176,12 @@ var errOtherSystem = fmt.Errorf("paths of another system cannot be opened on %s"
 type rootIndex struct {
 	byPath map[string]int
 	maxLen int // no root path is longer: longer ancestors are skipped
+}
+
+// has reports whether p, a canonical path, is one of x's paths or below one.
+func (x *rootIndex) has(p string, windows bool) bool {
+	_, _, in := x.lookup(p, windows)
+	return in
 }
 
 func (x *rootIndex) add(p string, i int) {
@@ -320,7 +326,9 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 	if !c.resolve {
 		s.resolved = s.lexical
 	}
-	s.ancestors = ancestorsOf(c.windows, s.resolved.byPath, s.lexical.byPath)
+	if !c.windows {
+		s.ancestors = ancestorsOf(s.resolved.byPath, s.lexical.byPath)
+	}
 	s.dirs = make([]rootDir, len(b.dirs))
 	for i, d := range b.dirs {
 		s.dirs[i].dirHandle = d
@@ -354,9 +362,8 @@ type dirHandle struct {
 // bound is a directory of Bounds, opened while the set is built.
 type bound struct {
 	dirPaths
-	target string   // where the path leads, links resolved
-	root   *os.Root // nil when the directory could not be opened
-	err    error    // why root is nil
+	target string // where the path leads, links resolved
+	dirHandle
 }
 
 // dirPaths is a directory's path as written, cleaned, and resolved (the
@@ -369,9 +376,7 @@ var errChanged = errors.New("changed while the set was being built")
 // close closes what only the building needed.
 func (b *setBuilder[R]) close() {
 	for _, bd := range b.bounds {
-		if bd.root != nil {
-			bd.root.Close()
-		}
+		bd.close()
 	}
 	if b.top != nil {
 		b.top.Close()
@@ -388,7 +393,7 @@ func (b *setBuilder[R]) openBounds() {
 			b.v.Add(at, "not an absolute path")
 			continue
 		}
-		bd := bound{dirPaths: dirPaths{p, p}, target: p}
+		bd := bound{dirPaths: dirPaths{p, p}}
 		target, err := b.target(p)
 		if b.c.resolve {
 			if bd.real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
@@ -396,14 +401,11 @@ func (b *setBuilder[R]) openBounds() {
 				continue
 			}
 		}
-		if !b.other {
-			// A bound that cannot be opened keeps its meaning for the
-			// lexical questions; the file methods under it fail with err.
-			if err == nil {
-				d := b.openDir(nil, "", target)
-				bd.root, err = d.root, d.err
-			}
-			bd.target, bd.err = target, err
+		// A bound that cannot be opened keeps its meaning for the lexical
+		// questions; the file methods under it fail with err.
+		bd.target, bd.err = target, err
+		if err == nil {
+			bd.dirHandle = b.openDir(nil, "", target)
 		}
 		b.bounds = append(b.bounds, bd)
 	}
@@ -436,11 +438,8 @@ func (b *setBuilder[R]) boundsWalk() {
 		inside.add(bd.real, i)
 		inside.add(bd.target, i)
 	}
-	above := ancestorsOf(false, inside.byPath)
-	b.visit = func(p string) bool {
-		_, _, in := inside.lookup(p, false)
-		return in || above[p]
-	}
+	above := ancestorsOf(inside.byPath)
+	b.visit = func(p string) bool { return inside.has(p, false) || above[p] }
 }
 
 // outside returns, for err met resolving the client's root p in a set
@@ -557,8 +556,8 @@ func (b *setBuilder[R]) add(uri string) string {
 		if !within(bd.real, real, b.c.windows) {
 			continue
 		}
-		d := dirHandle{err: cmp.Or(bd.err, errOtherSystem)}
-		if !b.other && bd.err == nil {
+		d := dirHandle{err: bd.err} // errOtherSystem for the other system's paths
+		if bd.err == nil {
 			if terr != nil || !within(bd.target, target, b.c.windows) {
 				continue // the bound is not inside the root's directory
 			}
@@ -656,11 +655,7 @@ func (s *RootSetOf[R]) Contains(p string) bool {
 // Contains, it is for filtering and display, not for file access.
 func (s *RootSetOf[R]) ContainsURI(uri string) bool {
 	p, msg := rootURIPath(uri, s.windows)
-	if msg != "" {
-		return false
-	}
-	_, _, ok := s.lexical.lookup(p, s.windows)
-	return ok
+	return msg == "" && s.lexical.has(p, s.windows)
 }
 
 // Which returns the root that holds the path p, read as text: the most
@@ -739,10 +734,8 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 		// the path, classed by its text alone, which the caller knows.
 		var pe *fs.PathError
 		if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) {
-			if at, ok := s.canonical(pe.Path); ok {
-				if _, _, in := s.resolved.lookup(at, s.windows); in {
-					return "", 0, "", pathError(op, p, err)
-				}
+			if at, ok := s.canonical(pe.Path); ok && s.resolved.has(at, s.windows) {
+				return "", 0, "", pathError(op, p, err)
 			}
 		}
 		return "", 0, "", s.refuse(op, p, c)
@@ -762,65 +755,33 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 // the set's directories or below, where they lead or as the roots name
 // them, or a directory above one.
 func (s *RootSetOf[R]) mayVisit(p string) bool {
-	if _, _, in := s.resolved.lookup(p, s.windows); in {
-		return true
-	}
-	if _, _, in := s.lexical.lookup(p, s.windows); in {
-		return true
-	}
-	return s.ancestors[p]
+	return s.resolved.has(p, s.windows) || s.lexical.has(p, s.windows) || s.ancestors[p]
 }
 
-// ancestorsOf returns the directories above the paths of each index,
-// "/" (or a drive's root) included.
-func ancestorsOf(windows bool, indexes ...map[string]int) map[string]bool {
+// ancestorsOf returns the directories above the POSIX paths of each
+// index, "/" included.
+func ancestorsOf(indexes ...map[string]int) map[string]bool {
 	out := map[string]bool{}
 	for _, dirs := range indexes {
-		addAncestors(out, dirs, windows)
-	}
-	return out
-}
-
-func addAncestors(out map[string]bool, dirs map[string]int, windows bool) {
-	for d := range dirs {
-		for {
-			var parent string
-			if windows {
-				parent = filepath.Dir(d)
-				if len(d) <= 3 || parent == d {
-					break
-				}
-			} else {
-				parent = slashpath.Dir(d)
-				if parent == d {
-					break
-				}
+		for d := range dirs {
+			for p := slashpath.Dir(d); p != d && !out[p]; d, p = p, slashpath.Dir(p) {
+				out[p] = true
 			}
-			if out[parent] {
-				break
-			}
-			out[parent] = true
-			d = parent
 		}
 	}
+	return out
 }
 
 // refuse is the error of a file method given p, which leads to real, a
 // path in none of the set's directories.
 func (s *RootSetOf[R]) refuse(op, p, real string) error {
-	if s.boundsOnly {
-		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
-	}
-	if _, _, in := s.clients.lookup(real, s.windows); in && len(s.clients.byPath) > 0 {
+	if s.boundsOnly || s.clients.has(real, s.windows) {
 		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
 	}
 	return &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
 }
 
 func (s *RootSetOf[R]) which(x *rootIndex, p string) (int, bool) {
-	if len(x.byPath) == 0 {
-		return 0, false
-	}
 	c, ok := s.canonical(p)
 	if !ok {
 		return 0, false
@@ -841,10 +802,7 @@ func (s *RootSetOf[R]) canonical(p string) (string, bool) {
 	if p == "" || p[0] != '/' {
 		return "", false
 	}
-	if isClean(p, '/') {
-		return p, true
-	}
-	return slashpath.Clean(p), true
+	return slashpath.Clean(p), true // p itself, not a copy, when p is clean
 }
 
 // lookup finds the longest root path that is p or an ancestor of p, a
@@ -906,9 +864,6 @@ func rootURIPath(uri string, windows bool) (string, string) {
 		return "", msg
 	}
 	if !windows {
-		if isClean(p, '/') {
-			return p, ""
-		}
 		return slashpath.Clean(p), ""
 	}
 	// "/C:/x" or "/C:" names the drive path C:\x or C:\.
@@ -1043,14 +998,8 @@ type resolveMode struct {
 	visit func(path string) bool
 }
 
-// errLinkLoop and errNotDir report paths the kernel would refuse too, with
-// its errors; errOutsideWalk, a walk that would look at a name outside the
-// set.
-var (
-	errLinkLoop    error = syscall.ELOOP
-	errNotDir      error = syscall.ENOTDIR
-	errOutsideWalk       = errors.New("the walk leaves the set")
-)
+// errOutsideWalk reports a walk that would look at a name outside the set.
+var errOutsideWalk = errors.New("the walk leaves the set")
 
 // resolvePath resolves the symbolic links in p, an absolute path of the
 // running system: see [RootSetOf.Resolve].
@@ -1091,10 +1040,7 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			w.up()
 			continue
 		}
-		next := dir + "/" + name
-		if dir == "/" {
-			next = dir + name
-		}
+		next := slashpath.Join(dir, name)
 		if mode.visit != nil && !mode.visit(next) {
 			return "", &fs.PathError{Op: "resolve", Path: next, Err: errOutsideWalk}
 		}
@@ -1115,7 +1061,7 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 		}
 		if kind == fs.ModeSymlink && !(mode.keepLast && !slash) {
 			if links++; links > maxLinks {
-				return "", &fs.PathError{Op: "resolve", Path: next, Err: errLinkLoop}
+				return "", &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 			}
 			target, err := w.readlink(name)
 			if err != nil {
@@ -1137,7 +1083,7 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			continue
 		}
 		if slash && kind != fs.ModeDir {
-			return "", &fs.PathError{Op: "resolve", Path: next, Err: errNotDir}
+			return "", &fs.PathError{Op: "resolve", Path: next, Err: syscall.ENOTDIR}
 		}
 		if slash {
 			if err := w.enter(name); err != nil {
@@ -1179,10 +1125,7 @@ func (w *pathWalker) lstat(name string) (fs.FileMode, error) {
 
 func (w *pathWalker) readlink(name string) (string, error) {
 	target, err := os.Readlink(w.path(name))
-	if err != nil {
-		return "", errors.Unwrap(err)
-	}
-	return target, nil
+	return target, errors.Unwrap(err) // "" and the errno on an error
 }
 
 func (w *pathWalker) enter(name string) error { w.dir = w.path(name); return nil }
@@ -1355,6 +1298,16 @@ func (s *RootSetOf[R]) act(op, p string, mode resolveMode, f func(dir *os.Root, 
 	return pathError(op, p, f(dir, name))
 }
 
+// actOn is act for an f that also returns a value.
+func actOn[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *os.Root, name string) (T, error)) (T, error) {
+	var v T
+	err := s.act(op, p, mode, func(dir *os.Root, name string) (err error) {
+		v, err = f(dir, name)
+		return err
+	})
+	return v, err
+}
+
 // lexicalName returns the root that holds p read as text, and p relative
 // to it, when reading p as text is exact: on POSIX systems, when p has no
 // ".." name (the kernel applies ".." after links, not to the text) and no
@@ -1364,9 +1317,7 @@ func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 		if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") {
 			return 0, "", false // a name that must be a directory: os.Root's rules
 		}
-		for rest := p; rest != ""; {
-			var name string
-			name, rest, _ = strings.Cut(rest, "/")
+		for name := range strings.SplitSeq(p, "/") {
 			if name == ".." {
 				return 0, "", false
 			}
@@ -1422,12 +1373,9 @@ func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 // EAGAIN where they would block. Check [os.File.Stat] before reading what
 // a client named; [RootSetOf.ReadFile] reads regular files only.
 func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
-	var f *os.File
-	err := s.act("open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (err error) {
-		f, err = dir.OpenFile(name, flag|oNonblock, perm)
-		return err
+	return actOn(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
+		return dir.OpenFile(name, flag|oNonblock, perm)
 	})
-	return f, err
 }
 
 // openRegular opens p for reading if it is a regular file, and opens
@@ -1467,16 +1415,15 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 			return nil, 0, &fs.PathError{Op: "open", Path: p, Err: syscall.EAGAIN}
 		}
 	}
-	var f *os.File
-	err := s.act("open", p, resolveMode{}, func(dir *os.Root, name string) error {
+	f, err := actOn(s, "open", p, resolveMode{}, func(dir *os.Root, name string) (*os.File, error) {
 		info, err := dir.Stat(name)
 		if err == nil && !info.Mode().IsRegular() {
 			err = &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
 		}
-		if err == nil {
-			f, err = dir.OpenFile(name, os.O_RDONLY|oNonblock, 0)
+		if err != nil {
+			return nil, err
 		}
-		return err
+		return dir.OpenFile(name, os.O_RDONLY|oNonblock, 0)
 	})
 	if err != nil {
 		return nil, 0, err
@@ -1535,23 +1482,13 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 // Stat is [os.Stat] through the root that holds p: it describes the file
 // a final link leads to.
 func (s *RootSetOf[R]) Stat(p string) (fs.FileInfo, error) {
-	var info fs.FileInfo
-	err := s.act("stat", p, resolveMode{}, func(dir *os.Root, name string) (err error) {
-		info, err = dir.Stat(name)
-		return err
-	})
-	return info, err
+	return actOn(s, "stat", p, resolveMode{}, (*os.Root).Stat)
 }
 
 // Lstat is [os.Lstat] through the root that holds p: a final link is
 // described, not followed.
 func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
-	var info fs.FileInfo
-	err := s.act("lstat", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) (err error) {
-		info, err = dir.Lstat(name)
-		return err
-	})
-	return info, err
+	return actOn(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
 }
 
 // Mkdir is [os.Mkdir] through the root that holds p. As the kernel's
@@ -1606,32 +1543,19 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 			names = append(names, n)
 		}
 	}
-	exists := func(k int) (bool, error) { // the first k names lead to a directory
-		if k == 0 {
-			return true, nil
-		}
-		info, err := dir.Stat(strings.Join(names[:k], "/"))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return false, nil
-		case err != nil:
-			return false, err
-		case !info.IsDir():
-			return false, &fs.PathError{Op: "mkdir", Path: strings.Join(names[:k], "/"), Err: errNotDir}
-		}
-		return true, nil
-	}
 	lo, hi := 0, len(names) // names[:lo] exists; names[:hi+1] does not, past the end
 	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		ok, err := exists(mid)
-		if err != nil {
-			return err
-		}
-		if ok {
-			lo = mid
-		} else {
+		mid := (lo + hi + 1) / 2 // at least 1: do the first mid names lead to a directory?
+		info, err := dir.Stat(strings.Join(names[:mid], "/"))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			hi = mid - 1
+		case err != nil:
+			return err
+		case !info.IsDir():
+			return &fs.PathError{Op: "mkdir", Path: strings.Join(names[:mid], "/"), Err: syscall.ENOTDIR}
+		default:
+			lo = mid
 		}
 	}
 	if lo == len(names) {
