@@ -396,8 +396,9 @@ func (b *setBuilder[R]) openBounds() {
 		bd := bound{dirPaths: dirPaths{p, p}}
 		target, err := b.target(p)
 		if b.c.resolve {
-			if bd.real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
-				b.v.Add(at, "cannot resolve symbolic links: "+err.Error())
+			var rerr error // err stays target's: the path may change in between
+			if bd.real, rerr = resolvePath(p, b.c.windows, resolveMode{}); rerr != nil {
+				b.v.Add(at, "cannot resolve symbolic links: "+rerr.Error())
 				continue
 			}
 		}
