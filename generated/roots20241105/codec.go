@@ -57,9 +57,8 @@ func (p primitive) Describe() string {
 // and 10e-1 are integers (as JSON Schema says), while
 // 1.00000000000000000001, 1e-400 and 9223372036854775808 are not.
 func scanPrimitive(data []byte) (primitive, error) {
-	if !json.Valid(data) {
-		// Only now ask encoding/json what is wrong.
-		return primitive{}, fmt.Errorf("malformed JSON: %w", json.Unmarshal(data, new(json.RawMessage)))
+	if err := checkJSON(data); err != nil {
+		return primitive{}, err
 	}
 	data = bytes.TrimSpace(data)
 	switch c := data[0]; {
@@ -216,25 +215,13 @@ func checkJSON(data []byte) error {
 // memberError puts a member's name in front of the path of err, so that
 // errors from nested values name the whole path from typeName.
 func memberError(typeName, member string, err error) error {
-	return &DecodeError{Type: typeName, Path: joinPath(member, err), Err: innermost(err)}
-}
-
-func joinPath(prefix string, err error) string {
-	de, ok := err.(*DecodeError)
-	switch {
-	case !ok || de.Path == "":
-		return prefix
-	case strings.HasPrefix(de.Path, "["):
-		return prefix + de.Path
-	}
-	return prefix + "." + de.Path
-}
-
-func innermost(err error) error {
 	if de, ok := err.(*DecodeError); ok {
-		return de.Err
+		if de.Path != "" && de.Path[0] != '[' {
+			member += "."
+		}
+		member, err = member+de.Path, de.Err
 	}
-	return err
+	return &DecodeError{Type: typeName, Path: member, Err: err}
 }
 
 // members walks the members of a JSON object in place: no map, no copies.
@@ -536,7 +523,7 @@ func decodeSlice[T any, P interface {
 		var zero T
 		out = append(out, zero)
 		if err := P(&out[len(out)-1]).UnmarshalJSON(e.Value); err != nil {
-			return &DecodeError{Path: "[" + strconv.Itoa(len(out)-1) + "]" + pathSuffix(err), Err: innermost(err)}
+			return memberError("", "["+strconv.Itoa(len(out)-1)+"]", err)
 		}
 	}
 	if e.Err != nil {
@@ -544,17 +531,6 @@ func decodeSlice[T any, P interface {
 	}
 	*dst = out
 	return nil
-}
-
-func pathSuffix(err error) string {
-	de, ok := err.(*DecodeError)
-	switch {
-	case !ok || de.Path == "":
-		return ""
-	case strings.HasPrefix(de.Path, "["):
-		return de.Path
-	}
-	return "." + de.Path
 }
 
 // constMatches reports whether a fixed member holds its value (numbers
@@ -621,10 +597,10 @@ func appendMarshalled(b []byte, v any) ([]byte, error) {
 func keepMember[E any](extra map[string]E, key, value []byte) (map[string]E, error) {
 	var e E
 	if raw, ok := any(&e).(*json.RawMessage); ok {
-		if !json.Valid(value) {
-			// Only now ask encoding/json what is wrong (such as nesting
-			// deeper than it allows).
-			return extra, fmt.Errorf("malformed JSON: %w", json.Unmarshal(value, new(json.RawMessage)))
+		// The walk only delimited value; it may still be malformed (such
+		// as nesting deeper than encoding/json allows).
+		if err := checkJSON(value); err != nil {
+			return extra, err
 		}
 		*raw = append(json.RawMessage(nil), value...)
 	} else if err := decodeJSON(value, &e); err != nil {

@@ -4,6 +4,7 @@ package rootsrt
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -15,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -182,10 +184,7 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	if c.TTL < 0 {
 		return nil, fmt.Errorf("StateSealer: negative TTL %v", c.TTL)
 	}
-	ttl := c.TTL
-	if ttl == 0 {
-		ttl = DefaultStateTTL
-	}
+	ttl := cmp.Or(c.TTL, DefaultStateTTL)
 	s := &StateSealer{
 		keys:     make(map[string]*sealKey, 1+len(c.Older)),
 		lifetime: int64((ttl + time.Millisecond - 1) / time.Millisecond),
@@ -339,13 +338,7 @@ func (c *salientCanon) value(depth int) (int, error) {
 			return 0, errSalientDepth
 		}
 		base := len(c.stack)
-		var err error
-		if b == '{' {
-			err = c.object(depth)
-		} else {
-			err = c.array(depth)
-		}
-		if err != nil {
+		if err := c.items(depth, b == '{'); err != nil {
 			return 0, err
 		}
 		n.kind, n.start = b, len(c.kids)
@@ -367,14 +360,11 @@ func (c *salientCanon) value(depth int) (int, error) {
 			return 0, err
 		}
 		n.kind, n.start, n.end = '"', start, end
-	case b == 't' && bytes.HasPrefix(in[c.pos:], []byte("true")):
+	case bytes.HasPrefix(in[c.pos:], []byte("true")), bytes.HasPrefix(in[c.pos:], []byte("null")):
 		c.pos += 4
 		n.end = c.pos
-	case b == 'f' && bytes.HasPrefix(in[c.pos:], []byte("false")):
+	case bytes.HasPrefix(in[c.pos:], []byte("false")):
 		c.pos += 5
-		n.end = c.pos
-	case b == 'n' && bytes.HasPrefix(in[c.pos:], []byte("null")):
-		c.pos += 4
 		n.end = c.pos
 	case b == '-' || '0' <= b && b <= '9':
 		if err := c.number(); err != nil {
@@ -393,61 +383,43 @@ func (c *salientCanon) compareNames(a, b salientKid) int {
 	return bytes.Compare(c.text[a.name:a.nameEnd], c.text[b.name:b.nameEnd])
 }
 
-// object reads the members of the object at c.pos onto c.stack.
-func (c *salientCanon) object(depth int) error {
+// items reads the members of the object, or the elements of the array, at
+// c.pos onto c.stack.
+func (c *salientCanon) items(depth int, object bool) error {
+	end := byte(']')
+	if object {
+		end = '}'
+	}
 	c.pos = SkipSpace(c.in, c.pos+1)
-	if c.pos < len(c.in) && c.in[c.pos] == '}' {
+	if c.pos < len(c.in) && c.in[c.pos] == end {
 		c.pos++
 		return nil
 	}
 	for {
-		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
-			return errSalientSyntax
+		var kid salientKid
+		var err error
+		if object {
+			if c.pos >= len(c.in) || c.in[c.pos] != '"' {
+				return errSalientSyntax
+			}
+			if kid.name, kid.nameEnd, err = c.str(); err != nil {
+				return err
+			}
+			c.pos = SkipSpace(c.in, c.pos)
+			if c.pos >= len(c.in) || c.in[c.pos] != ':' {
+				return errSalientSyntax
+			}
+			c.pos = SkipSpace(c.in, c.pos+1)
 		}
-		name, nameEnd, err := c.str()
-		if err != nil {
+		if kid.node, err = c.value(depth); err != nil {
 			return err
 		}
-		c.pos = SkipSpace(c.in, c.pos)
-		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
-			return errSalientSyntax
-		}
-		c.pos = SkipSpace(c.in, c.pos+1)
-		node, err := c.value(depth)
-		if err != nil {
-			return err
-		}
-		c.stack = append(c.stack, salientKid{name: name, nameEnd: nameEnd, node: node})
+		c.stack = append(c.stack, kid)
 		if c.pos = SkipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
 			c.pos = SkipSpace(c.in, c.pos+1)
 			continue
 		}
-		if c.pos < len(c.in) && c.in[c.pos] == '}' {
-			c.pos++
-			return nil
-		}
-		return errSalientSyntax
-	}
-}
-
-// array reads the elements of the array at c.pos onto c.stack.
-func (c *salientCanon) array(depth int) error {
-	c.pos = SkipSpace(c.in, c.pos+1)
-	if c.pos < len(c.in) && c.in[c.pos] == ']' {
-		c.pos++
-		return nil
-	}
-	for {
-		node, err := c.value(depth)
-		if err != nil {
-			return err
-		}
-		c.stack = append(c.stack, salientKid{node: node})
-		if c.pos = SkipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
-			c.pos = SkipSpace(c.in, c.pos+1)
-			continue
-		}
-		if c.pos < len(c.in) && c.in[c.pos] == ']' {
+		if c.pos < len(c.in) && c.in[c.pos] == end {
 			c.pos++
 			return nil
 		}
@@ -527,16 +499,8 @@ func (c *salientCanon) str() (start, end int, err error) {
 			switch e := in[i+1]; e {
 			case '"', '\\', '/':
 				c.text = append(c.text, e)
-			case 'b':
-				c.text = append(c.text, '\b')
-			case 'f':
-				c.text = append(c.text, '\f')
-			case 'n':
-				c.text = append(c.text, '\n')
-			case 'r':
-				c.text = append(c.text, '\r')
-			case 't':
-				c.text = append(c.text, '\t')
+			case 'b', 'f', 'n', 'r', 't':
+				c.text = append(c.text, "\b\f\n\r\t"[strings.IndexByte("bfnrt", e)])
 			case 'u':
 				r := hex4(in[i+2:])
 				if r < 0 {
