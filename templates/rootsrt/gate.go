@@ -141,6 +141,32 @@ type RevisionPackage struct {
 	MissingRoots func() *RPCError
 }
 
+// CheckAs is a RevisionPackage's CheckRoot for a revision whose roots
+// to converts and validate checks.
+func CheckAs[R any](to func(Root) (R, error), validate func(*R) error) func(*Root, *Validator, *Path) {
+	return func(r *Root, v *Validator, at *Path) {
+		root, err := to(*r)
+		if err != nil {
+			v.Add(at, err.Error())
+			return
+		}
+		v.AddErr(at, validate(&root))
+	}
+}
+
+// FromRoots is a revision's roots as the gate's, each converted by from;
+// nil stays nil.
+func FromRoots[R any](in []R, from func(R) Root) []Root {
+	if in == nil {
+		return nil
+	}
+	out := make([]Root, len(in))
+	for i, r := range in {
+		out[i] = from(r)
+	}
+	return out
+}
+
 // RevisionClient is what a revision's package gives the client side (see
 // ListRootsFunc) to answer the server's requests for roots.
 type RevisionClient struct {

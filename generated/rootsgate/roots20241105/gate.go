@@ -22,15 +22,8 @@ var Gate = &rootsrt.RevisionPackage{
 		Deprecated:    false,
 	},
 	VersionKey: "",
-	CheckRoot: func(r *rootsrt.Root, v *rootsrt.Validator, at *rootsrt.Path) {
-		root, err := toRoot(*r)
-		if err != nil {
-			v.Add(at, err.Error())
-			return
-		}
-		v.AddErr(at, root.Validate())
-	},
-	Client: gateClient,
+	CheckRoot:  rootsrt.CheckAs(toRoot, (*Root).Validate),
+	Client:     gateClient,
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
 		if err := caps.UnmarshalJSON(raw); err != nil {
@@ -43,7 +36,7 @@ var Gate = &rootsrt.RevisionPackage{
 	Paged:           false,
 	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
-		return fromRoots(roots), invalid, next, err
+		return rootsrt.FromRoots(roots, fromRoot), invalid, next, err
 	},
 	ListChangedMethod: string(MethodRootsListChanged),
 	CheckListChanged: func(params json.RawMessage) error {
@@ -91,17 +84,6 @@ func fromRoot(r Root) rootsrt.Root {
 func toRoot(r rootsrt.Root) (Root, error) {
 	extra, err := rootsrt.MetaToExtra(r)
 	return Root{URI: r.URI, Name: r.Name, Extra: extra}, err
-}
-
-func fromRoots(in []Root) []rootsrt.Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]rootsrt.Root, len(in))
-	for i, r := range in {
-		out[i] = fromRoot(r)
-	}
-	return out
 }
 
 func toRoots(in []rootsrt.Root) ([]Root, error) {

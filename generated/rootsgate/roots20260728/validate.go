@@ -103,10 +103,3 @@ func (x *RequestMetaObject) Validate() error {
 func (x *RequestMetaObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.ClientCapabilities.validate(v, at.Member("io.modelcontextprotocol/clientCapabilities"))
 }
-
-// Validate reports every rule of the schema x breaks, as a *ValidationError.
-func (x *Error) Validate() error {
-	return rootsrt.ValidateValue("Error", x, (*Error).validate)
-}
-
-func (x *Error) validate(v *rootsrt.Validator, at *rootsrt.Path) {}

@@ -22,15 +22,8 @@ var Gate = &rootsrt.RevisionPackage{
 		ListChanged:   false,
 		Deprecated:    true,
 	},
-	VersionKey: "io.modelcontextprotocol/protocolVersion",
-	CheckRoot: func(r *rootsrt.Root, v *rootsrt.Validator, at *rootsrt.Path) {
-		root, err := toRoot(*r)
-		if err != nil {
-			v.Add(at, err.Error())
-			return
-		}
-		v.AddErr(at, root.Validate())
-	},
+	VersionKey:   "io.modelcontextprotocol/protocolVersion",
+	CheckRoot:    rootsrt.CheckAs(toRoot, (*Root).Validate),
 	MissingRoots: missingRoots,
 	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
 		res, err := askForRoots(key, requestState, ListRootsRequestParams{})
@@ -56,7 +49,7 @@ var Gate = &rootsrt.RevisionPackage{
 					return nil, nil, err
 				}
 				roots, invalid := result.ValidRoots()
-				return fromRoots(roots), invalid, nil
+				return rootsrt.FromRoots(roots, fromRoot), invalid, nil
 			},
 		}
 		if p.Meta.ClientCapabilities.Roots == nil {
@@ -74,17 +67,6 @@ func fromRoot(r Root) rootsrt.Root {
 // toRoot is the gate's root as this revision's.
 func toRoot(r rootsrt.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
-}
-
-func fromRoots(in []Root) []rootsrt.Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]rootsrt.Root, len(in))
-	for i, r := range in {
-		out[i] = fromRoot(r)
-	}
-	return out
 }
 
 // askForRoots is the InputRequiredResult that asks for the page of roots

@@ -299,36 +299,3 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 		}
 	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *Error) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	o.Int("\"code\":", x.Code)
-	if x.Data != nil {
-		o.Value("\"data\":", x.Data)
-	}
-	o.String("\"message\":", x.Message)
-	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
-}
-
-// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	var p Error
-	return rootsrt.UnmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
-		switch string(k) {
-		case "code":
-			return rootsrt.DecodeJSON(v, &p.Code)
-		case "data":
-			return rootsrt.DecodeJSON(v, &p.Data)
-		case "message":
-			return rootsrt.DecodeString(v, &p.Message)
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
-	}, "code", "message")
-}

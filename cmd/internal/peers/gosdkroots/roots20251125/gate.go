@@ -21,14 +21,7 @@ var Gate = &rootsrt.RevisionPackage{
 		Deprecated:    false,
 	},
 	VersionKey: "",
-	CheckRoot: func(r *rootsrt.Root, v *rootsrt.Validator, at *rootsrt.Path) {
-		root, err := toRoot(*r)
-		if err != nil {
-			v.Add(at, err.Error())
-			return
-		}
-		v.AddErr(at, root.Validate())
-	},
+	CheckRoot:  rootsrt.CheckAs(toRoot, (*Root).Validate),
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
 		if err := caps.UnmarshalJSON(raw); err != nil {
@@ -41,7 +34,7 @@ var Gate = &rootsrt.RevisionPackage{
 	Paged:           false,
 	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
-		return fromRoots(roots), invalid, next, err
+		return rootsrt.FromRoots(roots, fromRoot), invalid, next, err
 	},
 	ListChangedMethod: string(MethodRootsListChanged),
 	CheckListChanged: func(params json.RawMessage) error {
@@ -57,17 +50,6 @@ func fromRoot(r Root) rootsrt.Root {
 // toRoot is the gate's root as this revision's.
 func toRoot(r rootsrt.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
-}
-
-func fromRoots(in []Root) []rootsrt.Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]rootsrt.Root, len(in))
-	for i, r := range in {
-		out[i] = fromRoot(r)
-	}
-	return out
 }
 
 // listRootsParams are the params of the roots/list that asks for the page

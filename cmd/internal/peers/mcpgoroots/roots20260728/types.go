@@ -211,19 +211,6 @@ type RequestMetaObject struct {
 // under the same keys.
 type InputResponses map[string]InputResponse
 
-// Error is the error member of a JSON-RPC error response.
-type Error struct {
-	// Integer that identifies the kind of error.
-	Code int64 `json:"code"`
-	// Optional extra detail; specific errors, such as -32021, define its shape.
-	Data any `json:"data,omitempty"`
-	// Human-readable text that explains the error.
-	Message string `json:"message"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
 // InputRequest is a request a server can place in inputRequests. Only the
 // roots-related arm, ListRootsRequest, is kept here.
 //
