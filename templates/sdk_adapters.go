@@ -80,6 +80,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"package gosdk\n" +
 			"\n" +
 			"import (\n" +
+			"\t\"cmp\"\n" +
 			"\t\"context\"\n" +
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
@@ -294,11 +295,22 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif opts != nil {\n" +
 			"\t\to = *opts\n" +
 			"\t}\n" +
-			"\tversions, err := servedVersions(o.SupportedProtocolVersions)\n" +
-			"\tif err != nil {\n" +
-			"\t\tpanic(err)\n" +
+			"\toffered := o.SupportedProtocolVersions\n" +
+			"\tif len(offered) == 0 {\n" +
+			"\t\toffered = mcp.SupportedProtocolVersions()\n" +
 			"\t}\n" +
-			"\to.SupportedProtocolVersions = versions\n" +
+			"\tvar gate []string\n" +
+			"\tfor _, r := range Revisions() {\n" +
+			"\t\tgate = append(gate, r.Version)\n" +
+			"\t}\n" +
+			"\t// A copy, in offered's order: opts' list stays the caller's.\n" +
+			"\to.SupportedProtocolVersions = slices.DeleteFunc(slices.Clone(offered), func(v string) bool {\n" +
+			"\t\treturn !slices.Contains(gate, v)\n" +
+			"\t})\n" +
+			"\tif len(o.SupportedProtocolVersions) == 0 {\n" +
+			"\t\tpanic(fmt.Errorf(\"gosdk: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)\",\n" +
+			"\t\t\tstrings.Join(offered, \", \"), strings.Join(gate, \", \")))\n" +
+			"\t}\n" +
 			"\tnext := o.RootsListChangedHandler\n" +
 			"\to.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {\n" +
 			"\t\tvar s *Session\n" +
@@ -316,28 +328,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t}\n" +
 			"\treturn &o\n" +
-			"}\n" +
-			"\n" +
-			"// servedVersions returns the versions of offered (every version go-sdk\n" +
-			"// supports when empty) that the gate serves, in offered's order.\n" +
-			"func servedVersions(offered []string) ([]string, error) {\n" +
-			"\tif len(offered) == 0 {\n" +
-			"\t\toffered = mcp.SupportedProtocolVersions()\n" +
-			"\t}\n" +
-			"\tvar served, gate []string\n" +
-			"\tfor _, r := range Revisions() {\n" +
-			"\t\tgate = append(gate, r.Version)\n" +
-			"\t}\n" +
-			"\tfor _, v := range offered {\n" +
-			"\t\tif slices.Contains(gate, v) {\n" +
-			"\t\t\tserved = append(served, v)\n" +
-			"\t\t}\n" +
-			"\t}\n" +
-			"\tif len(served) == 0 {\n" +
-			"\t\treturn nil, fmt.Errorf(\"gosdk: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)\",\n" +
-			"\t\t\tstrings.Join(offered, \", \"), strings.Join(gate, \", \"))\n" +
-			"\t}\n" +
-			"\treturn served, nil\n" +
 			"}\n" +
 			"\n" +
 			"// Roots returns the roots of the client of req, a request the server is\n" +
@@ -394,7 +384,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// that served the request; kept is what the adapter keeps of a legacy\n" +
 			"// session, nil for a request that stands alone.\n" +
 			"func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {\n" +
-			"\tif err != nil && set != nil {\n" +
+			"\tif err == nil {\n" +
+			"\t\treturn set, nil // before ir, whose address would cost every call an allocation\n" +
+			"\t}\n" +
+			"\tif set != nil {\n" +
 			"\t\t// The set holds the valid roots; err names the ones left out.\n" +
 			"\t\tif a.strict {\n" +
 			"\t\t\tset.Close()\n" +
@@ -403,7 +396,18 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\ta.reportInvalid(kept, err)\n" +
 			"\t\treturn set, nil\n" +
 			"\t}\n" +
-			"\treturn set, a.convert(err)\n" +
+			"\t// The gate's InputRequiredError becomes a ToolInputRequiredError, which\n" +
+			"\t// holds what the SDK sends: the one roots/list entry the gate asks for,\n" +
+			"\t// and its requestState.\n" +
+			"\tvar ir *InputRequiredError\n" +
+			"\tif !errors.As(err, &ir) {\n" +
+			"\t\treturn nil, err\n" +
+			"\t}\n" +
+			"\treturn nil, &ToolInputRequiredError{\n" +
+			"\t\tInputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},\n" +
+			"\t\tRequestState:  ir.RequestState,\n" +
+			"\t\tErr:           ir,\n" +
+			"\t}\n" +
 			"}\n" +
 			"\n" +
 			"// reportInvalid passes err, naming roots left out, to OnInvalidRoots,\n" +
@@ -474,10 +478,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t}\n" +
 			"\td.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])\n" +
-			"\tkey := a.inputKey\n" +
-			"\tif key == \"\" {\n" +
-			"\t\tkey = DefaultInputKey\n" +
-			"\t}\n" +
+			"\tkey := cmp.Or(a.inputKey, DefaultInputKey)\n" +
 			"\tif resp, ok := responses[key]; ok {\n" +
 			"\t\td.Answered = true\n" +
 			"\t\tswitch result, ok := resp.(*mcp.ListRootsResult); {\n" +
@@ -494,7 +495,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tif err != nil {\n" +
 			"\t\t\treturn d, fmt.Errorf(\"%s: request params: %w\", d.Version, err)\n" +
 			"\t\t}\n" +
-			"\t\td.Binding = StateBinding{Principal: principal(req), Method: method(req), Params: params}\n" +
+			"\t\tprincipal := \"anonymous\"\n" +
+			"\t\tif e := req.GetExtra(); e != nil && e.TokenInfo != nil && e.TokenInfo.UserID != \"\" {\n" +
+			"\t\t\tprincipal = e.TokenInfo.UserID\n" +
+			"\t\t}\n" +
+			"\t\td.Binding = StateBinding{Principal: principal, Method: method(req), Params: params}\n" +
 			"\t}\n" +
 			"\treturn d, nil\n" +
 			"}\n" +
@@ -511,12 +516,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn false, false\n" +
 			"\t}\n" +
 			"\t// Not what go-sdk decodes from JSON: a value a Go caller put there.\n" +
-			"\traw, err := json.Marshal(caps)\n" +
-			"\tif err != nil {\n" +
-			"\t\treturn false, false\n" +
-			"\t}\n" +
 			"\tvar c map[string]any\n" +
-			"\tif json.Unmarshal(raw, &c) != nil || c == nil {\n" +
+			"\tif raw, err := json.Marshal(caps); err != nil || json.Unmarshal(raw, &c) != nil || c == nil {\n" +
 			"\t\treturn false, false\n" +
 			"\t}\n" +
 			"\treturn declaresRoots(c)\n" +
@@ -524,13 +525,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// gateRoots are go-sdk's roots as the gate's; the Meta maps are shared.\n" +
 			"func gateRoots(roots []*mcp.Root) []Root {\n" +
-			"\tout := make([]Root, 0, len(roots))\n" +
-			"\tfor _, r := range roots {\n" +
-			"\t\tif r == nil {\n" +
-			"\t\t\tout = append(out, Root{})\n" +
-			"\t\t\tcontinue\n" +
+			"\tout := make([]Root, len(roots))\n" +
+			"\tfor i, r := range roots {\n" +
+			"\t\tif r != nil {\n" +
+			"\t\t\tout[i] = Root{URI: r.URI, Name: r.Name, Meta: r.Meta}\n" +
 			"\t\t}\n" +
-			"\t\tout = append(out, Root{URI: r.URI, Name: r.Name, Meta: r.Meta})\n" +
 			"\t}\n" +
 			"\treturn out\n" +
 			"}\n" +
@@ -633,10 +632,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif init == nil {\n" +
 			"\t\treturn nil, nil, fmt.Errorf(\"gosdk: the session has not been initialized: %w\", ErrUnknownVersion)\n" +
 			"\t}\n" +
-			"\tversion := kept.version\n" +
-			"\tif version == \"\" {\n" +
-			"\t\tversion = init.ProtocolVersion\n" +
-			"\t}\n" +
+			"\tversion := cmp.Or(kept.version, init.ProtocolVersion)\n" +
 			"\tif init.Capabilities == nil && kept.version == \"\" {\n" +
 			"\t\t// Every initialize declares capabilities; go-sdk makes up\n" +
 			"\t\t// InitializeParams without them for each request a stateless\n" +
@@ -683,13 +679,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn json.RawMessage(`{\"roots\":{}}`)\n" +
 			"}\n" +
 			"\n" +
-			"func principal(req mcp.Request) string {\n" +
-			"\tif e := req.GetExtra(); e != nil && e.TokenInfo != nil && e.TokenInfo.UserID != \"\" {\n" +
-			"\t\treturn e.TokenInfo.UserID\n" +
-			"\t}\n" +
-			"\treturn \"anonymous\"\n" +
-			"}\n" +
-			"\n" +
 			"func method(req mcp.Request) string {\n" +
 			"\tswitch req.(type) {\n" +
 			"\tcase *mcp.CallToolRequest:\n" +
@@ -700,24 +689,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn \"resources/read\"\n" +
 			"\t}\n" +
 			"\treturn fmt.Sprintf(\"%T\", req)\n" +
-			"}\n" +
-			"\n" +
-			"// convert turns the gate's InputRequiredError into a\n" +
-			"// ToolInputRequiredError, which holds what the SDK sends: the one\n" +
-			"// roots/list entry the gate asks for, and its requestState.\n" +
-			"func (a *Adapter) convert(err error) error {\n" +
-			"\tif err == nil {\n" +
-			"\t\treturn nil // before ir, whose address would cost every call an allocation\n" +
-			"\t}\n" +
-			"\tvar ir *InputRequiredError\n" +
-			"\tif !errors.As(err, &ir) {\n" +
-			"\t\treturn err\n" +
-			"\t}\n" +
-			"\treturn &ToolInputRequiredError{\n" +
-			"\t\tInputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},\n" +
-			"\t\tRequestState:  ir.RequestState,\n" +
-			"\t\tErr:           ir,\n" +
-			"\t}\n" +
 			"}\n" +
 			"\n" +
 			"// ToolInputRequiredError is the error of Roots and RootSet for a request whose\n" +
@@ -789,10 +760,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tif err != nil {\n" +
 			"\t\t\tvar zero Out\n" +
 			"\t\t\tres, err := ToolResult(err)\n" +
-			"\t\t\tif res != nil {\n" +
-			"\t\t\t\treturn res, zero, nil\n" +
-			"\t\t\t}\n" +
-			"\t\t\treturn nil, zero, err\n" +
+			"\t\t\treturn res, zero, err\n" +
 			"\t\t}\n" +
 			"\t\treturn res, out, nil\n" +
 			"\t}\n" +

@@ -71,6 +71,7 @@
 package gosdknarrow
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -285,11 +286,22 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	if opts != nil {
 		o = *opts
 	}
-	versions, err := servedVersions(o.SupportedProtocolVersions)
-	if err != nil {
-		panic(err)
+	offered := o.SupportedProtocolVersions
+	if len(offered) == 0 {
+		offered = mcp.SupportedProtocolVersions()
 	}
-	o.SupportedProtocolVersions = versions
+	var gate []string
+	for _, r := range Revisions() {
+		gate = append(gate, r.Version)
+	}
+	// A copy, in offered's order: opts' list stays the caller's.
+	o.SupportedProtocolVersions = slices.DeleteFunc(slices.Clone(offered), func(v string) bool {
+		return !slices.Contains(gate, v)
+	})
+	if len(o.SupportedProtocolVersions) == 0 {
+		panic(fmt.Errorf("gosdknarrow: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)",
+			strings.Join(offered, ", "), strings.Join(gate, ", ")))
+	}
 	next := o.RootsListChangedHandler
 	o.RootsListChangedHandler = func(ctx context.Context, req *mcp.RootsListChangedRequest) {
 		var s *Session
@@ -307,28 +319,6 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 		}
 	}
 	return &o
-}
-
-// servedVersions returns the versions of offered (every version go-sdk
-// supports when empty) that the gate serves, in offered's order.
-func servedVersions(offered []string) ([]string, error) {
-	if len(offered) == 0 {
-		offered = mcp.SupportedProtocolVersions()
-	}
-	var served, gate []string
-	for _, r := range Revisions() {
-		gate = append(gate, r.Version)
-	}
-	for _, v := range offered {
-		if slices.Contains(gate, v) {
-			served = append(served, v)
-		}
-	}
-	if len(served) == 0 {
-		return nil, fmt.Errorf("gosdknarrow: the server would offer protocol versions %s, and the gate serves none of them (it serves %s)",
-			strings.Join(offered, ", "), strings.Join(gate, ", "))
-	}
-	return served, nil
 }
 
 // Roots returns the roots of the client of req, a request the server is
@@ -385,7 +375,10 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error
 // that served the request; kept is what the adapter keeps of a legacy
 // session, nil for a request that stands alone.
 func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {
-	if err != nil && set != nil {
+	if err == nil {
+		return set, nil // before ir, whose address would cost every call an allocation
+	}
+	if set != nil {
 		// The set holds the valid roots; err names the ones left out.
 		if a.strict {
 			set.Close()
@@ -394,7 +387,18 @@ func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, erro
 		a.reportInvalid(kept, err)
 		return set, nil
 	}
-	return set, a.convert(err)
+	// The gate's InputRequiredError becomes a ToolInputRequiredError, which
+	// holds what the SDK sends: the one roots/list entry the gate asks for,
+	// and its requestState.
+	var ir *InputRequiredError
+	if !errors.As(err, &ir) {
+		return nil, err
+	}
+	return nil, &ToolInputRequiredError{
+		InputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},
+		RequestState:  ir.RequestState,
+		Err:           ir,
+	}
 }
 
 // reportInvalid passes err, naming roots left out, to OnInvalidRoots,
@@ -465,10 +469,7 @@ func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 		}
 	}
 	d.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])
-	key := a.inputKey
-	if key == "" {
-		key = DefaultInputKey
-	}
+	key := cmp.Or(a.inputKey, DefaultInputKey)
 	if resp, ok := responses[key]; ok {
 		d.Answered = true
 		switch result, ok := resp.(*mcp.ListRootsResult); {
@@ -485,7 +486,11 @@ func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 		if err != nil {
 			return d, fmt.Errorf("%s: request params: %w", d.Version, err)
 		}
-		d.Binding = StateBinding{Principal: principal(req), Method: method(req), Params: params}
+		principal := "anonymous"
+		if e := req.GetExtra(); e != nil && e.TokenInfo != nil && e.TokenInfo.UserID != "" {
+			principal = e.TokenInfo.UserID
+		}
+		d.Binding = StateBinding{Principal: principal, Method: method(req), Params: params}
 	}
 	return d, nil
 }
@@ -502,12 +507,8 @@ func declaresRoots(caps any) (object, roots bool) {
 		return false, false
 	}
 	// Not what go-sdk decodes from JSON: a value a Go caller put there.
-	raw, err := json.Marshal(caps)
-	if err != nil {
-		return false, false
-	}
 	var c map[string]any
-	if json.Unmarshal(raw, &c) != nil || c == nil {
+	if raw, err := json.Marshal(caps); err != nil || json.Unmarshal(raw, &c) != nil || c == nil {
 		return false, false
 	}
 	return declaresRoots(c)
@@ -515,13 +516,11 @@ func declaresRoots(caps any) (object, roots bool) {
 
 // gateRoots are go-sdk's roots as the gate's; the Meta maps are shared.
 func gateRoots(roots []*mcp.Root) []Root {
-	out := make([]Root, 0, len(roots))
-	for _, r := range roots {
-		if r == nil {
-			out = append(out, Root{})
-			continue
+	out := make([]Root, len(roots))
+	for i, r := range roots {
+		if r != nil {
+			out[i] = Root{URI: r.URI, Name: r.Name, Meta: r.Meta}
 		}
-		out = append(out, Root{URI: r.URI, Name: r.Name, Meta: r.Meta})
 	}
 	return out
 }
@@ -624,10 +623,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	if init == nil {
 		return nil, nil, fmt.Errorf("gosdknarrow: the session has not been initialized: %w", ErrUnknownVersion)
 	}
-	version := kept.version
-	if version == "" {
-		version = init.ProtocolVersion
-	}
+	version := cmp.Or(kept.version, init.ProtocolVersion)
 	if init.Capabilities == nil && kept.version == "" {
 		// Every initialize declares capabilities; go-sdk makes up
 		// InitializeParams without them for each request a stateless
@@ -674,13 +670,6 @@ func capabilities(c *mcp.ClientCapabilities) json.RawMessage {
 	return json.RawMessage(`{"roots":{}}`)
 }
 
-func principal(req mcp.Request) string {
-	if e := req.GetExtra(); e != nil && e.TokenInfo != nil && e.TokenInfo.UserID != "" {
-		return e.TokenInfo.UserID
-	}
-	return "anonymous"
-}
-
 func method(req mcp.Request) string {
 	switch req.(type) {
 	case *mcp.CallToolRequest:
@@ -691,24 +680,6 @@ func method(req mcp.Request) string {
 		return "resources/read"
 	}
 	return fmt.Sprintf("%T", req)
-}
-
-// convert turns the gate's InputRequiredError into a
-// ToolInputRequiredError, which holds what the SDK sends: the one
-// roots/list entry the gate asks for, and its requestState.
-func (a *Adapter) convert(err error) error {
-	if err == nil {
-		return nil // before ir, whose address would cost every call an allocation
-	}
-	var ir *InputRequiredError
-	if !errors.As(err, &ir) {
-		return err
-	}
-	return &ToolInputRequiredError{
-		InputRequests: mcp.InputRequestMap{ir.Key: &mcp.ListRootsParams{}},
-		RequestState:  ir.RequestState,
-		Err:           ir,
-	}
 }
 
 // ToolInputRequiredError is the error of Roots and RootSet for a request whose
@@ -780,10 +751,7 @@ func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[I
 		if err != nil {
 			var zero Out
 			res, err := ToolResult(err)
-			if res != nil {
-				return res, zero, nil
-			}
-			return nil, zero, err
+			return res, zero, err
 		}
 		return res, out, nil
 	}
