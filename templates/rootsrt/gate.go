@@ -1384,9 +1384,11 @@ func rootsDigest(roots []Root) [sha256.Size]byte {
 		}
 		field(string(meta))
 		buf = binary.AppendUvarint(buf, uint64(len(r.Extra)))
-		for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
-			field(k)
-			field(string(r.Extra[k]))
+		if len(r.Extra) > 0 { // Sorted allocates, even for no keys
+			for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
+				field(k)
+				field(string(r.Extra[k]))
+			}
 		}
 	}
 	return sha256.Sum256(buf)
