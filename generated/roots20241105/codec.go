@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// primitive is a decoded JSON scalar.
+// primitive is a decoded JSON value; of an object or array, only its kind.
 type primitive struct {
 	Kind  string // "string", "number", "boolean", "null", "object" or "array"
 	S     string
@@ -29,7 +29,7 @@ type primitive struct {
 	NotInt string
 }
 
-// is reports whether p is a value of the JSON Schema type member.
+// Is reports whether p is a value of the JSON Schema type member.
 func (p primitive) Is(member string) bool {
 	switch member {
 	case "integer":
@@ -248,8 +248,8 @@ func objectMembers(data []byte) (m members, isNull bool, err error) {
 	return members{data: data, pos: i + 1}, false, nil
 }
 
-// next moves to the next member, setting key and value; it returns false
-// at the end of the object or on malformed JSON (then err is set).
+// Next moves to the next member, setting Key and Value; it returns false
+// at the end of the object or on malformed JSON (then Err is set).
 func (m *members) Next() bool {
 	if m.Err != nil || m.data == nil {
 		return false

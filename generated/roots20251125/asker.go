@@ -20,8 +20,8 @@ const DefaultMaxPages = 100
 
 // An asker is the core of a Session and of a single-revision package's
 // Server: it asks one client for its roots, lets concurrent callers share
-// one request, and keeps the answer for as long as it can be trusted. Its zero value is ready; it is safe
-// for concurrent use.
+// one request, and keeps the answer while it can be trusted. Its zero
+// value is ready and safe for concurrent use.
 type asker[R any] struct {
 	mu     sync.Mutex
 	cached []R
@@ -160,9 +160,8 @@ func (a *asker[R]) Invalidate() {
 }
 
 // run sends the shared request for call, which began at generation gen,
-// and hands its outcome to the callers waiting on call.done. ctx carries
-// the values of the caller that started it, without its cancellation; it
-// is cancelled when maxListings newer requests are in flight.
+// and hands its outcome to the callers waiting on call.done. Roots
+// cancels ctx when maxListings newer requests are in flight.
 func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen uint64) {
 	defer call.cancel()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout())

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// Primitive is a decoded JSON scalar.
+// Primitive is a decoded JSON value; of an object or array, only its kind.
 type Primitive struct {
 	Kind  string // "string", "number", "boolean", "null", "object" or "array"
 	S     string
@@ -27,7 +27,7 @@ type Primitive struct {
 	NotInt string
 }
 
-// is reports whether p is a value of the JSON Schema type member.
+// Is reports whether p is a value of the JSON Schema type member.
 func (p Primitive) Is(member string) bool {
 	switch member {
 	case "integer":
@@ -246,8 +246,8 @@ func ObjectMembers(data []byte) (m Members, isNull bool, err error) {
 	return Members{data: data, pos: i + 1}, false, nil
 }
 
-// next moves to the next member, setting key and value; it returns false
-// at the end of the object or on malformed JSON (then err is set).
+// Next moves to the next member, setting Key and Value; it returns false
+// at the end of the object or on malformed JSON (then Err is set).
 func (m *Members) Next() bool {
 	if m.Err != nil || m.data == nil {
 		return false

@@ -189,8 +189,7 @@ type StandAlone struct {
 	Roots func(key string, lenient bool) (roots []Root, invalid error, err error)
 }
 
-// gateRevisions are the revisions the kit's gate serves, oldest first: its
-// front package registers them when it is loaded.
+// gateRevisions are the revisions the gate serves (see RegisterRevisions).
 var gateRevisions []*RevisionPackage
 
 // RegisterRevisions makes revs, oldest first, the revisions the gate
@@ -407,24 +406,21 @@ const DefaultInputKey = "roots"
 //
 //	roots, err := sess.Roots(ctx, params) // params: the JSON params of the request being served
 //
-// On a revision where roots/list is a request of its own, the session
-// asks the client with Request and keeps the answer while it may be
-// trusted (see MaxAge), with the guarantees of a single-revision
-// package's Server (one request shared by concurrent callers, a timeout,
-// no request at all when the client did not declare roots, and no stale
-// list once a list_changed notification has been handled). Call Initialize when the
-// connection negotiates its version, and HandleNotification for every
-// notification.
+// On a revision where roots/list is a request of its own, call Initialize
+// when the connection negotiates its version, and HandleNotification for
+// every notification. The session asks the client with Request and keeps
+// the answer while it may be trusted (see MaxAge), with the guarantees of
+// a single-revision package's Server: one request shared by concurrent
+// callers, a timeout, no request at all when the client did not declare
+// roots, and no stale list once a list_changed notification is handled.
 //
 // On a revision where roots/list travels inside an InputRequiredResult,
 // each request stands alone: its _meta names its version and declares the
 // client's capabilities, and nothing is kept between requests. Roots
 // returns an [*InputRequiredError] for a request that does not carry the
 // answer yet (send its Result as the request's result), and the roots for
-// the retried request that carries them in inputResponses. A client that
-// did not declare roots gets a [*MissingCapabilityError] instead, and a
-// request whose _meta leaves out the client capabilities (or whose params
-// the revision refuses otherwise) a [*MalformedRequestError].
+// the retried request that carries them in inputResponses; see
+// [Session.Roots] for its other errors.
 //
 // Requests that stand alone are served only by a session never
 // initialized. Once Initialize has been called, its version decides every
@@ -472,10 +468,9 @@ type Session struct {
 	// StateBinding in the call's ctx, and a retried request's roots are
 	// read only once its requestState opens for that request's binding:
 	// otherwise Roots fails with an error wrapping one of the ErrState
-	// errors. Without a StateBinding in the ctx, Roots fails with
-	// ErrStateUnbound. State returns the opened state. Sealing bounds
-	// replay to the sealer's TTL but does not make a state single-use (see
-	// [StateSealer]).
+	// errors, or ErrStateUnbound without a StateBinding in the ctx.
+	// Sealing bounds replay to the sealer's TTL but does not make a state
+	// single-use (see [StateSealer]).
 	Sealer *StateSealer
 	// FallBackToBounds opts into the migration off roots (SEP-2577
 	// deprecates them from 2026-07-28): when a client declares no roots,
@@ -494,8 +489,7 @@ type Session struct {
 	// revision that deprecates them: once per session initialized for it,
 	// and, where requests stand alone, once per request that brings roots
 	// in inputResponses (once per tool call that asked for them). It is
-	// the warning SEP-2577 asks implementations to give; log it or count
-	// it.
+	// the warning SEP-2577 asks implementations to give: log or count it.
 	OnDeprecatedRoots func(version string)
 
 	legacy atomic.Pointer[legacySession] // nil until Initialize
@@ -508,9 +502,8 @@ type Session struct {
 
 // legacySession is a session on a revision where roots/list is a request
 // of its own: what the client declared, the Asker that asks it and keeps
-// its answer, and the roots/list requests sent, each counted as it is
-// sent: two reads around a call to Roots that agree name the request
-// whose answer it returned.
+// its answer, and the count of roots/list requests sent (see
+// Session.roots).
 type legacySession struct {
 	r             *RevisionPackage
 	roots         bool // the client declared roots
@@ -526,10 +519,8 @@ type sentKey struct{}
 
 // Initialize sets the session up for the protocol version the connection
 // negotiated and the client capabilities (JSON, as the client declared
-// them at initialize; empty or null means none). Until it is called, only
-// requests whose _meta names their version are served; after it, every
-// request is served under version, and one whose _meta names another
-// version is an error wrapping ErrWrongPath. A version that has no
+// them at initialize; empty or null means none). From then on, version
+// decides every request, as [Session] says. A version that has no
 // initialize, where each request declares its capabilities, is an error
 // wrapping ErrWrongPath. The session keeps Request, Timeout, MaxAge,
 // Lenient, OnInvalidRoots and OnListChanged as they are when Initialize
@@ -578,8 +569,10 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 // HandleNotification handles a notification from the client. On a session
 // initialized for a revision with notifications/roots/list_changed, that
 // notification drops the cached roots (the next Roots asks again) and then
-// calls OnListChanged; its params may be absent, null or {}. Every other
-// notification, and any notification before Initialize, is ignored.
+// calls OnListChanged; its params may be absent, null or {}, and params
+// the revision refuses are the error, with the roots dropped all the same
+// and OnListChanged not called. Every other notification, and any
+// notification before Initialize, is ignored.
 func (s *Session) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
 	l := s.legacy.Load()
 	if l == nil || l.r.ListChangedMethod == "" || method != l.r.ListChangedMethod {
@@ -628,10 +621,9 @@ func (s *Session) Version() string {
 //     [*InputRequiredError] whose Result to send asks for them; if the
 //     request's capabilities do not declare roots, a
 //     [*MissingCapabilityError], which wraps ErrNoRootsCapability; if its
-//     _meta declares no capabilities at all (or gives them as null or as
-//     anything but an object), or its params are otherwise not what the
-//     revision requires, a [*MalformedRequestError], which wraps
-//     ErrMalformedRequest and not ErrNoRootsCapability.
+//     params are not what the revision requires (such as a _meta without
+//     capabilities), a [*MalformedRequestError], which wraps
+//     ErrMalformedRequest instead.
 //     With a Sealer, the roots only once the request's requestState opens
 //     for the StateBinding in ctx, and otherwise an error wrapping one of
 //     the ErrState errors.
@@ -797,12 +789,9 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 }
 
 // versionOf returns the revision a request is served under, and the
-// legacy session that serves it, if any. On a session initialized for a
-// version, that version, whatever the request: a request whose _meta
-// names another one is refused, so that a field the client writes never
-// takes a request off its session's path (its capability check and its
-// Timeout). On a session never initialized, the version the request's
-// _meta names.
+// legacy session that serves it, if any: on a session initialized for a
+// version, that version whatever the request (see Session for why), else
+// the version the request's _meta names.
 func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySession, error) {
 	l := s.legacy.Load()
 	named, key, err := metaVersion(params)
@@ -897,7 +886,6 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 		if !s.Lenient {
 			return nil, fmt.Errorf("%s: %w", r.Version, invalid)
 		}
-		// The valid roots are kept; the invalid ones are reported.
 		if s.OnInvalidRoots != nil {
 			s.OnInvalidRoots(invalid)
 		}
@@ -1014,9 +1002,8 @@ func dirURI(dir string, windows bool) string {
 	return (&url.URL{Scheme: "file", Path: dir}).String()
 }
 
-// deprecated calls OnDeprecatedRoots for a use of roots on r: for the
-// initialized session once, else every time a request that stands alone
-// brings roots (the retried request, not the one that asks).
+// deprecated calls OnDeprecatedRoots for a use of roots on r; session: by
+// the initialized session (see Session.OnDeprecatedRoots).
 func (s *Session) deprecated(r *RevisionPackage, session bool) {
 	if s.OnDeprecatedRoots == nil || !r.Deprecated {
 		return
@@ -1126,10 +1113,9 @@ func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 // MalformedRequestError is the error of [Session.Roots], [Session.RootSet]
 // and [Session.State] for a request, on a revision where each request
 // stands alone, whose params are not what the revision requires: most
-// often a _meta that leaves out the client capabilities, which every such
-// request must declare. Capabilities that are null or not a JSON object
-// count as left out, and so does anything else the revision's decoder
-// refuses (a member of the wrong type). Such a request is malformed,
+// often a _meta that leaves out the client capabilities (or gives them as
+// null or as anything but a JSON object), which every such request must
+// declare, or a member of the wrong type. Such a request is malformed,
 // whatever it declares: the server answers it with error -32602 (Invalid
 // params), not with -32021, which is for a client whose well-formed
 // capabilities lack roots ([MissingCapabilityError]). Nothing was asked.

@@ -35,7 +35,7 @@ type openHow struct {
 	flags, mode, resolve uint64
 }
 
-// noProcFD is set once /proc/self/fd was found missing.
+// noProcFD is set once /proc/self/fd was found unusable (see procSelfFD).
 var noProcFD atomic.Bool
 
 // noOpenat2 is set once the kernel (or a sandbox around it) refused
@@ -100,14 +100,13 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 }
 
 // openRegularBeneath opens name under dir for reading if it is a regular
-// file, and opens nothing else: the name is opened as a path (O_PATH,
-// which neither opens a device nor meets a FIFO's writer), its type and
-// size read through that handle, and only a regular file opened, through
-// /proc/self/fd, which reaches the file the handle holds whatever the name
-// leads to by then. The file is a bare descriptor: ReadFile needs nothing
-// of os.File, whose set-up costs system calls. handled is false where
-// os.Root must decide instead: as for openBeneath, and where /proc is not
-// there.
+// file, and opens nothing else: the name is opened with oPath, its type
+// and size read through that handle, and only a regular file opened,
+// through /proc/self/fd, which reaches the file the handle holds whatever
+// the name leads to by then. The file is a bare descriptor: ReadFile needs
+// nothing of os.File, whose set-up costs system calls. handled is false
+// where os.Root must decide instead: as for openBeneath, and where /proc
+// is not there.
 func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64, handled bool, err error) {
 	proc, err := procSelfFD()
 	if proc < 0 {
@@ -220,7 +219,7 @@ func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
 }
 
 // oPath opens a name without opening the file it is (O_PATH): a handle to
-// look up names in, never a read of a FIFO or an open of a device.
+// look up names in, which neither opens a device nor meets a FIFO's writer.
 const oPath = 0x200000 // one value on every Linux architecture but MIPS
 
 // fdWalker holds the directories its walk went through, from "/", each

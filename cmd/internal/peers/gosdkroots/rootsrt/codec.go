@@ -93,8 +93,8 @@ func ObjectMembers(data []byte) (m Members, isNull bool, err error) {
 	return Members{data: data, pos: i + 1}, false, nil
 }
 
-// next moves to the next member, setting key and value; it returns false
-// at the end of the object or on malformed JSON (then err is set).
+// Next moves to the next member, setting Key and Value; it returns false
+// at the end of the object or on malformed JSON (then Err is set).
 func (m *Members) Next() bool {
 	if m.Err != nil || m.data == nil {
 		return false

@@ -23,10 +23,10 @@ import (
 // A RootSetOf answers the question a server asks before it touches a
 // file: is this path inside one of the client's roots, and which one? R is
 // the type of a root in the protocol revision the roots came in; a
-// single-revision package names its set RootSet, a kit's gate has its own. Build it once per roots list
-// with [NewRootSetOf]; it is safe for concurrent use, and its roots never
-// change. Close it when done:
-// it holds each root's directory open.
+// single-revision package names its set RootSet, a kit's gate has its own.
+// Build it once per roots list with [NewRootSetOf]; it is safe for
+// concurrent use, and its roots never change. Close it when done: it holds
+// each root's directory open.
 //
 // Root URIs are read by these rules; a root that breaks one is left out
 // and reported by index:
@@ -54,21 +54,18 @@ import (
 //
 // The directories are opened once, while the set is built, and every file
 // method acts through those handles, never through a root's path again:
-// each root is the directory its path named when the set was built, and a
-// root that is renamed, replaced or swapped for a link later is not
-// followed. Under a handle, the rest of the path is resolved by [os.Root]
-// (ReadFile first tries openat2 with RESOLVE_BENEATH, on Linux 5.6 and
-// later), so no link or ".." leads the operation out of the directory,
-// however the tree below changes during the call. Files and directories
-// the methods return were opened through the root: a directory's entries
-// are described through its handle, never by a path. With [Bounds], each root
-// is opened beneath the server's directory that holds it, and a root that
-// cannot be reached from there without leaving it (a link that points
-// out) is left out. Hard links and mount points are not links: a file
-// hard-linked into a root, or a file system mounted inside one, is inside
-// it. A root whose directory cannot be opened (it does not exist on this
-// machine, say) stays in the set for the lexical questions, and its file
-// methods return the error of opening it.
+// each root stays the directory its path named then, and one renamed,
+// replaced or swapped for a link later is not followed. Under a handle,
+// the rest of the path is resolved by [os.Root] (ReadFile first tries
+// openat2 with RESOLVE_BENEATH, on Linux 5.6 and later), so no link or
+// ".." leads the operation out of the directory, however the tree below
+// changes during the call. Files and directories the methods return were
+// opened through the root: a directory's entries are described through
+// its handle, never by a path. Hard links and mount points are not links:
+// a file hard-linked into a root, or a file system mounted inside one, is
+// inside it. A root whose directory cannot be opened (it does not exist
+// on this machine, say) stays in the set for the lexical questions, and
+// its file methods return the error of opening it.
 //
 // A path is inside a root, for the lexical checks, when, cleaned, it is the
 // root's path or starts with the root's path followed by a separator:
@@ -102,14 +99,11 @@ import (
 // that remain are resolved with [filepath.EvalSymlinks], and the file
 // methods go through [os.Root], which on Windows refuses links and
 // junctions that lead out of the root. Elsewhere, paths are POSIX paths: a
-// name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x. A
-// set of the other system's paths answers the lexical questions only: its
-// file methods refuse every path.
+// name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x.
 type RootSetOf[R any] struct {
 	roots []R
-	// The directories paths may be in, one or more per root: the root's
-	// own, or with [Bounds] its parts inside the server's directories.
-	// The indexes of these slices are what rootIndex maps paths to.
+	// The directories paths may be in (see Dirs); rootIndex maps paths to
+	// the indexes of these slices.
 	paths   []string  // each directory's path as written, cleaned
 	owner   []int     // the index in roots of the root it belongs to
 	dirs    []rootDir // each directory, opened when the set was built
@@ -170,9 +164,9 @@ var (
 var errOtherSystem = fmt.Errorf("paths of another system cannot be opened on %s", runtime.GOOS)
 
 // rootIndex maps a root directory's canonical path to its index in
-// RootSetOf.paths.
-// Looking a path up walks its ancestors, longest first, so a check costs
-// one map lookup per level of the path, however many roots there are.
+// RootSetOf.paths. Looking a path up walks its ancestors, longest first,
+// so a check costs one map lookup per level of the path, however many
+// roots there are.
 type rootIndex struct {
 	byPath map[string]int
 	maxLen int // no root path is longer: longer ancestors are skipped
@@ -233,14 +227,14 @@ func ResolveSymlinks() RootSetOption {
 // root inside one of dirs is kept whole, and a root that overlaps none of
 // them is left out and reported, like an invalid root. Each directory of
 // dirs is opened when the set is built, and each root inside one is opened
-// beneath it, so a root that is a link leading out of the directory (or
-// that becomes one later) cannot widen the bounds. dirs are absolute paths
-// of the set's kind (see [WindowsPaths]); one that is not, or that cannot
-// be resolved with [ResolveSymlinks], allows nothing and is reported as
-// bounds[i]. One that cannot be opened (it does not exist, say) holds for
-// the lexical questions, and the file methods under it return the error
-// of opening it. Bounds given more than once add up. With no dirs at all,
-// nothing is allowed.
+// beneath it: a root that leads out of it through a link is left out, and
+// one that becomes such a link later cannot widen the bounds. dirs are
+// absolute paths of the set's kind (see [WindowsPaths]); one that is not,
+// or that cannot be resolved with [ResolveSymlinks], allows nothing and is
+// reported as bounds[i]. One that cannot be opened (it does not exist,
+// say) holds for the lexical questions, and the file methods under it
+// return the error of opening it. Bounds given more than once add up. With
+// no dirs at all, nothing is allowed.
 func Bounds(dirs ...string) RootSetOption {
 	return func(c *rootSetConfig) {
 		c.bounds = append(c.bounds, dirs...)
@@ -249,9 +243,9 @@ func Bounds(dirs ...string) RootSetOption {
 }
 
 // WindowsPaths says whether paths are Windows paths (true) or POSIX paths
-// (false). The default is the system the program runs on; a set of
-// the other kind can check paths as text, and its file methods refuse
-// every path.
+// (false). The default is the system the program runs on; a set of the
+// other kind answers the lexical questions only, and its file methods
+// refuse every path.
 func WindowsPaths(on bool) RootSetOption {
 	return func(c *rootSetConfig) { c.windows = on }
 }
@@ -261,8 +255,7 @@ func WindowsPaths(on bool) RootSetOption {
 const DefaultReadLimit = 16 << 20
 
 // ReadLimit sets the size, in bytes, of the largest file
-// [RootSetOf.ReadFile] reads: a larger one is refused with
-// [ErrFileTooLarge]. Zero or less means [DefaultReadLimit].
+// [RootSetOf.ReadFile] reads. Zero or less means [DefaultReadLimit].
 func ReadLimit(n int64) RootSetOption {
 	return func(c *rootSetConfig) { c.readLimit = n }
 }
@@ -643,9 +636,8 @@ func (s *RootSetOf[R]) Dirs() []string { return slices.Clone(s.paths) }
 func (s *RootSetOf[R]) Roots() []R { return slices.Clone(s.roots) }
 
 // Contains reports whether the path p, read as text, is inside one of the
-// roots. It touches no file, so a link inside a root that points out of it
-// is not seen: use it to filter or display paths, and the file methods
-// (see [RootSetOf]) to act on them. It allocates nothing when p is clean.
+// roots: it sees no link, so it is for filtering and display, not for
+// file access (see [RootSetOf]). It allocates nothing when p is clean.
 func (s *RootSetOf[R]) Contains(p string) bool {
 	_, ok := s.which(&s.lexical, p)
 	return ok
@@ -685,18 +677,16 @@ func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 }
 
 // Resolve returns the path p really names, every symbolic link resolved
-// the way the kernel resolves them (a ".." after a link is the parent of
-// the link's target), and the most specific root that holds it. A path
-// that does not exist yet is resolved as far as it exists, so a server can
-// check where a file is about to be created; a link on the way, dangling
-// or not, is followed as creating the file would follow it. A path outside
-// every root is an error wrapping [ErrOutsideRoots] (or [ErrOutsideBounds]
-// inside a root but outside the server's directories); so are relative
-// paths, empty paths and paths with a NUL byte, and paths whose walk
-// would look at a name outside the roots or fails outside them. Other
-// errors report a path that cannot be resolved inside a root: a link
-// loop, a name under a file, a permission problem, or a set of the other
-// system's paths.
+// the way the kernel resolves them (see [RootSetOf]), and the most
+// specific root that holds it. A path that does not exist yet is resolved
+// as far as it exists, so a server can check where a file is about to be
+// created; a link on the way, dangling or not, is followed as creating the
+// file would follow it. A path outside the set is an error wrapping
+// [ErrOutsideRoots] or [ErrOutsideBounds]; so are relative paths, empty
+// paths and paths with a NUL byte, and paths whose walk would look at a
+// name outside the roots or fails outside them. Other errors report a path
+// that cannot be resolved inside a root: a link loop, a name under a file,
+// a permission problem, or a set of the other system's paths.
 //
 // Without [ResolveSymlinks], the resolved path is compared with the roots'
 // paths as written, which refuses everything reached through a root that
@@ -1233,9 +1223,8 @@ func (s *RootSetOf[R]) dirFile(i int) (*os.File, error) {
 }
 
 // Share returns another view of the set, for another holder: the same
-// roots and directories, closed on its own. Close on a view makes its own
-// file methods fail with [fs.ErrClosed] and leaves the others usable; the
-// directories close with the last view open.
+// roots and directories, closed on its own (see [RootSetOf.Close]); closing
+// one view leaves the others usable.
 func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 	s.refs.Add(1)
 	return &RootSetOf[R]{
@@ -1269,11 +1258,11 @@ func (s *RootSetOf[R]) Close() error {
 }
 
 // act runs f on the directory of the root that holds p, with p relative
-// to it. It first tries the root that holds p read as text, when p has no
-// "..": the os.Root under it refuses any link that leads out. Where that
-// fails for another reason than the file's own (a link into another
-// root, a ".."), it resolves p and acts through the root that holds what
-// p really names, with the path relative to it.
+// to it. It first tries the root that holds p read as text, where that is
+// exact (see lexicalName): the os.Root under it refuses any link that
+// leads out. Where that fails for another reason than the file's own (a
+// link into another root, a ".."), it resolves p and acts through the
+// root that holds what p really names.
 func (s *RootSetOf[R]) act(op, p string, mode resolveMode, f func(dir *os.Root, name string) error) error {
 	if s.closed.Load() {
 		return &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
@@ -1312,7 +1301,7 @@ func actOn[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir
 // lexicalName returns the root that holds p read as text, and p relative
 // to it, when reading p as text is exact: on POSIX systems, when p has no
 // ".." name (the kernel applies ".." after links, not to the text) and no
-// final "/" (which asks for a directory, and cleaning drops it).
+// final "/" or "/." (which asks for a directory, and cleaning drops it).
 func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 	if !s.windows {
 		if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") {
@@ -1358,8 +1347,8 @@ func relative(p string, n int) string {
 }
 
 // Open opens the file p names for reading, through the root that holds
-// it: see [RootSetOf] for how, and [RootSetOf.OpenFile] for special files. A
-// path outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots].
+// it: see [RootSetOf] for how and for its errors, and [RootSetOf.OpenFile]
+// for special files.
 func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 	return s.OpenFile(p, os.O_RDONLY, 0)
 }
@@ -1442,11 +1431,14 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 
 // ReadFile reads the whole file p names, through the root that holds it.
 // It reads regular files only: a FIFO, device, socket or directory is an
-// error wrapping [ErrNotRegularFile], refused from its type without being
-// opened (see openRegular) and without blocking, and a file
-// larger than the set's read limit ([DefaultReadLimit] unless [ReadLimit]
-// sets another) wraps [ErrFileTooLarge]. On Linux the first call opens
-// /proc/self/fd and keeps it open for the life of the process.
+// error wrapping [ErrNotRegularFile], refused from its type without
+// blocking, and a file larger than the set's read limit (see [ReadLimit])
+// wraps [ErrFileTooLarge]. On Linux 5.6 and later with /proc, the type is
+// read before anything is opened; elsewhere (and on MIPS) the type is
+// checked before the open and again after it, so a FIFO or device swapped
+// in between is opened, without blocking, then refused (see openRegular).
+// On Linux the first call opens /proc/self/fd and holds it until the
+// process ends.
 func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 	f, size, err := s.openRegular(p)
 	if errors.Is(err, ErrNotRegularFile) {
@@ -1518,7 +1510,8 @@ func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 }
 
 // trimFinal returns p without its final separators, and whether it had
-// any, for the methods that act on the last name itself (Mkdir, Remove):
+// any, for the methods that act on the last name itself (Mkdir, MkdirAll,
+// Remove):
 // the kernel's mkdir and rmdir never follow a link there, "link/" included.
 // The top of the tree ("/", "C:\") keeps its separator.
 func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {

@@ -43,13 +43,12 @@ var (
 	// for another audience: by another service that holds the same key
 	// (see StateSealerConfig.Audience).
 	ErrStateWrongAudience = errors.New("requestState: sealed for another audience")
-	// ErrStateNotYetValid: the state is authentic, but its issue time
-	// lies more than MaxStateClockSkew ahead of the opener's clock: the
-	// clock of the server that sealed it runs fast, or the opener's slow.
+	// ErrStateNotYetValid: the state is authentic, but it was issued more
+	// than MaxStateClockSkew ahead of the opener's clock: the sealer's
+	// clock runs fast, or the opener's slow.
 	ErrStateNotYetValid = errors.New("requestState: issued in the future")
 	// ErrStateExpired: the state is authentic, but its time to live has
-	// passed, or it was sealed with a lifetime longer than the opener's
-	// TTL, which the opener does not accept at any age.
+	// passed, or is longer than the opener's (see StateSealerConfig.TTL).
 	ErrStateExpired = errors.New("requestState: expired")
 	// ErrStateWrongPrincipal: the state is authentic, but it was sealed
 	// for another principal.
