@@ -160,8 +160,9 @@ func (a *asker[R]) Invalidate() {
 }
 
 // run sends the shared request for call, which began at generation gen,
-// and hands its outcome to the callers waiting on call.done. Roots
-// cancels ctx when maxListings newer requests are in flight.
+// and hands its outcome to the callers waiting on call.done. ctx carries
+// the values of the caller that started it, without its cancellation;
+// Roots cancels it when maxListings newer requests are in flight.
 func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen uint64) {
 	defer call.cancel()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout())

@@ -158,8 +158,9 @@ func (a *Asker[R]) Invalidate() {
 }
 
 // run sends the shared request for call, which began at generation gen,
-// and hands its outcome to the callers waiting on call.done. Roots
-// cancels ctx when MaxListings newer requests are in flight.
+// and hands its outcome to the callers waiting on call.done. ctx carries
+// the values of the caller that started it, without its cancellation;
+// Roots cancels it when MaxListings newer requests are in flight.
 func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen uint64) {
 	defer call.cancel()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout())

@@ -681,12 +681,13 @@ func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 // specific root that holds it. A path that does not exist yet is resolved
 // as far as it exists, so a server can check where a file is about to be
 // created; a link on the way, dangling or not, is followed as creating the
-// file would follow it. A path outside the set is an error wrapping
-// [ErrOutsideRoots] or [ErrOutsideBounds]; so are relative paths, empty
-// paths and paths with a NUL byte, and paths whose walk would look at a
-// name outside the roots or fails outside them. Other errors report a path
-// that cannot be resolved inside a root: a link loop, a name under a file,
-// a permission problem, or a set of the other system's paths.
+// file would follow it. A path outside every root is an error wrapping
+// [ErrOutsideRoots] (or [ErrOutsideBounds] inside a root but outside the
+// server's directories); so are relative paths, empty paths and paths with
+// a NUL byte, and paths whose walk would look at a name outside the roots
+// or fails outside them. Other errors report a path that cannot be
+// resolved inside a root: a link loop, a name under a file, a permission
+// problem, or a set of the other system's paths.
 //
 // Without [ResolveSymlinks], the resolved path is compared with the roots'
 // paths as written, which refuses everything reached through a root that
@@ -1031,7 +1032,10 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			w.up()
 			continue
 		}
-		next := slashpath.Join(dir, name)
+		next := dir + "/" + name // not path.Join, which allocates twice
+		if dir == "/" {
+			next = dir + name
+		}
 		if mode.visit != nil && !mode.visit(next) {
 			return "", &fs.PathError{Op: "resolve", Path: next, Err: errOutsideWalk}
 		}
@@ -1434,9 +1438,10 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 // error wrapping [ErrNotRegularFile], refused from its type without
 // blocking, and a file larger than the set's read limit (see [ReadLimit])
 // wraps [ErrFileTooLarge]. On Linux 5.6 and later with /proc, the type is
-// read before anything is opened; elsewhere (and on MIPS) the type is
-// checked before the open and again after it, so a FIFO or device swapped
-// in between is opened, without blocking, then refused (see openRegular).
+// read through an O_PATH handle before the file is opened; elsewhere (on
+// MIPS too, and for a file openat2 refuses on its own) the type is checked
+// before the open and again after it, so a FIFO or device swapped in
+// between is opened, without blocking, then refused (see openRegular).
 // On Linux the first call opens /proc/self/fd and holds it until the
 // process ends.
 func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
