@@ -187,16 +187,10 @@ func pruneUnions(s *jsonschema.Schema, def, member string, warnings *[]Warning) 
 		}
 		return out
 	}
-	at := func(key string) string {
-		if member == "" {
-			return key
-		}
-		return member + "." + key
-	}
 	if s.Properties != nil {
 		props, propsChanged := newProps(), false
 		for k, v := range s.Properties.FromOldest() {
-			p := pruneUnions(v, def, at(k), warnings)
+			p := pruneUnions(v, def, memberPath(member, k), warnings)
 			propsChanged = propsChanged || p != v
 			props.Set(k, p)
 		}
@@ -204,10 +198,10 @@ func pruneUnions(s *jsonschema.Schema, def, member string, warnings *[]Warning) 
 			changed().Properties = props
 		}
 	}
-	if p := pruneUnions(s.Items, def, at("items"), warnings); p != s.Items {
+	if p := pruneUnions(s.Items, def, memberPath(member, "items"), warnings); p != s.Items {
 		changed().Items = p
 	}
-	if p := pruneUnions(s.AdditionalProperties, def, at("additionalProperties"), warnings); p != s.AdditionalProperties {
+	if p := pruneUnions(s.AdditionalProperties, def, memberPath(member, "additionalProperties"), warnings); p != s.AdditionalProperties {
 		changed().AdditionalProperties = p
 	}
 	for i, a := range s.AllOf {
@@ -253,24 +247,27 @@ func uncheckedKeywords(s *jsonschema.Schema, def, member string, warnings *[]War
 		reason := fmt.Sprintf("%s: not checked; Validate and the decoders accept what the schema refuses there", strings.Join(unchecked, ", "))
 		*warnings = append(*warnings, Warning{Definition: def, Member: member, Reason: reason})
 	}
-	at := func(key string) string {
-		if member == "" {
-			return key
-		}
-		return member + "." + key
-	}
 	if s.Properties != nil {
 		for k, v := range s.Properties.FromOldest() {
-			uncheckedKeywords(v, def, at(k), warnings)
+			uncheckedKeywords(v, def, memberPath(member, k), warnings)
 		}
 	}
-	uncheckedKeywords(s.Items, def, at("items"), warnings)
-	uncheckedKeywords(s.AdditionalProperties, def, at("additionalProperties"), warnings)
+	uncheckedKeywords(s.Items, def, memberPath(member, "items"), warnings)
+	uncheckedKeywords(s.AdditionalProperties, def, memberPath(member, "additionalProperties"), warnings)
 	for _, arms := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
 		for _, a := range arms {
 			uncheckedKeywords(a, def, member, warnings)
 		}
 	}
+}
+
+// memberPath is the path of member key below member ("" for the
+// definition itself), as warnings name it.
+func memberPath(member, key string) string {
+	if member == "" {
+		return key
+	}
+	return member + "." + key
 }
 
 // unionArms returns the arms of a union of definitions: an "anyOf" or a

@@ -128,7 +128,7 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	}
 	var buf [24]byte
 	num := append(strconv.AppendInt(buf[:0], int64(h), 10), 0)
-	for {
+	for { // not openat, whose string name would be copied to the heap
 		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&num[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC|syscall.O_LARGEFILE), 0, 0, 0)
 		if errno == 0 {
 			return fdFile(fd), st.Size, true, nil
