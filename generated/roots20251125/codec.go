@@ -546,22 +546,55 @@ func constError[V any](want V) error {
 }
 
 // appendString appends s as a JSON string, escaped as encoding/json
-// escapes a string (invalid UTF-8 becomes U+FFFD).
+// escapes a string (invalid UTF-8 becomes U+FFFD), without allocating.
 func appendString[S ~string | ~[]byte](b []byte, s S) []byte {
-	for i := 0; i < len(s); i++ {
-		if !plainJSON[s[i]] {
-			quoted, _ := json.Marshal(string(s))
-			return append(b, quoted...)
-		}
-	}
 	b = append(b, '"')
-	b = append(b, s...)
+	done := 0 // s[:done] is in b
+	for i := 0; i < len(s); {
+		c, size := s[i], 1
+		if c < utf8.RuneSelf && plainJSON[c] {
+			i++
+			continue
+		}
+		b = append(b, s[done:i]...)
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < ' ' && shortEscape[c] != 0:
+			b = append(b, '\\', shortEscape[c])
+		case c < utf8.RuneSelf: // another control byte, or < > & for HTML
+			b = append(b, `\u00`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xF])
+		default:
+			// At most four bytes: a conversion that does not allocate.
+			var r rune
+			r, size = utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b = append(b, `\ufffd`...)
+			case r == '\u2028' || r == '\u2029':
+				b = append(b, `\u202`...)
+				b = append(b, hexDigits[r&0xF])
+			default:
+				b = append(b, s[i:i+size]...)
+			}
+		}
+		i += size
+		done = i
+	}
+	b = append(b, s[done:]...)
 	return append(b, '"')
 }
 
-// plainJSON holds the bytes that stand for themselves in a JSON string as
-// encoding/json writes it (it also escapes <, > and &).
-var plainJSON = func() (set [256]bool) {
+const hexDigits = "0123456789abcdef"
+
+// shortEscape holds the control bytes encoding/json writes as \b, \t, \n,
+// \f and \r.
+var shortEscape = [' ']byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
+
+// plainJSON holds the ASCII bytes that stand for themselves in a JSON
+// string as encoding/json writes it (it also escapes <, > and &).
+var plainJSON = func() (set [utf8.RuneSelf]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		set[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
 	}
