@@ -13,8 +13,7 @@ import (
 
 // A ValidationError lists every way a value breaks the schema's rules.
 type ValidationError struct {
-	// Type is the Go type that was checked.
-	Type string
+	Type string // the Go type that was checked
 	// Problems are in the order found: members in schema order, array
 	// elements by index.
 	Problems []Problem
@@ -22,15 +21,13 @@ type ValidationError struct {
 
 // A Problem is one broken rule.
 type Problem struct {
-	// path is the JSON path of the member at fault, such as "roots[2].uri".
-	Path string
-	// Message says what is wrong with it.
-	Message string
+	Path    string // the JSON path of the member at fault, such as "roots[2].uri"
+	Message string // what is wrong with it
 }
 
-// Error lists the problems, separated by semicolons: the first 20, and
-// how many more there are (Problems has them all), so that a list of
-// many bad roots does not make a log line of megabytes.
+// Error lists the problems, separated by semicolons: the first 20 and how
+// many more (Problems has them all), so that many bad roots make no log
+// line of megabytes.
 func (e *ValidationError) Error() string {
 	const listed = 20
 	var b strings.Builder
@@ -56,10 +53,8 @@ func (e *ValidationError) Error() string {
 // A validator collects the problems of one value; it lives on the
 // caller's stack. The generated Validate methods fill one.
 type validator struct {
-	// TypeName is the Go type being checked, for the error.
-	TypeName string
-	// Problems are the problems found so far.
-	Problems []Problem
+	TypeName string    // the Go type being checked, for the error
+	Problems []Problem // the problems found so far
 }
 
 // Add adds the problem msg of the member at.
@@ -68,9 +63,8 @@ func (v *validator) Add(at *path, msg string) {
 }
 
 // AddErr adds the problems of err, the error of a Validate method, as
-// problems of the member at: a *ValidationError's each under at (its
-// "uri" at roots[2] is roots[2].uri), any other error as one. A nil err
-// adds none.
+// problems of the member at: a *ValidationError's each under at (its "uri"
+// at roots[2] is roots[2].uri), any other error as one; a nil err none.
 func (v *validator) AddErr(at *path, err error) {
 	if err == nil {
 		return // first, so that a valid value costs no allocation
@@ -170,9 +164,7 @@ func (p *path) write(b *strings.Builder) {
 		b.WriteString(p.name)
 	}
 	if p.index >= 0 {
-		b.WriteByte('[')
-		b.WriteString(strconv.Itoa(p.index))
-		b.WriteByte(']')
+		b.WriteString("[" + strconv.Itoa(p.index) + "]")
 	}
 }
 
@@ -200,28 +192,21 @@ func checkURI(s string, schemes ...string) string {
 			return mustEncode(s[i:])
 		}
 	}
-	scheme := s[:colon]
+	// A file URI is an authority (empty for the local host) and an
+	// absolute path, with no query or fragment.
+	scheme, rest := s[:colon], s[colon+1:]
 	switch {
 	case len(schemes) == 0:
 		return ""
 	case !slices.Contains(schemes, scheme):
 		return fmt.Sprintf("scheme %q is not allowed here (want %s)", scheme, strings.Join(schemes, " or "))
-	case scheme == "file":
-		return checkFileURI(s[colon+1:])
-	}
-	return ""
-}
-
-// checkFileURI checks what follows "file:": an authority (empty for the
-// local host) and an absolute path, with no query or fragment.
-func checkFileURI(rest string) string {
-	if !strings.HasPrefix(rest, "//") {
+	case scheme != "file":
+		return ""
+	case !strings.HasPrefix(rest, "//"):
 		return "a file URI must start with file://"
-	}
-	if !strings.Contains(rest[2:], "/") {
+	case !strings.Contains(rest[2:], "/"):
 		return "a file URI must have an absolute path, as in file:///home/user"
-	}
-	if strings.ContainsAny(rest, "?#") {
+	case strings.ContainsAny(rest, "?#"):
 		return "a root URI must not have a query or fragment"
 	}
 	return ""

@@ -175,7 +175,7 @@ func marshalPrimitive(member string, v any) ([]byte, error) {
 type DecodeError struct {
 	// Type is the Go type being decoded, such as "ListRootsResult".
 	Type string
-	// path is the JSON path of the member that does not fit.
+	// Path is the JSON path of the member that does not fit.
 	Path string
 	// Err says what is wrong with it.
 	Err error

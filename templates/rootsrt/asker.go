@@ -1,6 +1,7 @@
 package rootsrt
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -53,13 +54,9 @@ const MaxListings = 4
 // AskConfig is how an Asker asks: the Server's settings and what its
 // revision's types do.
 type AskConfig[R any] struct {
-	// Timeout bounds each listing; zero means DefaultTimeout.
-	Timeout time.Duration
-	// MaxAge, when positive, lets an answer be reused while it is younger.
-	MaxAge time.Duration
-	// Keep: the client announces changes, so its answer is kept until
-	// Invalidate (and MaxAge, when set).
-	Keep bool
+	Timeout time.Duration // bounds each listing; zero means DefaultTimeout
+	MaxAge  time.Duration // when positive, an answer is reused while younger
+	Keep    bool          // the client announces changes: keep an answer until Invalidate (or MaxAge)
 	// Paged: answers come in pages, which are followed to the end, at
 	// most MaxPages of them (zero means DefaultMaxPages).
 	Paged    bool
@@ -112,8 +109,7 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 		}
 		var runCtx context.Context
 		runCtx, call.cancel = context.WithCancel(context.WithoutCancel(ctx))
-		a.call = call
-		a.running = append(a.running, call)
+		a.call, a.running = call, append(a.running, call)
 		go a.run(runCtx, c, call, a.gen)
 	}
 	a.mu.Unlock()
@@ -139,21 +135,14 @@ func (a *Asker[R]) Roots(ctx context.Context, c *AskConfig[R]) ([]R, error) {
 	}
 }
 
-func (c *AskConfig[R]) timeout() time.Duration {
-	if c.Timeout <= 0 {
-		return DefaultTimeout
-	}
-	return c.Timeout
-}
+func (c *AskConfig[R]) timeout() time.Duration { return cmp.Or(max(c.Timeout, 0), DefaultTimeout) }
 
 // Invalidate drops the cached roots; the next Roots asks the client again,
 // even while a request sent before is still in flight (its callers get its
 // answer, which is not cached).
 func (a *Asker[R]) Invalidate() {
 	a.mu.Lock()
-	a.gen++
-	a.valid, a.cached = false, nil
-	a.call = nil
+	a.gen, a.valid, a.cached, a.call = a.gen+1, false, nil, nil
 	a.mu.Unlock()
 }
 
@@ -165,13 +154,11 @@ func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen
 	defer call.cancel()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout())
 	defer cancel()
-	sent := time.Now()
-	returned := false
+	sent, returned := time.Now(), false
 	defer func() {
 		if !returned {
-			// Something panicked outside Request and OnInvalidRoots (whose
-			// panics are errors already), or called runtime.Goexit, which
-			// cannot be stopped: the waiters must still hear of it.
+			// A panic outside Request and OnInvalidRoots (whose panics are
+			// errors already), or runtime.Goexit: the waiters must hear of it.
 			call.roots = nil
 			if v := recover(); v != nil {
 				call.err = fmt.Errorf("roots/list: %w", &PanicError{"the request", v})
@@ -198,13 +185,9 @@ func (a *Asker[R]) run(ctx context.Context, c *AskConfig[R], call *fetch[R], gen
 // from page to page and joining the pages: at most MaxPages pages, and a
 // cursor the client already gave is an error, not a loop.
 func (c *AskConfig[R]) list(ctx context.Context) ([]R, error) {
-	maxPages := c.MaxPages
-	if maxPages <= 0 {
-		maxPages = DefaultMaxPages
-	}
+	maxPages := cmp.Or(max(c.MaxPages, 0), DefaultMaxPages)
 	var all []R
-	seen := map[string]bool{}
-	cursor := ""
+	seen, cursor := map[string]bool{}, ""
 	for page := 1; ; page++ {
 		params, err := c.Params(cursor)
 		if err != nil {
@@ -226,8 +209,7 @@ func (c *AskConfig[R]) list(ctx context.Context) ([]R, error) {
 		case page >= maxPages:
 			return nil, fmt.Errorf("%w: the client has more than %d", ErrTooManyPages, maxPages)
 		}
-		seen[next] = true
-		cursor = next
+		seen[next], cursor = true, next
 	}
 }
 

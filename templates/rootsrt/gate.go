@@ -17,21 +17,16 @@ import (
 	"time"
 )
 
-// The gate serves the roots feature across the revisions of a kit with one
-// code path. The kit's front package lists its revisions' packages, each
-// of which describes itself with a Revision; the code here is the same
-// whatever they are. A single revision's package does not use it.
+// The gate serves the roots feature of every revision of a kit (see
+// RegisterRevisions) with one code path; single-revision packages lack it.
 
 // Root is a root as every revision knows it. Converting to and from a
 // revision's Root keeps every member: a revision whose Root has no _meta
 // keeps it among the members it does not know.
 type Root struct {
-	// URI is the root's file:// URI.
-	URI string `json:"uri"`
-	// Name is the root's display name; empty when it has none.
-	Name string `json:"name,omitempty"`
-	// Meta is the root's _meta; nil when it has none.
-	Meta map[string]any `json:"_meta,omitempty"`
+	URI  string         `json:"uri"`             // the root's file:// URI
+	Name string         `json:"name,omitempty"`  // its display name; empty when it has none
+	Meta map[string]any `json:"_meta,omitempty"` // its _meta; nil when it has none
 	// Extra holds the members of the root that no field above stands for,
 	// as the client sent them. encoding/json does not write them.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -48,8 +43,7 @@ func MetaFromExtra(r Root) Root {
 	if json.Unmarshal(raw, &meta) != nil || meta == nil {
 		return r // not an object: it stays where it was
 	}
-	r.Meta = meta
-	r.Extra = maps.Clone(r.Extra)
+	r.Meta, r.Extra = meta, maps.Clone(r.Extra)
 	delete(r.Extra, "_meta")
 	if len(r.Extra) == 0 {
 		r.Extra = nil
@@ -79,16 +73,11 @@ type ListRootsFunc func(ctx context.Context) ([]Root, error)
 
 // Revision says how one protocol revision carries roots.
 type Revision struct {
-	// Version is the protocol version, such as "2025-06-18".
-	Version string
-	// DirectRequest: the server sends roots/list as a request of its own.
-	DirectRequest bool
-	// InputRequests: roots/list travels inside an InputRequiredResult.
-	InputRequests bool
-	// ListChanged: the client can send notifications/roots/list_changed.
-	ListChanged bool
-	// Deprecated reports whether the revision deprecates roots.
-	Deprecated bool
+	Version       string // the protocol version, such as "2025-06-18"
+	DirectRequest bool   // the server sends roots/list as a request of its own
+	InputRequests bool   // roots/list travels inside an InputRequiredResult
+	ListChanged   bool   // the client can send notifications/roots/list_changed
+	Deprecated    bool   // the revision deprecates roots
 }
 
 // A RevisionPackage is what the gate needs of one revision's package: how
@@ -100,29 +89,24 @@ type RevisionPackage struct {
 	// VersionKey names the _meta member in which a request names its
 	// protocol version, where requests do; "" otherwise.
 	VersionKey string
-	// CheckRoot adds to v the ways r, made this revision's Root, breaks
-	// its rules.
+	// CheckRoot adds to v how r, made this revision's Root, breaks its rules.
 	CheckRoot func(r *Root, v *Validator, at *Path)
 	// Client answers for roots with list, declaring listChanged where the
 	// revision has it; nil in a kit without the client side.
 	Client func(list ListRootsFunc, listChanged bool) RevisionClient
 	// Capabilities (DirectRequest) reads the client capabilities declared
-	// at initialize: whether they declare roots, and whether the client
-	// says when its roots change (roots.listChanged, where the revision
-	// has both the flag and the notification).
+	// at initialize: whether they declare roots, and roots.listChanged
+	// (where the revision has both the flag and the notification).
 	Capabilities func(raw json.RawMessage) (roots, listChanged bool, err error)
-	// ListRootsMethod (DirectRequest) is the method of the request that
-	// asks for roots.
+	// ListRootsMethod (DirectRequest) is the method that asks for roots,
+	// and ListRootsParams its params for the page at cursor (see AskConfig).
 	ListRootsMethod string
-	// ListRootsParams (DirectRequest) are the params of the roots/list
-	// that asks for the page at cursor ("" for the first, or the only one).
 	ListRootsParams func(cursor string) (json.RawMessage, error)
 	// Paged (DirectRequest): an answer may be one page of several, which
 	// a Session follows to the last.
 	Paged bool
-	// DecodeListRoots (DirectRequest) reads a roots/list result: its roots
-	// (the valid ones when lenient, with the others' *ValidationError as
-	// invalid; otherwise that error is err) and the next page's cursor.
+	// DecodeListRoots (DirectRequest) is AskConfig.Decode, but when not
+	// lenient the *ValidationError of invalid roots is err.
 	DecodeListRoots func(result json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error)
 	// ListChangedMethod (DirectRequest, ListChanged) names the
 	// notification that the roots changed, and CheckListChanged reads
@@ -133,16 +117,15 @@ type RevisionPackage struct {
 	// that asks for roots under key, with requestState.
 	AskForRoots func(key, requestState string) (json.RawMessage, error)
 	// DecodeRequest (InputRequests) reads the params of a request that
-	// stands alone: a *MalformedRequestError when they are not what the
-	// revision requires.
+	// stands alone, or returns a *MalformedRequestError.
 	DecodeRequest func(params json.RawMessage) (StandAlone, error)
-	// MissingRoots (InputRequests) is the error to answer a request whose
-	// capabilities do not declare roots with (-32021).
+	// MissingRoots (InputRequests) is the error (-32021) that answers a
+	// request whose capabilities do not declare roots.
 	MissingRoots func() *RPCError
 }
 
-// CheckAs is a RevisionPackage's CheckRoot for a revision whose roots
-// to converts and validate checks.
+// CheckAs is the CheckRoot of a revision whose roots to converts and
+// validate checks.
 func CheckAs[R any](to func(Root) (R, error), validate func(*R) error) func(*Root, *Validator, *Path) {
 	return func(r *Root, v *Validator, at *Path) {
 		root, err := to(*r)
@@ -177,13 +160,12 @@ type RevisionClient struct {
 
 // StandAlone is what a request that stands alone carries.
 type StandAlone struct {
-	// Missing, when not nil, is the error to answer a request whose
-	// capabilities do not declare roots with (-32021).
+	// Missing, when not nil, is the MissingRoots error: the request's
+	// capabilities do not declare roots.
 	Missing *RPCError
 	// Answered reports whether the request carries an answer under key.
-	Answered func(key string) bool
-	// RequestState is the requestState the request brought back.
-	RequestState string
+	Answered     func(key string) bool
+	RequestState string // the requestState the request brought back
 	// Roots reads the roots answered under key; lenient keeps the valid
 	// ones and reports the others as the *ValidationError invalid.
 	Roots func(key string, lenient bool) (roots []Root, invalid error, err error)
@@ -212,13 +194,11 @@ func Revisions() []Revision {
 // the ErrState errors, ...).
 var (
 	// ErrMalformedRequest: the request's params are not what its revision
-	// requires, such as a _meta without the client capabilities where each
-	// request must declare them; see [MalformedRequestError].
+	// requires; see [MalformedRequestError].
 	ErrMalformedRequest = errors.New("malformed request")
 	// ErrWrongPath: the revision does not carry roots the way the call
-	// does, such as a direct roots/list on a revision that embeds it in
-	// inputRequests, or a request whose _meta names another protocol
-	// version than the one its [Session] was initialized for.
+	// does (a direct roots/list where it embeds it in inputRequests), or a
+	// request's _meta names another version than its [Session]'s.
 	ErrWrongPath = errors.New("the protocol version does not carry roots this way")
 	// ErrUnknownVersion: the protocol version is a date but not one the
 	// gate serves, or no version is known for a request.
@@ -228,9 +208,8 @@ var (
 	// ErrInputRequired: the request must be answered with an
 	// input_required result asking for roots; see [InputRequiredError].
 	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
-	// ErrStateUnbound: the Session has a Sealer, but the ctx of the call
-	// carries no StateBinding (see [WithStateBinding]); nothing was
-	// sealed or opened.
+	// ErrStateUnbound: the Session has a Sealer, but the call's ctx has no
+	// StateBinding ([WithStateBinding]); nothing was sealed or opened.
 	ErrStateUnbound = errors.New("requestState: no StateBinding in the context")
 )
 
@@ -253,10 +232,8 @@ func lookup(version string) (*RevisionPackage, error) {
 		}
 		return nil, fmt.Errorf("%w %q: want a date such as %s", ErrMalformedVersion, version, latest)
 	}
-	for _, r := range gateRevisions {
-		if r.Version == version {
-			return r, nil
-		}
+	if i := slices.IndexFunc(gateRevisions, func(r *RevisionPackage) bool { return r.Version == version }); i >= 0 {
+		return gateRevisions[i], nil
 	}
 	known := make([]string, len(gateRevisions))
 	for i, r := range gateRevisions {
@@ -285,18 +262,13 @@ func wrongPath(version, what string) error {
 	return fmt.Errorf("%s: %w: %s", version, ErrWrongPath, what)
 }
 
-// Ask is how a server asks for roots under one version: either send
-// Method with Params as a request, or answer the client's request with
-// InputRequired, an InputRequiredResult holding roots/list under the key
-// given to AskForRoots.
+// Ask is how a server asks for roots under one version: send Method
+// (roots/list) with Params as a request; or, where Method is empty, answer
+// the client's request with InputRequired, an InputRequiredResult holding
+// roots/list under the key given to AskForRoots (nil where Method is set).
 type Ask struct {
-	// Method is the request to send, roots/list; empty when the version
-	// embeds the request in InputRequired instead.
-	Method string
-	// Params are the params of the request to send.
-	Params json.RawMessage
-	// InputRequired is the InputRequiredResult to answer the client's
-	// request with; nil when the version sends Method instead.
+	Method        string
+	Params        json.RawMessage
 	InputRequired json.RawMessage
 }
 
@@ -401,33 +373,26 @@ func stateBinding(ctx context.Context, version string, params json.RawMessage) (
 const DefaultInputKey = "roots"
 
 // A Session is the server side of the roots feature on one connection,
-// for every revision the gate serves. A tool handler asks for the client's
-// roots the same way whatever the revision:
-//
-//	roots, err := sess.Roots(ctx, params) // params: the JSON params of the request being served
+// for every revision the gate serves: a tool handler calls
+// sess.Roots(ctx, params), params being the JSON params of the request
+// being served, whatever the revision.
 //
 // On a revision where roots/list is a request of its own, call Initialize
 // when the connection negotiates its version, and HandleNotification for
-// every notification. The session asks the client with Request and keeps
-// the answer while it may be trusted (see MaxAge), with the guarantees of
-// a single-revision package's Server: one request shared by concurrent
-// callers, a timeout, no request at all when the client did not declare
-// roots, and no stale list once a list_changed notification is handled.
+// every notification. The session asks the client with Request, with the
+// guarantees of a single-revision package's Server: one request shared by
+// concurrent callers, a timeout, no request at all when the client did
+// not declare roots, and no stale list once a list_changed notification
+// is handled.
 //
 // On a revision where roots/list travels inside an InputRequiredResult,
 // each request stands alone: its _meta names its version and declares the
-// client's capabilities, and nothing is kept between requests. Roots
-// returns an [*InputRequiredError] for a request that does not carry the
-// answer yet (send its Result as the request's result), and the roots for
-// the retried request that carries them in inputResponses; see
-// [Session.Roots] for its other errors.
-//
-// Requests that stand alone are served only by a session never
-// initialized. Once Initialize has been called, its version decides every
-// request: one whose _meta names another version is refused with an error
-// wrapping ErrWrongPath, never served on another path, so that a client
-// cannot write its way around the capability check or the Timeout of the
-// version it negotiated.
+// client's capabilities, and no answer is kept between requests. Such
+// requests are served only by a session never initialized: once
+// Initialize has been called, its version decides every request, and one
+// whose _meta names another version is refused (ErrWrongPath), never
+// served on another path, so that a client cannot write its way around
+// the capability check or the Timeout of the version it negotiated.
 //
 // Set the fields before the first call and do not change them after; a
 // Session is safe for concurrent use.
@@ -446,14 +411,11 @@ type Session struct {
 	// call, since it will never say that its roots changed.
 	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
-	// reporting the rest to OnInvalidRoots; otherwise such an answer is an
-	// error.
-	Lenient bool
-	// OnInvalidRoots, when set and Lenient, receives the error that lists
-	// the invalid roots of an answer.
+	// and gives the error that lists the others to OnInvalidRoots, when
+	// set; otherwise such an answer is an error.
+	Lenient        bool
 	OnInvalidRoots func(error)
-	// OnListChanged, when set, is called after the cached roots were
-	// dropped for a notifications/roots/list_changed.
+	// OnListChanged, when set, is called as HandleNotification says.
 	OnListChanged func(ctx context.Context) error
 	// InputKey names the roots/list entry in inputRequests and
 	// inputResponses; empty means DefaultInputKey.
@@ -482,8 +444,7 @@ type Session struct {
 	// bounds would allow every file. Roots is unchanged.
 	FallBackToBounds bool
 	// Ask, when set, says whether to ask a client speaking revision r for
-	// its roots; with FallBackToBounds, a client not asked works in the
-	// Bounds alone. Nil asks every client that declares roots.
+	// its roots (see FallBackToBounds); nil asks every client with roots.
 	Ask func(r Revision) bool
 	// OnDeprecatedRoots, when set, is called as roots are used on a
 	// revision that deprecates them: once per session initialized for it,
@@ -502,8 +463,7 @@ type Session struct {
 
 // legacySession is a session on a revision where roots/list is a request
 // of its own: what the client declared, the Asker that asks it and keeps
-// its answer, and the count of roots/list requests sent (see
-// Session.roots).
+// its answer, and the count of roots/list requests sent.
 type legacySession struct {
 	r             *RevisionPackage
 	roots         bool // the client declared roots
@@ -518,13 +478,12 @@ type legacySession struct {
 type sentKey struct{}
 
 // Initialize sets the session up for the protocol version the connection
-// negotiated and the client capabilities (JSON, as the client declared
-// them at initialize; empty or null means none). From then on, version
-// decides every request, as [Session] says. A version that has no
-// initialize, where each request declares its capabilities, is an error
-// wrapping ErrWrongPath. The session keeps Request, Timeout, MaxAge,
-// Lenient, OnInvalidRoots and OnListChanged as they are when Initialize
-// is called.
+// negotiated and the client capabilities (JSON, as declared at initialize;
+// empty or null means none). From then on, version decides every request,
+// as [Session] says. A version without initialize, where each request
+// declares its capabilities, is an error wrapping ErrWrongPath. The session
+// keeps Request, Timeout, MaxAge, Lenient, OnInvalidRoots and OnListChanged
+// as they are when Initialize is called.
 func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
 	r, err := lookup(version)
 	if err != nil {
@@ -580,15 +539,14 @@ func (s *Session) HandleNotification(ctx context.Context, method string, params 
 	}
 	// Whatever its params, the notification says the roots changed.
 	l.asker.Invalidate()
+	var err error
 	if len(params) > 0 {
-		if err := l.r.CheckListChanged(params); err != nil {
-			return err
-		}
+		err = l.r.CheckListChanged(params)
 	}
-	if l.onListChanged != nil {
-		return l.onListChanged(ctx)
+	if err == nil && l.onListChanged != nil {
+		err = l.onListChanged(ctx)
 	}
-	return nil
+	return err
 }
 
 // Invalidate drops the cached roots, if any: the next Roots asks again.
@@ -617,16 +575,11 @@ func (s *Session) Version() string {
 //     did not answer within Timeout).
 //   - On a session never initialized, for a request whose _meta names a
 //     revision where roots/list travels in inputRequests, the roots in
-//     the request's inputResponses; if it has none, an
-//     [*InputRequiredError] whose Result to send asks for them; if the
-//     request's capabilities do not declare roots, a
-//     [*MissingCapabilityError], which wraps ErrNoRootsCapability; if its
-//     params are not what the revision requires (such as a _meta without
-//     capabilities), a [*MalformedRequestError], which wraps
-//     ErrMalformedRequest instead.
-//     With a Sealer, the roots only once the request's requestState opens
-//     for the StateBinding in ctx, and otherwise an error wrapping one of
-//     the ErrState errors.
+//     its inputResponses (with a Sealer, once its requestState opens);
+//     else an [*InputRequiredError] if it has none, a
+//     [*MissingCapabilityError] if its capabilities lack roots, or a
+//     [*MalformedRequestError] if its params are not what the revision
+//     requires.
 //
 // A request whose version is not a date wraps ErrMalformedVersion; one
 // this gate does not serve, or with no version on a session that was not
@@ -647,14 +600,13 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // On a session initialized for a revision where roots/list is a request
 // of its own, the calls that get the same answer of the client (its
 // cached roots) with the same options share one set, built once: its
-// directories are opened once, and with ResolveSymlinks or Bounds the
-// links are resolved once, when it is built. A new answer (after a
-// list_changed notification, Invalidate, or MaxAge) gives a new set. The
-// session keeps sets for up to 8 different option lists. Each set
-// returned is still the caller's to Close: Close makes the file methods
-// of that caller's set fail with [fs.ErrClosed] and leaves the others
-// usable; the directories are closed once every caller has closed its
-// set and the session has dropped it, for a newer answer or on [Session.Close].
+// directories are opened, and with ResolveSymlinks or Bounds its links
+// resolved, once. A new answer (after a list_changed notification,
+// Invalidate, or MaxAge) gives a new set. The session keeps sets for up
+// to 8 different option lists. Each set returned is still the caller's to
+// Close, which leaves the other callers' sets usable; the directories
+// close once every caller has closed its set and the session has dropped
+// it, for a newer answer or on [Session.Close].
 //
 // A request whose revision carries roots/list in inputRequests stands
 // alone, but a client sends the same list again and again: the requests
@@ -664,22 +616,19 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // up to 4096 roots in all, the least recently used dropped first.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
-	// Fall back to the Bounds alone only for a client that has no roots to
-	// give (it declared none, or was not asked): not for one that failed to
-	// answer, or whose request is malformed.
+	// Not for a client that failed to answer, or whose request is malformed.
 	if s.FallBackToBounds && a.version != "" && errors.Is(err, ErrNoRootsCapability) {
 		return s.boundsSet(a.version, opts)
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	key := optionsKey(opts)
-	if a.legacy == nil {
-		return s.listSet(a, key, opts, false)
-	}
-	if !a.known {
+	case a.legacy == nil:
+		return s.listSet(a, optionsKey(opts), opts, false)
+	case a.sent == 0:
 		return NewRootSet(a.version, a.roots, opts...)
 	}
+	key := optionsKey(opts)
 	s.mu.Lock()
 	if sh := s.sets.byOptions[key]; sh != nil && s.sets.legacy == a.legacy && s.sets.sent == a.sent {
 		set := sh.share()
@@ -691,38 +640,24 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 	if set == nil {
 		return nil, err
 	}
-	return s.keep(a, key, set, err), err
-}
-
-// keep puts set, built for the answer a with the options key, in the
-// session's cache, unless the session has moved on to a newer answer or
-// already keeps one, and returns the set for the caller.
-func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
+	// Keep the set, unless the session keeps one already or has moved on
+	// to a newer answer (the set of an older one stays the caller's own).
 	s.mu.Lock()
-	c := &s.sets
-	if s.legacy.Load() != a.legacy || c.legacy == a.legacy && c.sent > a.sent {
-		s.mu.Unlock()
-		return set // an answer older than the one kept: the caller's own
-	}
+	c, out := &s.sets, set
 	var stale []*sharedRootSet
-	if c.legacy != a.legacy || c.sent != a.sent {
-		stale = c.drop()
-		c.legacy, c.sent = a.legacy, a.sent
+	if s.legacy.Load() == a.legacy && (c.legacy != a.legacy || c.sent <= a.sent) {
+		if c.legacy != a.legacy || c.sent != a.sent {
+			stale = c.drop()
+			*c = rootSetCache{a.legacy, a.sent, make(map[string]*sharedRootSet)}
+		}
+		if c.byOptions[key] == nil && len(c.byOptions) < maxCachedRootSets {
+			sh := &sharedRootSet{set: set, err: err}
+			c.byOptions[key], out = sh, sh.share()
+		}
 	}
-	if c.byOptions[key] != nil || len(c.byOptions) >= maxCachedRootSets {
-		s.mu.Unlock()
-		release(stale)
-		return set
-	}
-	sh := &sharedRootSet{set: set, err: err}
-	if c.byOptions == nil {
-		c.byOptions = make(map[string]*sharedRootSet)
-	}
-	c.byOptions[key] = sh
-	out := sh.share()
 	s.mu.Unlock()
 	release(stale)
-	return out
+	return out, err
 }
 
 // Close closes the RootSets the session keeps (see [Session.RootSet]) as
@@ -731,7 +666,11 @@ func (s *Session) keep(a answer, key string, set *RootSet, err error) *RootSet {
 // The session can still be used after: RootSet builds a set again.
 func (s *Session) Close() error {
 	s.mu.Lock()
-	stale := append(s.sets.drop(), s.lists.drop()...)
+	stale := s.sets.drop()
+	for _, e := range s.lists.sets {
+		stale = append(stale, e.sh)
+	}
+	s.lists = listSetCache{}
 	s.mu.Unlock()
 	return release(stale)
 }
@@ -742,8 +681,7 @@ type answer struct {
 	version string
 	roots   []Root
 	legacy  *legacySession // nil for a request that stands alone
-	sent    uint64         // with known, the request whose answer roots is
-	known   bool
+	sent    uint64         // the request whose answer roots is; 0 when not known
 }
 
 func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
@@ -751,7 +689,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 	if err != nil {
 		return answer{}, err
 	}
-	a := answer{version: r.Version}
+	a := answer{version: r.Version, legacy: l}
 	if s.Ask != nil && !s.Ask(r.Revision) {
 		return a, fmt.Errorf("%s: %w", r.Version, errNotAsked)
 	}
@@ -759,11 +697,10 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		if !l.roots {
 			return a, fmt.Errorf("%s: %w", r.Version, ErrNoRootsCapability)
 		}
-		// The roots answer the request this call sent, if it sent one (the
-		// Asker gives the caller that starts a request its answer). Else,
-		// every request being counted as it is sent, when none was sent
-		// during the call, they answer the last one sent before it: the
-		// one the Asker cached, or the one this call joined.
+		// The roots answer the request this call sent, if any (the Asker
+		// gives its starter its answer); else, when none was sent during
+		// the call, the last one sent before it: the one the Asker cached,
+		// or the one this call joined.
 		before := l.sent.Load()
 		var mine atomic.Uint64
 		a.roots, err = l.asker.Roots(context.WithValue(ctx, sentKey{}, &mine), &l.ask)
@@ -771,15 +708,14 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 			s.deprecated(r, true) // asked, or answered from what was asked
 		}
 		if err != nil {
-			err = fmt.Errorf("%s: %w", r.Version, err)
+			return a, fmt.Errorf("%s: %w", r.Version, err)
 		}
-		a.legacy = l
 		if n := mine.Load(); n != 0 {
-			a.sent, a.known = n, err == nil
-		} else {
-			a.sent, a.known = before, err == nil && before != 0 && l.sent.Load() == before
+			a.sent = n
+		} else if l.sent.Load() == before {
+			a.sent = before // 0 when none was sent
 		}
-		return a, err
+		return a, nil
 	}
 	if r.DecodeRequest == nil {
 		return a, wrongPath(r.Version, "roots/list is a request of its own here, and the session was not initialized")
@@ -789,9 +725,8 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 }
 
 // versionOf returns the revision a request is served under, and the
-// legacy session that serves it, if any: on a session initialized for a
-// version, that version whatever the request (see Session for why), else
-// the version the request's _meta names.
+// legacy session serving it, if any: an initialized session's version
+// whatever the request (see Session), else the one its _meta names.
 func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySession, error) {
 	l := s.legacy.Load()
 	named, key, err := metaVersion(params)
@@ -882,13 +817,11 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Version, err)
 	}
-	if invalid != nil {
-		if !s.Lenient {
-			return nil, fmt.Errorf("%s: %w", r.Version, invalid)
-		}
-		if s.OnInvalidRoots != nil {
-			s.OnInvalidRoots(invalid)
-		}
+	switch {
+	case invalid != nil && !s.Lenient:
+		return nil, fmt.Errorf("%s: %w", r.Version, invalid)
+	case invalid != nil && s.OnInvalidRoots != nil:
+		s.OnInvalidRoots(invalid)
 	}
 	return roots, nil
 }
@@ -897,30 +830,29 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 // roots/list in inputRequests), as an SDK has already decoded it: what
 // Session.DecodedRootSet needs of it, without its JSON.
 type DecodedRequest struct {
-	// Version is the protocol version the request's _meta names; "" when
-	// it names none.
-	Version string
+	Version string // the protocol version its _meta names; "" for none
 	// Capabilities: the request's _meta declares the client's
 	// capabilities (an object); Roots: they include roots.
 	Capabilities, Roots bool
 	// Answered: the request carries the client's answer under the
 	// session's input key, whose roots are Answer, or which could not be
 	// read as a roots/list result, for the reason AnswerError gives.
-	Answered    bool
-	Answer      []Root
-	AnswerError error
-	// RequestState is the requestState the request brought back.
-	RequestState string
+	Answered     bool
+	Answer       []Root
+	AnswerError  error
+	RequestState string // the requestState the request brought back
 	// Binding is the request a sealed requestState belongs to, its Params
 	// set (see SalientParams); used only with a Sealer.
 	Binding StateBinding
 }
 
 // DecodedRootSet is RootSet for a request that stands alone, as an SDK
-// decoded it: the same checks and errors, the same sets kept for the same
-// roots lists, and no JSON decoded again. Its [*InputRequiredError] has
-// no Result: the SDK answers with its own types, from Key and
-// RequestState.
+// decoded it: the same checks, the same sets kept for the same roots
+// lists, and no JSON decoded again. Roots that break the revision's rules
+// are left out with an error naming them beside the set, as from
+// NewRootSet, whatever Lenient and without OnInvalidRoots: the caller
+// refuses the list or reports them. Its [*InputRequiredError] has no
+// Result: the SDK answers with its own types, from Key and RequestState.
 func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*RootSet, error) {
 	if req.Version == "" {
 		return nil, fmt.Errorf("%w: the request names no protocol version", ErrUnknownVersion)
@@ -978,8 +910,7 @@ func (notAsked) Error() string {
 func (notAsked) Is(target error) bool { return target == ErrNoRootsCapability }
 
 // boundsSet is the set of the directories of the Bounds among opts, as
-// roots of version: what a tool may touch when a client gives no roots
-// and the Session falls back.
+// roots of version, for FallBackToBounds.
 func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, error) {
 	c := newRootSetConfig(opts)
 	if !c.bounded {
@@ -987,42 +918,31 @@ func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, err
 	}
 	roots := make([]Root, len(c.bounds))
 	for i, dir := range c.bounds {
-		roots[i] = Root{URI: dirURI(dir, c.windows), Name: "bounds"}
+		// The file URI of an absolute directory, POSIX or Windows (C:\x is
+		// file:///C:/x); one not absolute keeps its text, and the set refuses it.
+		if c.windows {
+			dir = "/" + strings.ReplaceAll(dir, `\`, "/")
+		}
+		roots[i] = Root{URI: (&url.URL{Scheme: "file", Path: dir}).String(), Name: "bounds"}
 	}
 	return s.listSet(answer{version: version, roots: roots}, "bounds only\x00"+optionsKey(opts), opts, true)
-}
-
-// dirURI is the file URI of the absolute directory path dir, POSIX or
-// Windows (C:\x is file:///C:/x). A path that is not absolute keeps its
-// text, and the set refuses the root it names.
-func dirURI(dir string, windows bool) string {
-	if windows {
-		dir = "/" + strings.ReplaceAll(dir, `\`, "/")
-	}
-	return (&url.URL{Scheme: "file", Path: dir}).String()
 }
 
 // deprecated calls OnDeprecatedRoots for a use of roots on r; session: by
 // the initialized session (see Session.OnDeprecatedRoots).
 func (s *Session) deprecated(r *RevisionPackage, session bool) {
-	if s.OnDeprecatedRoots == nil || !r.Deprecated {
-		return
+	if s.OnDeprecatedRoots != nil && r.Deprecated && !(session && s.warned.Swap(true)) {
+		s.OnDeprecatedRoots(r.Version)
 	}
-	if session && s.warned.Swap(true) {
-		return
-	}
-	s.OnDeprecatedRoots(r.Version)
 }
 
 // State returns the state the session's RequestState gave when it asked
 // for roots, as the request being served (with these JSON params) brings
-// it back in requestState. With a Sealer, the requestState is opened and
-// checked as Roots checks it, for the StateBinding in ctx, and a state
-// that does not open is an error wrapping one of the ErrState errors;
-// without one, it is the requestState as the client sent it, unchecked,
-// or nil when there is none. A request whose params the revision refuses
-// is a [*MalformedRequestError], as with Roots. A request whose revision
-// has no requestState is an error wrapping ErrWrongPath.
+// it back in requestState: with a Sealer, once it opens as for Roots (see
+// Sealer); without, as the client sent it, unchecked, or nil when there
+// is none. A request whose params the revision refuses is a
+// [*MalformedRequestError], as with Roots; one whose revision has no
+// requestState, an error wrapping ErrWrongPath.
 func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, error) {
 	r, l, err := s.versionOf(params)
 	if err != nil {
@@ -1055,15 +975,12 @@ func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, er
 // InputRequiredError is the error of [Session.Roots] for a request that
 // must be answered with an input_required result asking for roots: its
 // revision carries roots/list inside an InputRequiredResult, and the
-// request does not carry the answer yet. Send Result as the request's
-// result; the client retries the request with its roots in
-// inputResponses[Key], and Roots on that request returns them. It wraps
-// ErrInputRequired.
+// request does not carry the answer yet. Send Result as its result; the
+// client retries it with its roots in inputResponses[Key], which Roots on
+// that request returns. It wraps ErrInputRequired.
 type InputRequiredError struct {
-	// Version is the protocol version of the request.
-	Version string
-	// Key is the key of the roots/list entry in inputRequests.
-	Key string
+	Version string // the request's protocol version
+	Key     string // the key of the roots/list entry in inputRequests
 	// RequestState is the requestState of Result, sealed when the
 	// session has a Sealer, for an SDK that builds the result from its
 	// own types: an inputRequests entry roots/list under Key, with empty
@@ -1084,14 +1001,12 @@ func (e *InputRequiredError) Unwrap() error { return ErrInputRequired }
 
 // MissingCapabilityError is the error of [Session.Roots] for a request
 // whose _meta does not declare the roots capability, on a revision where
-// each request declares the client's capabilities and the server answers
-// such a request with error -32021 (MissingRequiredClientCapability).
-// Nothing was asked. Answer the request with Object as the JSON-RPC
-// response's error member, and over HTTP with status HTTPStatus(). It
-// wraps ErrNoRootsCapability.
+// each request declares the client's capabilities and such a request gets
+// error -32021 (MissingRequiredClientCapability); nothing was asked.
+// Answer with Object as the JSON-RPC response's error member, and over
+// HTTP with status HTTPStatus(). It wraps ErrNoRootsCapability.
 type MissingCapabilityError struct {
-	// Version is the protocol version of the request.
-	Version string
+	Version string // the request's protocol version
 	// Object is the error member to send: code -32021, a message, and
 	// data.requiredCapabilities naming the roots capability ({"roots":{}}).
 	Object *RPCError
@@ -1105,26 +1020,22 @@ func (e *MissingCapabilityError) Error() string {
 // Unwrap returns ErrNoRootsCapability.
 func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
 
-// HTTPStatus is the status of an HTTP response that carries the error:
-// the Streamable HTTP transport of the revisions with error -32021 requires
-// 400 Bad Request for it.
+// HTTPStatus is 400 (Bad Request), which the Streamable HTTP transport of
+// the revisions with error -32021 requires for a response carrying it.
 func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 
 // MalformedRequestError is the error of [Session.Roots], [Session.RootSet]
 // and [Session.State] for a request, on a revision where each request
 // stands alone, whose params are not what the revision requires: most
-// often a _meta that leaves out the client capabilities (or gives them as
-// null or as anything but a JSON object), which every such request must
-// declare, or a member of the wrong type. Such a request is malformed,
-// whatever it declares: the server answers it with error -32602 (Invalid
-// params), not with -32021, which is for a client whose well-formed
-// capabilities lack roots ([MissingCapabilityError]). Nothing was asked.
-// Answer the request with Object as the JSON-RPC response's error member,
-// and over HTTP with status HTTPStatus(). It wraps ErrMalformedRequest and
-// Err, and not ErrNoRootsCapability.
+// often a _meta that leaves out the client capabilities every such request
+// must declare (or gives them as anything but a JSON object), or a member
+// of the wrong type. Whatever it declares, the server answers it with
+// error -32602 (Invalid params), not the -32021 of a well-formed request
+// lacking roots ([MissingCapabilityError]); nothing was asked. Answer it
+// as a MissingCapabilityError says. It wraps ErrMalformedRequest and Err,
+// and not ErrNoRootsCapability.
 type MalformedRequestError struct {
-	// Version is the protocol version of the request.
-	Version string
+	Version string // the request's protocol version
 	// Object is the error member to send: code -32602, "Invalid params",
 	// and data.reason saying what is wrong.
 	Object *RPCError
@@ -1146,8 +1057,7 @@ func (e *MalformedRequestError) Error() string {
 // Unwrap returns ErrMalformedRequest and Err.
 func (e *MalformedRequestError) Unwrap() []error { return []error{ErrMalformedRequest, e.Err} }
 
-// HTTPStatus is the status of an HTTP response that carries the error:
-// 400 Bad Request, as for every malformed request.
+// HTTPStatus is 400 (Bad Request), as for every malformed request.
 func (e *MalformedRequestError) HTTPStatus() int { return 400 }
 
 // RootSet is a set of roots read by the rules of one revision: a
@@ -1163,9 +1073,8 @@ func (s *RootSet) Version() string { return s.version }
 // NewRootSet builds the set of roots under version, by the rules of that
 // revision's package. Roots that break them are left out, and the error
 // names each by its index (roots[3].uri) while the set keeps the valid
-// ones, so one bad root never costs the good ones. Check the error to
-// refuse the list instead. An unknown or malformed version is an error
-// with a nil set.
+// ones: check the error to refuse the list instead. An unknown or
+// malformed version is an error with a nil set.
 func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, error) {
 	r, err := lookup(version)
 	if err != nil {
@@ -1189,9 +1098,6 @@ func configKey(opts []RootSetOption) string {
 	c := newRootSetConfig(opts)
 	return fmt.Sprintf("resolve=%t windows=%t bounded=%t bounds=%q readLimit=%d maxRoots=%d", c.resolve, c.windows, c.bounded, c.bounds, c.readLimit, c.maxRoots)
 }
-
-// maxCachedRootSets bounds the option lists a Session keeps a RootSet for.
-const maxCachedRootSets = 8
 
 // rootSetCache holds the RootSets a Session built for one answer of its
 // legacy session (the roots/list request numbered sent), by options.
@@ -1218,10 +1124,9 @@ func release(sets []*sharedRootSet) error {
 	return errors.Join(errs...)
 }
 
-// sharedRootSet is a RootSet that a Session's cache keeps, with what
-// NewRootSet said of the roots it left out. The cache hands out views of
-// it (RootSetOf.Share); the directories close when the cache and every
-// caller have closed their views.
+// sharedRootSet is a RootSet a Session's cache keeps, with what NewRootSet
+// said of the roots it left out. The cache hands out views of it (Share);
+// the directories close when the cache and every caller closed theirs.
 type sharedRootSet struct {
 	set *RootSet
 	err error
@@ -1267,11 +1172,13 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 	return out, err
 }
 
-// The bounds of a Session's listSetCache.
+// The bounds of a Session's caches: the option lists it keeps a RootSet
+// of its legacy session's answer for, and those of its listSetCache.
 const (
-	listSetTTL      = time.Minute
-	maxListSets     = 16
-	maxListSetRoots = 4096
+	maxCachedRootSets = 8
+	listSetTTL        = time.Minute
+	maxListSets       = 16
+	maxListSetRoots   = 4096
 )
 
 // listSetCache holds the RootSets a Session built for the roots lists of
@@ -1281,8 +1188,7 @@ type listSetCache struct {
 	roots int // the roots the sets hold, in all
 }
 
-// listKey is what a listSetCache keeps a set under: the revision, the
-// options and a digest of the roots list.
+// listKey is what a listSetCache keeps a set under.
 type listKey struct {
 	version, options string
 	roots            [sha256.Size]byte
@@ -1326,28 +1232,14 @@ func (c *listSetCache) put(e listSet) []*sharedRootSet {
 }
 
 // expire drops the sets built ttl or longer before now.
-func (c *listSetCache) expire(now time.Time, ttl time.Duration) []*sharedRootSet {
-	var out []*sharedRootSet
-	kept := c.sets[:0]
-	for _, e := range c.sets {
-		if now.Sub(e.built) >= ttl {
-			out = append(out, e.sh)
-			c.roots -= e.roots
-			continue
+func (c *listSetCache) expire(now time.Time, ttl time.Duration) (out []*sharedRootSet) {
+	c.sets = slices.DeleteFunc(c.sets, func(e listSet) bool {
+		if now.Sub(e.built) < ttl {
+			return false
 		}
-		kept = append(kept, e)
-	}
-	clear(c.sets[len(kept):])
-	c.sets = kept
-	return out
-}
-
-func (c *listSetCache) drop() []*sharedRootSet {
-	var out []*sharedRootSet
-	for _, e := range c.sets {
-		out = append(out, e.sh)
-	}
-	*c = listSetCache{}
+		out, c.roots = append(out, e.sh), c.roots-e.roots
+		return true
+	})
 	return out
 }
 
@@ -1362,11 +1254,9 @@ func rootsDigest(roots []Root) [sha256.Size]byte {
 	for _, r := range roots {
 		field(r.URI)
 		field(r.Name)
-		var meta []byte
+		var meta []byte // sorted keys; nil, as for no Meta, when it cannot be written
 		if r.Meta != nil {
-			if b, err := json.Marshal(r.Meta); err == nil { // sorted keys; a value that cannot be written counts as null
-				meta = b
-			}
+			meta, _ = json.Marshal(r.Meta)
 		}
 		field(string(meta))
 		buf = binary.AppendUvarint(buf, uint64(len(r.Extra)))

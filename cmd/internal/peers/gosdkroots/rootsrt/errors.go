@@ -7,9 +7,8 @@ import (
 	"fmt"
 )
 
-// The errors of asking a client for its roots, shared by every revision,
-// for errors.Is: an error a package of one revision returns matches the
-// same sentinel whatever revision produced it.
+// The errors of asking a client for its roots, shared by every revision:
+// errors.Is matches them whatever revision's package returned the error.
 var (
 	// ErrNoRootsCapability: the client did not declare the roots
 	// capability, so nothing was asked.
@@ -27,12 +26,9 @@ var (
 // RPCError is a JSON-RPC error object. Handlers return one to answer with
 // a specific error; any other error becomes -32603 without its text.
 type RPCError struct {
-	// Code is the JSON-RPC error code, such as CodeMethodNotFound.
-	Code int64 `json:"code"`
-	// Message is a short description of the error.
-	Message string `json:"message"`
-	// Data, if not nil, is sent as the error's data member.
-	Data any `json:"data,omitempty"`
+	Code    int64  `json:"code"`           // the JSON-RPC error code, such as CodeMethodNotFound
+	Message string `json:"message"`        // a short description of the error
+	Data    any    `json:"data,omitempty"` // when not nil, sent as the error's data member
 }
 
 // Error returns the code and message.
