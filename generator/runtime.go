@@ -555,11 +555,32 @@ func rename(f *ast.File, renamed map[string]string) {
 }
 
 // renameInComments renames, in f's comments, the words that are renamed
-// identifiers, so that doc comments still name what they document.
+// identifiers, so that doc comments still name what they document. The
+// first word of a field's or method's doc is its own name, kept as it is
+// even where a renamed identifier has the same spelling (a field Path
+// beside the type Path made path).
 func renameInComments(f *ast.File, renamed map[string]string) {
+	member := map[*ast.CommentGroup]string{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Field:
+			if n.Doc != nil && len(n.Names) > 0 {
+				member[n.Doc] = n.Names[0].Name
+			}
+		case *ast.FuncDecl:
+			if n.Doc != nil && n.Recv != nil {
+				member[n.Doc] = n.Name.Name
+			}
+		}
+		return true
+	})
 	for _, cg := range f.Comments {
-		for _, c := range cg.List {
-			c.Text = commentWord.ReplaceAllStringFunc(c.Text, func(w string) string {
+		for i, c := range cg.List {
+			head, text := "", c.Text
+			if name := member[cg]; i == 0 && name != "" && commentWord.FindString(text) == name && strings.HasPrefix(text, "// "+name) {
+				head, text = text[:len("// ")+len(name)], text[len("// ")+len(name):]
+			}
+			c.Text = head + commentWord.ReplaceAllStringFunc(text, func(w string) string {
 				if in, ok := renamed[w]; ok {
 					return in
 				}
