@@ -10,12 +10,10 @@ import (
 	"sync/atomic"
 )
 
-// haveOpenBeneath says that this system has no one-call confined open:
-// the file methods go through os.Root alone.
-const haveOpenBeneath = false
-
-// oNonblock is nothing here: these systems have no flag for it.
-const oNonblock = 0
+// haveOpenBeneath is false: this system has no one-call confined open, and
+// the file methods go through os.Root alone. oNonblock is nothing: these
+// systems have no flag for it.
+const haveOpenBeneath, oNonblock = false, 0
 
 func openRegularBeneath(*os.File, string) (io.ReadCloser, int64, bool, error) {
 	return nil, 0, false, nil

@@ -11,12 +11,10 @@ import (
 	"syscall"
 )
 
-// haveOpenBeneath says that this system has no one-call confined open:
-// the file methods go through os.Root alone.
-const haveOpenBeneath = false
-
-// oNonblock opens a FIFO without waiting for its other end.
-const oNonblock = syscall.O_NONBLOCK
+// haveOpenBeneath is false: this system has no one-call confined open, and
+// the file methods go through os.Root alone. oNonblock opens a FIFO
+// without waiting for its other end.
+const haveOpenBeneath, oNonblock = false, syscall.O_NONBLOCK
 
 func openRegularBeneath(*os.File, string) (io.ReadCloser, int64, bool, error) {
 	return nil, 0, false, nil

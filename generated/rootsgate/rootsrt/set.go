@@ -78,11 +78,11 @@ import (
 // it the way the kernel does: name by name, following each link where it
 // stands, so that ".." after a link is the parent of the link's target.
 // The walk looks at no name outside the set but the directories above its
-// roots: a path that would go through one (a link inside a root that
-// leads out, even if a ".." then comes back; a link outside that leads
-// in) is refused, so that no answer depends on what lies outside the
-// roots. A path outside every root is an [*fs.PathError] wrapping
-// [ErrOutsideRoots]; one inside a client's root but outside the
+// roots: a path that would go through one (a link inside a root that leads
+// out, even if a ".." then comes back; a link outside that leads in), or
+// whose walk fails there, is refused, so that no answer depends on what
+// lies outside the roots. A path outside every root is an [*fs.PathError]
+// wrapping [ErrOutsideRoots]; one inside a client's root but outside the
 // directories given with [Bounds], [ErrOutsideBounds], whichever its text
 // says.
 //
@@ -119,26 +119,21 @@ type RootSetOf[R any] struct {
 	// Session falling back to its Bounds), so a path outside them is
 	// outside the bounds.
 	boundsOnly bool
-	// ancestors are the directories above the set's resolved directories:
-	// a walk may look at them (they exist, as the roots do) but at no
-	// other name outside the set. Only POSIX walks ask: nil with Windows paths.
+	// ancestors are the directories above the set's, which a walk may look
+	// at (see mayVisit): they exist, as the roots do. nil for Windows paths.
 	ancestors map[string]bool
 	windows   bool
 	readLimit int64
 	closed    atomic.Bool
-	// refs counts the open views of the directories (see Share): the set
-	// and every view made of it.
-	refs *atomic.Int32
+	refs      *atomic.Int32 // counts the open views of the directories (see Share): the set and its views
 }
 
 // rootDir is a directory of a RootSetOf, opened while the set was built.
 type rootDir struct {
 	dirHandle
-	id fs.FileInfo // which directory it is (see identify); nil if unknown
-	mu sync.Mutex
-	// file is the same directory, opened through root on first use, for
-	// openBeneath.
-	file atomic.Pointer[os.File]
+	id   fs.FileInfo // which directory it is (see identify); nil if unknown
+	mu   sync.Mutex
+	file atomic.Pointer[os.File] // the same directory, opened through root on first use, for openBeneath
 }
 
 // The errors a file method wraps, in an [*fs.PathError], when it refuses a
@@ -146,7 +141,7 @@ type rootDir struct {
 var (
 	// ErrOutsideRoots: the path lies outside every one of the client's
 	// roots once its links are resolved, or it can be inside none (a
-	// relative path, a NUL byte).
+	// relative or empty path, a NUL byte).
 	ErrOutsideRoots = errors.New("outside the client's roots")
 	// ErrOutsideBounds: the path lies inside one of the client's roots but
 	// outside every directory the server allows with [Bounds].
@@ -189,11 +184,10 @@ func (x *rootIndex) add(p string, i int) {
 type RootSetOption func(*rootSetConfig)
 
 type rootSetConfig struct {
-	windows, resolve bool
-	bounds           []string
-	bounded          bool
-	readLimit        int64
-	maxRoots         int
+	windows, resolve, bounded bool
+	bounds                    []string
+	readLimit                 int64
+	maxRoots                  int
 }
 
 // newRootSetConfig is the configuration opts make, on this system's
@@ -212,29 +206,27 @@ func newRootSetConfig(opts []RootSetOption) rootSetConfig {
 // (or a bound that is one) is matched with the paths that reach the same
 // directory another way, and [RootSetOf.WhichResolved] finds a path reached
 // through a root that is itself a link. A root that does not exist or
-// cannot be resolved is reported and left out. Safety does not depend on
-// it: with or without it, the file methods act through the directories
-// opened when the set was built.
+// cannot be resolved is reported and left out. The file methods are as
+// safe without it: they act through the directories opened at build time.
 func ResolveSymlinks() RootSetOption {
 	return func(c *rootSetConfig) { c.resolve = true }
 }
 
 // Bounds limits the set to the directories a server's operator allows
 // (from its command line or configuration, say): a path is inside the set
-// only when it is inside one of the client's roots and inside one of dirs.
-// A root that holds a directory of dirs is narrowed to it (the client's
-// file:/// with dirs /srv/data allows /srv/data and what lies below), a
-// root inside one of dirs is kept whole, and a root that overlaps none of
-// them is left out and reported, like an invalid root. Each directory of
-// dirs is opened when the set is built, and each root inside one is opened
-// beneath it: a root that leads out of it through a link is left out, and
-// one that becomes such a link later cannot widen the bounds. dirs are
-// absolute paths of the set's kind (see [WindowsPaths]); one that is not,
-// or that cannot be resolved with [ResolveSymlinks], allows nothing and is
-// reported as bounds[i]. One that cannot be opened (it does not exist,
-// say) holds for the lexical questions, and the file methods under it
-// return the error of opening it. Bounds given more than once add up. With
-// no dirs at all, nothing is allowed.
+// only when it is inside one of the client's roots and one of dirs. A root
+// that holds a directory of dirs is narrowed to it (the client's file:///
+// with dirs /srv/data allows /srv/data and what lies below), a root inside
+// one of dirs is kept whole, and a root that overlaps none of them is left
+// out and reported, like an invalid root. Each of dirs is opened when the
+// set is built, and each root inside one is opened beneath it: a root that
+// leads out of it through a link is left out, and one that becomes such a
+// link later cannot widen the bounds. dirs are absolute paths of the set's
+// kind (see [WindowsPaths]); one that is not, or that [ResolveSymlinks]
+// cannot resolve, allows nothing and is reported as bounds[i]. One that
+// cannot be opened (it does not exist, say) holds for the lexical
+// questions, and the file methods under it return the error of opening
+// it. Bounds given more than once add up; with no dirs, nothing is allowed.
 func Bounds(dirs ...string) RootSetOption {
 	return func(c *rootSetConfig) {
 		c.bounds = append(c.bounds, dirs...)
@@ -279,12 +271,7 @@ func MaxRoots(n int) RootSetOption {
 // costs the good ones. Check the error to refuse the list instead.
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := newRootSetConfig(opts)
-	if c.readLimit <= 0 {
-		c.readLimit = DefaultReadLimit
-	}
-	if c.maxRoots <= 0 {
-		c.maxRoots = DefaultMaxRoots
-	}
+	c.readLimit, c.maxRoots = cmp.Or(max(c.readLimit, 0), DefaultReadLimit), cmp.Or(max(c.maxRoots, 0), DefaultMaxRoots)
 	s := &RootSetOf[R]{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32)}
 	s.refs.Store(1)
 	if c.resolve {
@@ -299,22 +286,18 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 	b.boundsWalk()
 	for i := range roots {
 		at := &Path{nil, "roots", i}
-		before := len(b.v.Problems)
-		if check != nil {
-			check(&roots[i], &b.v, at)
-		}
-		if len(b.v.Problems) > before {
-			continue
+		if before := len(b.v.Problems); check != nil {
+			if check(&roots[i], &b.v, at); len(b.v.Problems) > before {
+				continue
+			}
 		}
 		if len(s.roots) == c.maxRoots {
 			b.v.Add(at, fmt.Sprintf("more than %d roots: the set keeps the first %d", c.maxRoots, c.maxRoots))
-			continue
-		}
-		if msg := b.add(uri(&roots[i])); msg != "" {
+		} else if msg := b.add(uri(&roots[i])); msg != "" {
 			b.v.Add(&Path{at, "uri", -1}, msg)
-			continue
+		} else {
+			s.roots = append(s.roots, roots[i])
 		}
-		s.roots = append(s.roots, roots[i])
 	}
 	if !c.resolve {
 		s.resolved = s.lexical
@@ -371,9 +354,7 @@ func (b *setBuilder[R]) close() {
 	for _, bd := range b.bounds {
 		bd.close()
 	}
-	if b.top != nil {
-		b.top.Close()
-	}
+	dirHandle{root: b.top}.close()
 }
 
 // openBounds opens the directories of Bounds, reporting those that cannot
@@ -387,19 +368,18 @@ func (b *setBuilder[R]) openBounds() {
 			continue
 		}
 		bd := bound{dirPaths: dirPaths{p, p}}
-		target, err := b.target(p)
+		bd.target, bd.err = b.target(p)
 		if b.c.resolve {
-			var rerr error // err stays target's: the path may change in between
-			if bd.real, rerr = resolvePath(p, b.c.windows, resolveMode{}); rerr != nil {
-				b.v.Add(at, "cannot resolve symbolic links: "+rerr.Error())
+			var err error // bd.err stays target's: the path may change in between
+			if bd.real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
+				b.v.Add(at, "cannot resolve symbolic links: "+err.Error())
 				continue
 			}
 		}
 		// A bound that cannot be opened keeps its meaning for the lexical
-		// questions; the file methods under it fail with err.
-		bd.target, bd.err = target, err
-		if err == nil {
-			bd.dirHandle = b.openDir(nil, "", target)
+		// questions; the file methods under it fail with bd.err.
+		if bd.err == nil {
+			bd.dirHandle = b.openDir(nil, "", bd.target)
 		}
 		b.bounds = append(b.bounds, bd)
 	}
@@ -460,12 +440,6 @@ func (b *setBuilder[R]) outside(p string, err error) string {
 // links left on POSIX systems, beneath under, a directory open on the
 // path underPath, which holds target; with no under, beneath "/". The
 // directory opened must be the one target names now.
-//
-// os.Root opens the last name of a path as a plain file, which blocks on a
-// FIFO and acts on a device before it finds that the name is no
-// directory. So the walk is asked for the directory's "." instead: every
-// name of target is then opened as a directory (O_DIRECTORY, refused at
-// once when it is not one), and "." is the directory already open.
 func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHandle {
 	var r *os.Root
 	var err error
@@ -482,14 +456,11 @@ func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHan
 		}
 		r, err = b.top.OpenRoot(dirSelf(relative(target, 1)))
 	}
-	if err != nil {
-		return dirHandle{err: err}
-	}
-	if !sameDir(r, target) {
+	if err == nil && !sameDir(r, target) {
 		r.Close()
-		return dirHandle{err: errChanged}
+		r, err = nil, errChanged
 	}
-	return dirHandle{root: r}
+	return dirHandle{r, err}
 }
 
 // add adds the root whose URI is uri to the set's directories, opening
@@ -506,10 +477,7 @@ func (b *setBuilder[R]) add(uri string) string {
 	if b.c.resolve {
 		var err error
 		if real, err = resolvePath(p, b.c.windows, resolveMode{visit: b.visit}); err != nil {
-			if msg := b.outside(p, err); msg != "" {
-				return msg
-			}
-			return "cannot resolve symbolic links: " + err.Error()
+			return cmp.Or(b.outside(p, err), "cannot resolve symbolic links: "+err.Error())
 		}
 	}
 	if msg := b.outside(p, terr); msg != "" {
@@ -527,10 +495,8 @@ func (b *setBuilder[R]) add(uri string) string {
 		return ""
 	}
 	s.clients.add(real, i)
-	// Keep the overlap of the root with each bound: the whole root where
-	// a bound holds it, else each bound the root holds. The overlap must
-	// hold where the paths lead too, and each directory kept is opened
-	// beneath its bound.
+	// Keep the overlap with each bound (see Bounds), which must hold where
+	// the paths lead too; each directory kept is opened beneath its bound.
 	added := false
 	for _, bd := range b.bounds {
 		if within(real, bd.real, b.c.windows) {
@@ -544,8 +510,7 @@ func (b *setBuilder[R]) add(uri string) string {
 				}
 			}
 			b.addDir(dirPaths{p, real}, i, d)
-			added = true
-			break
+			return ""
 		}
 		if !within(bd.real, real, b.c.windows) {
 			continue
@@ -639,8 +604,8 @@ func (s *RootSetOf[R]) Roots() []R { return slices.Clone(s.roots) }
 // roots: it sees no link, so it is for filtering and display, not for
 // file access (see [RootSetOf]). It allocates nothing when p is clean.
 func (s *RootSetOf[R]) Contains(p string) bool {
-	_, ok := s.which(&s.lexical, p)
-	return ok
+	c, ok := s.canonical(p)
+	return ok && s.lexical.has(c, s.windows)
 }
 
 // ContainsURI reports whether the file URI, read as text, is inside one of
@@ -655,12 +620,13 @@ func (s *RootSetOf[R]) ContainsURI(uri string) bool {
 // specific one, with the longest path, when roots are nested. Like
 // Contains, it is for filtering and display, not for file access.
 func (s *RootSetOf[R]) Which(p string) (R, bool) {
-	i, ok := s.which(&s.lexical, p)
-	if !ok {
-		var zero R
-		return zero, false
+	if c, ok := s.canonical(p); ok {
+		if i, _, ok := s.lexical.lookup(c, s.windows); ok {
+			return s.roots[s.owner[i]], true
+		}
 	}
-	return s.roots[s.owner[i]], true
+	var zero R
+	return zero, false
 }
 
 // WhichResolved is Which for the file p really names: see
@@ -670,30 +636,24 @@ func (s *RootSetOf[R]) Which(p string) (R, bool) {
 func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 	_, root, err := s.Resolve(p)
 	if errors.Is(err, ErrOutsideRoots) || errors.Is(err, ErrOutsideBounds) {
-		var zero R
-		return zero, false, nil
+		return root, false, nil // root is the zero R, as Resolve returns it with an error
 	}
 	return root, err == nil, err
 }
 
 // Resolve returns the path p really names, every symbolic link resolved
-// the way the kernel resolves them (see [RootSetOf]), and the most
-// specific root that holds it. A path that does not exist yet is resolved
-// as far as it exists, so a server can check where a file is about to be
-// created; a link on the way, dangling or not, is followed as creating the
-// file would follow it. A path outside every root is an error wrapping
-// [ErrOutsideRoots] (or [ErrOutsideBounds] inside a root but outside the
-// server's directories); so are relative paths, empty paths and paths with
-// a NUL byte, and paths whose walk would look at a name outside the roots
-// or fails outside them. Other errors report a path that cannot be
-// resolved inside a root: a link loop, a name under a file, a permission
-// problem, or a set of the other system's paths.
-//
+// as the kernel resolves them, and the most specific root that holds it:
+// the check the file methods make, with their errors (see [RootSetOf]),
+// but not a lock, as the file system can change before the path is used.
+// A path that does not exist yet is resolved as far as it exists, so a
+// server can check where a file is about to be created; a link on the
+// way, dangling or not, is followed as creating the file would follow it.
+// Errors that wrap neither [ErrOutsideRoots] nor [ErrOutsideBounds] report
+// a path that cannot be resolved inside a root: a link loop, a name under
+// a file, a permission problem, or a set of the other system's paths.
 // Without [ResolveSymlinks], the resolved path is compared with the roots'
 // paths as written, which refuses everything reached through a root that
-// is itself (or lies under) a link. A check is not a lock: the file system
-// can change before the path is used. Act through the root instead, with
-// the file methods or [RootSetOf.OpenRoot].
+// is itself (or lies under) a link.
 func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
 	real, i, _, err := s.resolveIn("resolve", p, resolveMode{missing: true})
 	if err != nil {
@@ -714,16 +674,11 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: errOtherSystem}
 	}
 	if !s.windows {
-		// The walk looks at no name outside the set but the directories
-		// above it: what lies outside (whether a name exists, is a link
-		// or a directory) must not change the answer.
-		mode.visit = s.mayVisit
+		mode.visit = s.mayVisit // what lies outside the set must not change the answer
 	}
 	if real, err = resolvePath(p, s.windows, mode); err != nil {
-		// Only an error met inside the set is the caller's to see; any
-		// other says what lies outside the roots (that a file there does
-		// not exist, that a name is a link), or cannot be placed: refuse
-		// the path, classed by its text alone, which the caller knows.
+		// An error met outside the set, or that cannot be placed, would
+		// tell what lies there: refuse the path, classed by its text alone.
 		var pe *fs.PathError
 		if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) {
 			if at, ok := s.canonical(pe.Path); ok && s.resolved.has(at, s.windows) {
@@ -767,19 +722,11 @@ func ancestorsOf(indexes ...map[string]int) map[string]bool {
 // refuse is the error of a file method given p, which leads to real, a
 // path in none of the set's directories.
 func (s *RootSetOf[R]) refuse(op, p, real string) error {
+	err := ErrOutsideRoots
 	if s.boundsOnly || s.clients.has(real, s.windows) {
-		return &fs.PathError{Op: op, Path: p, Err: ErrOutsideBounds}
+		err = ErrOutsideBounds
 	}
-	return &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
-}
-
-func (s *RootSetOf[R]) which(x *rootIndex, p string) (int, bool) {
-	c, ok := s.canonical(p)
-	if !ok {
-		return 0, false
-	}
-	i, _, ok := x.lookup(c, s.windows)
-	return i, ok
+	return &fs.PathError{Op: op, Path: p, Err: err}
 }
 
 // canonical returns p cleaned, in the form roots are indexed by, or false
@@ -815,11 +762,7 @@ func (x *rootIndex) lookup(p string, windows bool) (int, int, bool) {
 		if len(p) <= top {
 			return 0, 0, false
 		}
-		j := strings.LastIndexByte(p, sep)
-		if j < top {
-			j = top
-		}
-		p = p[:j]
+		p = p[:max(top, strings.LastIndexByte(p, sep))]
 	}
 }
 
@@ -1005,13 +948,11 @@ func resolvePath(p string, windows bool, mode resolveMode) (string, error) {
 	return resolvePOSIX(p, mode)
 }
 
-// resolvePOSIX resolves p the way a POSIX kernel does: name by name from
-// "/", reading each link where it stands and going on from its target, so
-// that a ".." applies to the directory reached so far, which has no links
-// left in it. Nothing is cleaned as text first: "link/.." is the parent of
-// the link's target, not the directory that holds the link. Each name is
-// looked up in the directory the walk holds (see [walker]), so that a
-// directory swapped for a link during the walk cannot take a look outside.
+// resolvePOSIX resolves p as a POSIX kernel does (see [RootSetOf]): name by
+// name from "/", nothing cleaned as text first, so "link/.." is the parent
+// of the link's target. Each name is looked up in the directory the walk
+// holds (see [walker]): one swapped for a link during the walk cannot take
+// a look outside.
 func resolvePOSIX(p string, mode resolveMode) (string, error) {
 	const maxLinks = 40 // as Linux allows in one path
 	w := newWalker()
@@ -1032,10 +973,7 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			w.up()
 			continue
 		}
-		next := dir + "/" + name // not path.Join, which allocates twice
-		if dir == "/" {
-			next = dir + name
-		}
+		next := strings.TrimSuffix(dir, "/") + "/" + name // not path.Join, which allocates twice
 		if mode.visit != nil && !mode.visit(next) {
 			return "", &fs.PathError{Op: "resolve", Path: next, Err: errOutsideWalk}
 		}
@@ -1047,10 +985,8 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			}
 			// The rest is to be created under dir: plain names only, as the
 			// kernel cannot go through a directory that does not exist.
-			for _, n := range strings.Split(after, "/") {
-				if n == "." || n == ".." {
-					return "", err
-				}
+			if names := strings.Split(after, "/"); slices.Contains(names, ".") || slices.Contains(names, "..") {
+				return "", err
 			}
 			return slashpath.Clean(next + "/" + after), nil
 		}
@@ -1059,11 +995,8 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 				return "", &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 			}
 			target, err := w.readlink(name)
-			if err != nil {
-				return "", &fs.PathError{Op: "readlink", Path: next, Err: err}
-			}
-			if target == "" {
-				return "", &fs.PathError{Op: "readlink", Path: next, Err: fs.ErrInvalid}
+			if err != nil || target == "" {
+				return "", &fs.PathError{Op: "readlink", Path: next, Err: cmp.Or(err, fs.ErrInvalid)}
 			}
 			if target[0] == '/' {
 				dir = "/"
@@ -1128,9 +1061,8 @@ func (w *pathWalker) up()                     { w.dir = slashpath.Dir(slashpath.
 func (w *pathWalker) toRoot()                 { w.dir = "/" }
 func (w *pathWalker) close()                  {}
 
-// resolveWindows resolves p, a Windows drive path. Windows removes ".."
-// as text before it looks at links, so p is cleaned first and its links
-// resolved with filepath.EvalSymlinks.
+// resolveWindows resolves p, a Windows drive path, as [RootSetOf] says:
+// cleaned as text, then its links resolved with filepath.EvalSymlinks.
 func resolveWindows(p string, mode resolveMode) (string, error) {
 	c, ok := windowsPath(p)
 	if !ok {
@@ -1157,10 +1089,7 @@ func resolveWindows(p string, mode resolveMode) (string, error) {
 			r, perr := filepath.EvalSymlinks(parent)
 			if perr == nil {
 				if _, lerr := os.Lstat(filepath.Join(r, name)); !errors.Is(lerr, fs.ErrNotExist) {
-					if lerr == nil {
-						return "", fmt.Errorf("%s: a symbolic link to nothing", cur)
-					}
-					return "", lerr
+					return "", cmp.Or(lerr, fmt.Errorf("%s: a symbolic link to nothing", cur))
 				}
 				real = filepath.Join(r, rest)
 				break
@@ -1186,11 +1115,10 @@ func pathError(op, p string, err error) error {
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		name := pe.Op
-		if strings.HasSuffix(name, "at") {
-			name = op // os.Root names its system call (openat, statat): name the caller's operation
+		if !strings.HasSuffix(pe.Op, "at") { // os.Root names its system call (openat, statat): keep op, the caller's
+			op = pe.Op
 		}
-		return &fs.PathError{Op: name, Path: p, Err: pe.Err}
+		err = pe.Err
 	}
 	return &fs.PathError{Op: op, Path: p, Err: err}
 }
@@ -1267,39 +1195,26 @@ func (s *RootSetOf[R]) Close() error {
 // leads out. Where that fails for another reason than the file's own (a
 // link into another root, a ".."), it resolves p and acts through the
 // root that holds what p really names.
-func (s *RootSetOf[R]) act(op, p string, mode resolveMode, f func(dir *os.Root, name string) error) error {
+func act[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *os.Root, name string) (T, error)) (v T, err error) {
 	if s.closed.Load() {
-		return &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
+		return v, &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
 	}
-	if i, name, ok := s.lexicalName(p); ok {
+	i, name, lexical := s.lexicalName(p)
+	for ; ; lexical = false {
+		if !lexical {
+			if _, i, name, err = s.resolveIn(op, p, mode); err != nil {
+				return v, err
+			}
+		}
 		dir, err := s.dir(i)
 		if err != nil {
-			return pathError(op, p, err)
+			return v, pathError(op, p, err)
 		}
-		err = f(dir, name)
-		if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrClosed) {
-			return pathError(op, p, err)
-		}
-	}
-	_, i, name, err := s.resolveIn(op, p, mode)
-	if err != nil {
-		return err
-	}
-	dir, err := s.dir(i)
-	if err != nil {
-		return pathError(op, p, err)
-	}
-	return pathError(op, p, f(dir, name))
-}
-
-// actOn is act for an f that also returns a value.
-func actOn[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *os.Root, name string) (T, error)) (T, error) {
-	var v T
-	err := s.act(op, p, mode, func(dir *os.Root, name string) (err error) {
 		v, err = f(dir, name)
-		return err
-	})
-	return v, err
+		if !lexical || err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrClosed) {
+			return v, pathError(op, p, err)
+		}
+	}
 }
 
 // lexicalName returns the root that holds p read as text, and p relative
@@ -1317,19 +1232,19 @@ func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 			}
 		}
 	}
-	c, ok := s.canonical(p)
-	if !ok {
-		return 0, "", false
+	if c, ok := s.canonical(p); ok {
+		if i, n, ok := s.lexical.lookup(c, s.windows); ok {
+			return i, relative(c, n), true
+		}
 	}
-	i, n, ok := s.lexical.lookup(c, s.windows)
-	if !ok {
-		return 0, "", false
-	}
-	return i, relative(c, n), true
+	return 0, "", false
 }
 
-// dirSelf is rel, a relative POSIX path, ending in "/.": the directory
-// itself, reached by opening every name of rel as a directory.
+// dirSelf is rel, a relative POSIX path, ending in "/.", for os.Root,
+// which opens the last name of a path as a plain file: that blocks on a
+// FIFO and acts on a device before it finds that the name is no directory.
+// With "/." every name of rel is opened as a directory (O_DIRECTORY,
+// refused at once when it is not one), and "." is the directory open.
 func dirSelf(rel string) string {
 	if rel == "." {
 		return rel
@@ -1344,10 +1259,7 @@ func relative(p string, n int) string {
 	if rest != "" && (rest[0] == '/' || rest[0] == '\\') {
 		rest = rest[1:]
 	}
-	if rest == "" {
-		return "."
-	}
-	return rest
+	return cmp.Or(rest, ".")
 }
 
 // Open opens the file p names for reading, through the root that holds
@@ -1367,7 +1279,7 @@ func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 // EAGAIN where they would block. Check [os.File.Stat] before reading what
 // a client named; [RootSetOf.ReadFile] reads regular files only.
 func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
-	return actOn(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
+	return act(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
 		return dir.OpenFile(name, flag|oNonblock, perm)
 	})
 }
@@ -1380,9 +1292,8 @@ func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File,
 // where links or ".." stop openat2, on the path the walk resolves, which
 // has no links left. Should openat2 still not answer, the tree changed
 // during the call and the read is refused with EAGAIN; nothing is opened
-// by name. Elsewhere (and with no openat2 or no /proc, or where openat2
-// refuses this file for a reason of its own), os.Root's Stat comes before
-// the open, and a Stat of what was opened catches a swap between the two.
+// by name. Where openat2 does not decide, os.Root checks the type before
+// and after the open, as ReadFile says.
 func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 	for try := 0; haveOpenBeneath && !noOpenat2.Load() && !noProcFD.Load() && !s.closed.Load(); try++ {
 		i, name, ok := s.lexicalName(p)
@@ -1394,28 +1305,19 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 		}
 		dir, err := s.dirFile(i)
 		if dir == nil {
-			if err == nil {
-				err = fs.ErrClosed
-			}
-			return nil, 0, pathError("open", p, err) // never an open by name
+			return nil, 0, pathError("open", p, cmp.Or(err, fs.ErrClosed)) // never an open by name
 		}
-		f, size, handled, err := openRegularBeneath(dir, name)
-		if handled {
+		if f, size, handled, err := openRegularBeneath(dir, name); handled {
 			return f, size, pathError("open", p, err)
 		} else if err != nil {
 			break // os.Root opens this file
-		}
-		if try == 3 {
+		} else if try == 3 {
 			return nil, 0, &fs.PathError{Op: "open", Path: p, Err: syscall.EAGAIN}
 		}
 	}
-	f, err := actOn(s, "open", p, resolveMode{}, func(dir *os.Root, name string) (*os.File, error) {
-		info, err := dir.Stat(name)
-		if err == nil && !info.Mode().IsRegular() {
-			err = &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
-		}
-		if err != nil {
-			return nil, err
+	f, err := act(s, "open", p, resolveMode{}, func(dir *os.Root, name string) (*os.File, error) {
+		if info, err := dir.Stat(name); err != nil || !info.Mode().IsRegular() {
+			return nil, cmp.Or(err, ErrNotRegularFile)
 		}
 		return dir.OpenFile(name, os.O_RDONLY|oNonblock, 0)
 	})
@@ -1423,12 +1325,9 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 		return nil, 0, err
 	}
 	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = ErrNotRegularFile
-	}
-	if err != nil {
+	if err != nil || !info.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, pathError("read", p, err)
+		return nil, 0, pathError("read", p, cmp.Or(err, ErrNotRegularFile))
 	}
 	return f, info.Size(), nil
 }
@@ -1448,8 +1347,7 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 	f, size, err := s.openRegular(p)
 	if errors.Is(err, ErrNotRegularFile) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
-	}
-	if err != nil {
+	} else if err != nil {
 		return nil, err
 	}
 	defer f.Close()
@@ -1470,8 +1368,7 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 		}
 		if err == io.EOF {
 			return data, nil
-		}
-		if err != nil {
+		} else if err != nil {
 			return nil, pathError("read", p, err)
 		}
 	}
@@ -1480,13 +1377,13 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 // Stat is [os.Stat] through the root that holds p: it describes the file
 // a final link leads to.
 func (s *RootSetOf[R]) Stat(p string) (fs.FileInfo, error) {
-	return actOn(s, "stat", p, resolveMode{}, (*os.Root).Stat)
+	return act(s, "stat", p, resolveMode{}, (*os.Root).Stat)
 }
 
 // Lstat is [os.Lstat] through the root that holds p: a final link is
 // described, not followed.
 func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
-	return actOn(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
+	return act(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
 }
 
 // Mkdir is [os.Mkdir] through the root that holds p. As the kernel's
@@ -1495,9 +1392,10 @@ func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
 // exists.
 func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
-	return pathError("mkdir", p, s.act("mkdir", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) error {
-		return dir.Mkdir(name, perm)
-	}))
+	_, err := act(s, "mkdir", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
+		return struct{}{}, dir.Mkdir(name, perm)
+	})
+	return pathError("mkdir", p, err)
 }
 
 // MkdirAll is [os.MkdirAll] through the root that holds p: each missing
@@ -1509,16 +1407,16 @@ func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 	for !s.windows && strings.HasSuffix(q, "/.") && len(q) > 2 {
 		q, _ = s.trimFinal(q[:len(q)-2]) // "d/new/." is "d/new", as os.MkdirAll makes it
 	}
-	return pathError("mkdir", p, s.act("mkdir", q, resolveMode{missing: true}, func(dir *os.Root, name string) error {
-		return mkdirAll(dir, name, perm)
-	}))
+	_, err := act(s, "mkdir", q, resolveMode{missing: true}, func(dir *os.Root, name string) (struct{}, error) {
+		return struct{}{}, mkdirAll(dir, name, perm)
+	})
+	return pathError("mkdir", p, err)
 }
 
 // trimFinal returns p without its final separators, and whether it had
 // any, for the methods that act on the last name itself (Mkdir, MkdirAll,
-// Remove):
-// the kernel's mkdir and rmdir never follow a link there, "link/" included.
-// The top of the tree ("/", "C:\") keeps its separator.
+// Remove): the kernel's mkdir and rmdir never follow a link there, "link/"
+// included. The top of the tree ("/", "C:\") keeps its separator.
 func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {
 	seps := "/"
 	if s.windows {
@@ -1536,12 +1434,7 @@ func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {
 // halves (links in it followed, inside dir), and each directory after it
 // is made in the one before, held open, not by walking from dir again.
 func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
-	var names []string
-	for n := range strings.SplitSeq(filepath.ToSlash(name), "/") {
-		if n != "" && n != "." {
-			names = append(names, n)
-		}
-	}
+	names := slices.DeleteFunc(strings.Split(filepath.ToSlash(name), "/"), func(n string) bool { return n == "" || n == "." })
 	lo, hi := 0, len(names) // names[:lo] exists; names[:hi+1] does not, past the end
 	for lo < hi {
 		mid := (lo + hi + 1) / 2 // at least 1: do the first mid names lead to a directory?
@@ -1601,23 +1494,25 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 func (s *RootSetOf[R]) Remove(p string) error {
 	q, dirOnly := s.trimFinal(p)
 	last := q[strings.LastIndexByte(q, '/')+1:]
-	return pathError("remove", p, s.act("remove", q, resolveMode{keepLast: true}, func(dir *os.Root, name string) error {
+	_, err := act(s, "remove", q, resolveMode{keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		if !s.windows && last == "." {
-			return syscall.EINVAL // the walk found the directory
+			return struct{}{}, syscall.EINVAL // the walk found the directory
 		} else if !s.windows && last == ".." {
-			return syscall.ENOTEMPTY
+			return struct{}{}, syscall.ENOTEMPTY
 		}
 		info, err := identify(dir, name)
 		switch {
 		case err != nil:
-			return err
 		case !info.IsDir() && dirOnly:
-			return syscall.ENOTDIR
+			err = syscall.ENOTDIR
 		case info.IsDir() && s.isRootDir(info):
-			return syscall.EBUSY
+			err = syscall.EBUSY
+		default:
+			err = dir.Remove(name)
 		}
-		return dir.Remove(name)
-	}))
+		return struct{}{}, err
+	})
+	return pathError("remove", p, err)
 }
 
 // isRootDir reports whether info, from identify, is the directory of one
@@ -1645,11 +1540,11 @@ func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, string, R, error) {
 	if err != nil {
 		return nil, "", zero, err
 	}
+	var r *os.Root
 	dir, err := s.dir(i)
-	if err != nil {
-		return nil, "", zero, pathError("openroot", p, err)
+	if err == nil {
+		r, err = dir.OpenRoot(".")
 	}
-	r, err := dir.OpenRoot(".")
 	if err != nil {
 		return nil, "", zero, pathError("openroot", p, err)
 	}

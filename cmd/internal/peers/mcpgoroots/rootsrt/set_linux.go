@@ -5,6 +5,7 @@
 package rootsrt
 
 import (
+	"cmp"
 	"io"
 	"io/fs"
 	"os"
@@ -14,41 +15,35 @@ import (
 	"unsafe"
 )
 
-// Linux 5.6 and later open a file confined to a directory in one system
-// call: openat2 with RESOLVE_BENEATH, where the kernel refuses any link or
-// ".." that leaves the directory. os.Root walks the path one name at a
-// time instead, so RootSet.ReadFile tries openat2 first and falls back to
-// os.Root wherever it does not answer.
-
-// haveOpenBeneath says that openBeneath exists on this system.
-const haveOpenBeneath = true
-
-// oNonblock opens a FIFO without waiting for its other end.
-const oNonblock = syscall.O_NONBLOCK
-
 const (
-	sysOpenat2          = 437 // one number on every Linux architecture but MIPS
+	haveOpenBeneath = true               // openBeneath exists on this system
+	oNonblock       = syscall.O_NONBLOCK // opens a FIFO without waiting for its other end
+	// oPath opens a name without opening the file it is (O_PATH): a handle to
+	// look up names in, which neither opens a device nor meets a FIFO's writer.
+	oPath               = 0x200000 // one value on every Linux architecture but MIPS
+	sysOpenat2          = 437      // likewise
 	resolveNoMagiclinks = 0x02
 	resolveBeneath      = 0x08
+	atFDCWD             = -0x64  // AT_FDCWD: a path relative to the working directory, or absolute
+	procSuperMagic      = 0x9fa0 // the file system type of procfs (PROC_SUPER_MAGIC)
+	maxWalkDepth        = 256    // bounds the directories a walk holds open at once
 )
 
 // openHow is the kernel's struct open_how.
-type openHow struct {
-	flags, mode, resolve uint64
-}
+type openHow struct{ flags, mode, resolve uint64 }
 
-// noProcFD is set once /proc/self/fd was found unusable (see procSelfFD).
-var noProcFD atomic.Bool
+// noProcFD is set once /proc/self/fd was found unusable (see procSelfFD),
+// noOpenat2 once the kernel (or a sandbox around it) refused openat2
+// itself; from then on os.Root does all the work.
+var noProcFD, noOpenat2 atomic.Bool
 
-// noOpenat2 is set once the kernel (or a sandbox around it) refused
-// openat2 itself; from then on os.Root does all the work.
-var noOpenat2 atomic.Bool
-
-// openBeneath opens name under dir without leaving it. handled is false
-// when it cannot: with an error, this file is os.Root's to open (openat2
-// refused it for a reason of its own); without one, there is no openat2
-// here, or the path leads out of dir or changed during the call, and
-// resolving it again decides.
+// openBeneath opens name under dir without leaving it, in one system call
+// where os.Root walks name by name: openat2 (Linux 5.6) with
+// RESOLVE_BENEATH, where the kernel refuses any link or ".." that leaves
+// dir. handled is false when it cannot: with an error, this file is
+// os.Root's to open (openat2 refused it for a reason of its own); without
+// one, there is no openat2 here, or the path leads out of dir or changed
+// during the call, and resolving it again decides.
 func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err error) {
 	if noOpenat2.Load() {
 		return -1, false, nil
@@ -62,29 +57,28 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 		flags |= syscall.O_LARGEFILE // which openat2 refuses beside O_PATH
 	}
 	how := openHow{flags: uint64(flags), resolve: resolveBeneath | resolveNoMagiclinks}
-	conn, err := dir.SyscallConn()
-	if err != nil {
-		return -1, false, nil
-	}
 	var opened uintptr
 	var errno syscall.Errno
 	refused := false
 	// Control keeps dir's descriptor open while the call uses it.
-	cerr := conn.Control(func(dirfd uintptr) {
-		opened, errno = openat2(dirfd, p, &how)
-		switch errno {
-		case syscall.ENOSYS, syscall.EPERM, syscall.EINVAL, syscall.E2BIG:
-			// A refusal of openat2 itself (a kernel before 5.6, a sandbox),
-			// or of this file alone (EPERM for an immutable one, EINVAL for
-			// its flags)? Opening dir's "." tells them apart.
-			dot := openHow{flags: syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveBeneath}
-			probe, perr := openat2(dirfd, &[]byte(".\x00")[0], &dot)
-			if perr == 0 {
-				syscall.Close(int(probe))
+	conn, cerr := dir.SyscallConn()
+	if cerr == nil {
+		cerr = conn.Control(func(dirfd uintptr) {
+			opened, errno = openat2(dirfd, p, &how)
+			switch errno {
+			case syscall.ENOSYS, syscall.EPERM, syscall.EINVAL, syscall.E2BIG:
+				// A refusal of openat2 itself (a kernel before 5.6, a sandbox),
+				// or of this file alone (EPERM for an immutable one, EINVAL for
+				// its flags)? Opening dir's "." tells them apart.
+				dot := openHow{flags: syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveBeneath}
+				probe, perr := openat2(dirfd, &[]byte(".\x00")[0], &dot)
+				if perr == 0 {
+					syscall.Close(int(probe))
+				}
+				refused = perr != 0
 			}
-			refused = perr != 0
-		}
-	})
+		})
+	}
 	switch {
 	case cerr != nil:
 		return -1, false, nil
@@ -120,11 +114,8 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	}
 	defer syscall.Close(h)
 	var st syscall.Stat_t
-	if err := syscall.Fstat(h, &st); err != nil {
-		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegularFile}
+	if err := syscall.Fstat(h, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, 0, true, &fs.PathError{Op: "open", Path: name, Err: cmp.Or(err, ErrNotRegularFile)}
 	}
 	var buf [24]byte
 	num := append(strconv.AppendInt(buf[:0], int64(h), 10), 0)
@@ -189,9 +180,6 @@ func procSelfFD() (int, error) {
 	return procSelfFD()
 }
 
-// procSuperMagic is the file system type of procfs (PROC_SUPER_MAGIC).
-const procSuperMagic = 0x9fa0
-
 // fdFile is a descriptor read with plain system calls.
 type fdFile int
 
@@ -206,10 +194,6 @@ func (f fdFile) Read(b []byte) (n int, err error) {
 
 func (f fdFile) Close() error { return syscall.Close(int(f)) }
 
-// atFDCWD is AT_FDCWD: a path relative to the working directory, or
-// absolute.
-const atFDCWD = -0x64
-
 // openat2 opens name under dirfd as how says, again after an interrupt.
 func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
 	for {
@@ -219,10 +203,6 @@ func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
 		}
 	}
 }
-
-// oPath opens a name without opening the file it is (O_PATH): a handle to
-// look up names in, which neither opens a device nor meets a FIFO's writer.
-const oPath = 0x200000 // one value on every Linux architecture but MIPS
 
 // fdWalker holds the directories its walk went through, from "/", each
 // opened by name from the one before it: every name is looked up in the
@@ -235,9 +215,6 @@ type fdWalker struct {
 	last     int
 	lastName string
 }
-
-// maxWalkDepth bounds the directories a walk holds open at once.
-const maxWalkDepth = 256
 
 // newWalker holds "/" for a walk, or looks names up by path where "/"
 // cannot be opened. (A variable, so that a test can walk by path here.)
