@@ -508,23 +508,40 @@ func (b *setBuilder[R]) add(uri string) string {
 		b.addDir(dirPaths{p, real}, i, d)
 		return ""
 	}
-	s.clients.add(real, i)
 	// Keep the overlap with each bound (see Bounds), which must hold where
 	// the paths lead too; each directory kept is opened beneath its bound.
-	added := false
+	// A root refused on one bound keeps nothing the bounds before gave it.
+	type overlap struct {
+		p dirPaths
+		d dirHandle
+	}
+	var kept []overlap
+	done := func(msg string) string {
+		for _, o := range kept {
+			if msg == "" {
+				b.addDir(o.p, i, o.d)
+			} else {
+				o.d.close()
+			}
+		}
+		if msg == "" {
+			s.clients.add(real, i)
+		}
+		return msg
+	}
 	for _, bd := range b.bounds {
 		if within(real, bd.real, b.c.windows) {
 			d := dirHandle{err: cmp.Or(bd.err, terr)}
 			if d.err == nil {
 				if !within(target, bd.target, b.c.windows) {
-					return "leads outside every directory the server allows"
+					return done("leads outside every directory the server allows")
 				}
 				if d = b.openDir(bd.root, bd.target, target); errors.Is(d.err, errChanged) {
-					return errChanged.Error()
+					return done(errChanged.Error())
 				}
 			}
-			b.addDir(dirPaths{p, real}, i, d)
-			return ""
+			kept = append(kept, overlap{dirPaths{p, real}, d})
+			return done("")
 		}
 		if !within(bd.real, real, b.c.windows) {
 			continue
@@ -536,13 +553,12 @@ func (b *setBuilder[R]) add(uri string) string {
 			}
 			d.root, d.err = bd.root.OpenRoot(".")
 		}
-		b.addDir(bd.dirPaths, i, d)
-		added = true
+		kept = append(kept, overlap{bd.dirPaths, d})
 	}
-	if !added {
+	if len(kept) == 0 {
 		return "outside every directory the server allows"
 	}
-	return ""
+	return done("")
 }
 
 // close closes d's directory, if it was opened.
