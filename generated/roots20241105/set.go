@@ -494,9 +494,10 @@ func (b *setBuilder[R]) add(uri string) string {
 		b.addDir(dirPaths{p, real}, i, d)
 		return ""
 	}
-	// Keep the overlap with each bound (see Bounds), which must hold where
-	// the paths lead too; each directory kept is opened beneath its bound.
-	// A root refused on one bound keeps nothing the bounds before gave it.
+	// overlap is a directory the root keeps with a bound (see Bounds): the
+	// overlap must hold where the paths lead too, and it is opened beneath
+	// its bound. They are added once the root is kept, so that a root
+	// refused on one bound keeps nothing the bounds before gave it.
 	type overlap struct {
 		p dirPaths
 		d dirHandle

@@ -4,11 +4,13 @@ package roots20260728
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,16 +19,14 @@ import (
 
 // primitive is a decoded JSON value; of an object or array, only its kind.
 type primitive struct {
-	Kind  string // "string", "number", "boolean", "null", "object" or "array"
-	S     string
-	I     int64
-	F     float64
-	B     bool
-	IsInt bool // a number that is exactly an integer in the int64 range
-	// IsFloat: a number within the range of a float64 (F holds it).
-	IsFloat bool
-	// NotInt says why a number is not an integer, for messages.
-	NotInt string
+	Kind    string // "string", "number", "boolean", "null", "object" or "array"
+	S       string
+	I       int64
+	F       float64
+	B       bool
+	IsInt   bool   // a number that is exactly an integer in the int64 range
+	IsFloat bool   // a number within the range of a float64 (F holds it)
+	NotInt  string // why a number is not an integer, for messages
 }
 
 // Is reports whether p is a value of the JSON Schema type member.
@@ -101,31 +101,23 @@ func exactInteger(num string) (int64, string) {
 		}
 		return i, ""
 	}
-	neg := num[0] == '-'
-	if neg {
-		num = num[1:]
-	}
-	mantissa, exponent := num, ""
-	if k := strings.IndexAny(num, "eE"); k >= 0 {
-		mantissa, exponent = num[:k], num[k+1:]
+	mantissa, exponent := strings.TrimPrefix(num, "-"), ""
+	if k := strings.IndexAny(mantissa, "eE"); k >= 0 {
+		mantissa, exponent = mantissa[:k], mantissa[k+1:]
 	}
 	whole, fraction, _ := strings.Cut(mantissa, ".")
 	// The value is digits × 10^shift.
 	digits := strings.TrimLeft(whole+fraction, "0")
 	shift := -int64(len(fraction))
 	if exponent != "" {
-		negExp := exponent[0] == '-'
-		if exponent[0] == '-' || exponent[0] == '+' {
-			exponent = exponent[1:]
-		}
 		// Exponents beyond any input's length all mean the same here.
 		var e int64
-		for _, c := range []byte(exponent) {
+		for _, c := range []byte(strings.TrimLeft(exponent, "+-")) {
 			if e < 1<<40 {
 				e = e*10 + int64(c-'0')
 			}
 		}
-		if negExp {
+		if exponent[0] == '-' {
 			e = -e
 		}
 		shift += e
@@ -141,7 +133,7 @@ func exactInteger(num string) (int64, string) {
 		return 0, outOfRange
 	}
 	text := trimmed + strings.Repeat("0", int(shift))
-	if neg {
+	if num[0] == '-' {
 		text = "-" + text
 	}
 	i, err := strconv.ParseInt(text, 10, 64)
@@ -173,12 +165,9 @@ func marshalPrimitive(member string, v any) ([]byte, error) {
 // member at path (such as "roots[3].uri"; empty for the value itself) of a
 // value of Type.
 type DecodeError struct {
-	// Type is the Go type being decoded, such as "ListRootsResult".
-	Type string
-	// Path is the JSON path of the member that does not fit.
-	Path string
-	// Err says what is wrong with it.
-	Err error
+	Type string // the Go type being decoded, such as "ListRootsResult"
+	Path string // the JSON path of the member that does not fit
+	Err  error  // what is wrong with it
 }
 
 // Error reads "Type: path: what is wrong".
@@ -251,26 +240,9 @@ func objectMembers(data []byte) (m members, isNull bool, err error) {
 // Next moves to the next member, setting Key and Value; it returns false
 // at the end of the object or on malformed JSON (then Err is set).
 func (m *members) Next() bool {
-	if m.Err != nil || m.data == nil {
+	i := nextItem(&m.data, m.pos, m.more, &m.Err, '}', "malformed JSON: data after the object", "malformed JSON: want , or } after a member")
+	if i < 0 {
 		return false
-	}
-	i := skipSpace(m.data, m.pos)
-	switch {
-	case i >= len(m.data):
-		m.Err = errors.New("malformed JSON: unexpected end of input")
-		return false
-	case m.data[i] == '}':
-		if skipSpace(m.data, i+1) != len(m.data) {
-			m.Err = errors.New("malformed JSON: data after the object")
-		}
-		m.data = nil
-		return false
-	case m.more:
-		if m.data[i] != ',' {
-			m.Err = errors.New("malformed JSON: want , or } after a member")
-			return false
-		}
-		i = skipSpace(m.data, i+1)
 	}
 	end, err := scanString(m.data, i)
 	if err != nil {
@@ -299,9 +271,7 @@ func (m *members) Next() bool {
 		m.Err = err
 		return false
 	}
-	m.Value = m.data[i:vend]
-	m.pos = vend
-	m.more = true
+	m.Value, m.pos, m.more = m.data[i:vend], vend, true
 	return true
 }
 
@@ -315,36 +285,46 @@ type elements struct {
 }
 
 func (e *elements) Next() bool {
-	if e.Err != nil || e.data == nil {
+	i := nextItem(&e.data, e.pos, e.more, &e.Err, ']', "malformed JSON: data after the array", "malformed JSON: want , or ] after an element")
+	if i < 0 {
 		return false
-	}
-	i := skipSpace(e.data, e.pos)
-	switch {
-	case i >= len(e.data):
-		e.Err = errors.New("malformed JSON: unexpected end of input")
-		return false
-	case e.data[i] == ']':
-		if skipSpace(e.data, i+1) != len(e.data) {
-			e.Err = errors.New("malformed JSON: data after the array")
-		}
-		e.data = nil
-		return false
-	case e.more:
-		if e.data[i] != ',' {
-			e.Err = errors.New("malformed JSON: want , or ] after an element")
-			return false
-		}
-		i = skipSpace(e.data, i+1)
 	}
 	end, err := scanValue(e.data, i)
 	if err != nil {
 		e.Err = err
 		return false
 	}
-	e.Value = e.data[i:end]
-	e.pos = end
-	e.more = true
+	e.Value, e.pos, e.more = e.data[i:end], end, true
 	return true
+}
+
+// nextItem moves a walk over *data, an object or array that end closes,
+// from pos to its next item and returns where that begins. It returns -1
+// at the end, setting *data to nil, and on malformed JSON, setting *err:
+// to after for bytes after the container, to want for a byte after an
+// item that is neither ',' nor end.
+func nextItem(data *[]byte, pos int, more bool, err *error, end byte, after, want string) int {
+	if *err != nil || *data == nil {
+		return -1
+	}
+	d := *data
+	i := skipSpace(d, pos)
+	switch {
+	case i >= len(d):
+		*err = errors.New("malformed JSON: unexpected end of input")
+	case d[i] == end:
+		if skipSpace(d, i+1) != len(d) {
+			*err = errors.New(after)
+		}
+		*data = nil
+	case more && d[i] != ',':
+		*err = errors.New(want)
+	case more:
+		return skipSpace(d, i+1)
+	default:
+		return i
+	}
+	return -1
 }
 
 func skipSpace(data []byte, i int) int {
@@ -473,26 +453,16 @@ func decodeJSON(value []byte, dst any) error {
 	if err := json.Unmarshal(value, dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("want %s, got %s", goKind(te.Type.Kind().String()), kindOf(value))
+			return fmt.Errorf("want %s, got %s", cmp.Or(goKinds[te.Type.Kind()], "a number"), kindOf(value))
 		}
 		return err
 	}
 	return nil
 }
 
-func goKind(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "map", "struct":
-		return "an object"
-	case "slice", "array":
-		return "an array"
-	}
-	return "a number"
-}
+// goKinds names the JSON kind a Go kind decodes from; the others are numbers.
+var goKinds = [reflect.UnsafePointer + 1]string{reflect.String: "a string", reflect.Bool: "a boolean",
+	reflect.Map: "an object", reflect.Struct: "an object", reflect.Slice: "an array", reflect.Array: "an array"}
 
 // decodeSlice decodes a JSON array of a type with its own UnmarshalJSON,
 // decoding each element in place.
@@ -520,8 +490,7 @@ func decodeSlice[T any, P interface {
 	e := elements{data: value, pos: 1}
 	out := make([]T, 0, n)
 	for e.Next() {
-		var zero T
-		out = append(out, zero)
+		out = append(out, *new(T))
 		if err := P(&out[len(out)-1]).UnmarshalJSON(e.Value); err != nil {
 			return memberError("", "["+strconv.Itoa(len(out)-1)+"]", err)
 		}

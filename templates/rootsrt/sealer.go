@@ -17,7 +17,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The errors of opening a sealed requestState, for errors.Is. A state that
@@ -28,10 +30,9 @@ var (
 	// ErrStateMissing: the retried request carries no requestState,
 	// though the server sealed one into the result that asked for input.
 	ErrStateMissing = errors.New("requestState: missing")
-	// ErrStateTampered: the state is not one this server sealed, or it
-	// was altered on the way: it is not unpadded base64url, it is too
-	// short or too long, its format is unknown, or it fails
-	// authentication.
+	// ErrStateTampered: the state is not one this server sealed, or was
+	// altered on the way: it is not unpadded base64url, is too short or
+	// too long, has an unknown format, or fails authentication.
 	ErrStateTampered = errors.New("requestState: failed verification")
 	// ErrStateUnknownKey: the state names a key id the sealer does not
 	// hold: a key removed after a rotation, another deployment's key, or
@@ -63,9 +64,8 @@ var (
 const DefaultStateTTL = 5 * time.Minute
 
 // MaxStateClockSkew is how far ahead of the opener's clock the issue time
-// of a state may lie: the clocks of the servers that seal and open may
-// differ by this much. A state issued further in the future is refused
-// with ErrStateNotYetValid.
+// of a state may lie (see ErrStateNotYetValid): the clocks of the servers
+// that seal and open may differ by this much.
 const MaxStateClockSkew = time.Minute
 
 // MaxStateSize is the largest state, in bytes, a StateSealer seals. Its
@@ -123,32 +123,25 @@ type StateSealerConfig struct {
 	// whose expiry lies more than TTL after its issue time (sealed by a
 	// sealer with a longer TTL) is refused with ErrStateExpired.
 	TTL time.Duration
-	// Audience names the service the sealer's states are for, such as
-	// the server's name. Every state is sealed for it, and Open refuses a
-	// state sealed for another audience with ErrStateWrongAudience, so
-	// that services sharing a key cannot take each other's states. The
-	// empty audience is allowed, and is one audience like any other: a
-	// sealer with audience "a" refuses what a sealer with "" sealed, and
-	// the reverse.
+	// Audience names the service every state the sealer seals is for,
+	// such as the server's name, so that services sharing a key cannot
+	// take each other's states (ErrStateWrongAudience). The empty
+	// audience is one like any other: a sealer with audience "a" refuses
+	// what a sealer with "" sealed, and the reverse.
 	Audience string
-	// Now, when set, is the sealer's clock (for tests); nil means
-	// time.Now.
+	// Now, when set, is the sealer's clock (for tests); nil means time.Now.
 	Now func() time.Time
 }
 
 // A StateSealer protects the requestState a server sends in an
-// InputRequiredResult. The client echoes requestState on its retry, and
-// whoever controls the client can change it, so the specification
-// requires a server to treat what comes back as attacker-controlled and,
-// where it matters, to protect its integrity and bind it to the principal,
-// to a short expiry and to the originating request. Seal does all four:
-// it encrypts and authenticates the server's state with AES-GCM under the
-// current key, together with its issue time, its expiry, a digest of the
-// sealer's audience and digests of a StateBinding (the principal, the
-// method, the salient params). Open refuses a state that was altered,
-// sealed with an unknown key, sealed for another audience, issued in the
-// future, expired, or sealed for another principal or request, each with
-// its own error.
+// InputRequiredResult. The client echoes it on its retry, and whoever
+// controls the client can change it, so the specification requires a
+// server to treat it as attacker-controlled and, where it matters, to
+// protect its integrity and bind it to the principal, to a short expiry
+// and to the originating request. Seal encrypts and authenticates the
+// state with AES-GCM under the current key, together with its issue time,
+// its expiry and digests of the sealer's audience and of a StateBinding
+// (the principal, the method, the salient params), all of which Open checks.
 //
 // Sealing bounds replay but does not prevent it: the same principal can
 // send a state again, on the same request, until it expires, and a
@@ -199,19 +192,16 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 			return nil, fmt.Errorf("StateSealer: key id %q is given twice", k.ID)
 		}
 		block, err := aes.NewCipher(k.Secret) // keeps its own copy of the secret
+		var aead cipher.AEAD
+		if err == nil {
+			aead, err = cipher.NewGCM(block)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("StateSealer: key %q: %w", k.ID, err)
 		}
-		aead, err := cipher.NewGCM(block)
-		if err != nil {
-			return nil, fmt.Errorf("StateSealer: key %q: %w", k.ID, err)
-		}
-		header := append([]byte{stateFormat, byte(len(k.ID))}, k.ID...)
-		s.keys[k.ID] = &sealKey{header: header, aead: aead}
-		if i == 0 {
-			s.current = s.keys[k.ID]
-		}
+		s.keys[k.ID] = &sealKey{header: append([]byte{stateFormat, byte(len(k.ID))}, k.ID...), aead: aead}
 	}
+	s.current = s.keys[c.Current.ID]
 	return s, nil
 }
 
@@ -278,9 +268,6 @@ var (
 	errSalientSurrogate = errors.New("SalientParams: a string has an unpaired surrogate escape")
 )
 
-// maxSalientDepth is how deeply params may nest, as in encoding/json.
-const maxSalientDepth = 10000
-
 // salientCanon reads params into a tree of nodes, then writes the tree
 // as canonical JSON. Its slices are kept between calls.
 type salientCanon struct {
@@ -331,24 +318,20 @@ func (c *salientCanon) value(depth int) (int, error) {
 	n := salientNode{start: c.pos}
 	switch b := in[c.pos]; {
 	case b == '{' || b == '[':
-		if depth++; depth > maxSalientDepth {
+		if depth++; depth > 10000 { // as in encoding/json
 			return 0, errSalientDepth
 		}
 		base := len(c.stack)
-		if err := c.items(depth, b == '{'); err != nil {
+		if err := c.items(depth, b); err != nil {
 			return 0, err
 		}
-		n.kind, n.start = b, len(c.kids)
-		c.kids = append(c.kids, c.stack[base:]...)
-		n.end = len(c.kids)
-		c.stack = c.stack[:base]
+		n.kind, n.start, n.end = b, len(c.kids), len(c.kids)+len(c.stack)-base
+		c.kids, c.stack = append(c.kids, c.stack[base:]...), c.stack[:base]
 		if b == '{' {
 			members := c.kids[n.start:n.end]
 			slices.SortFunc(members, c.compareNames)
-			for i := 1; i < len(members); i++ {
-				if c.compareNames(members[i-1], members[i]) == 0 {
-					return 0, errSalientDuplicate
-				}
+			if len(slices.CompactFunc(members, func(a, b salientKid) bool { return c.compareNames(a, b) == 0 })) < len(members) {
+				return 0, errSalientDuplicate
 			}
 		}
 	case b == '"':
@@ -380,13 +363,10 @@ func (c *salientCanon) compareNames(a, b salientKid) int {
 	return bytes.Compare(c.text[a.name:a.nameEnd], c.text[b.name:b.nameEnd])
 }
 
-// items reads the members of the object, or the elements of the array, at
-// c.pos onto c.stack.
-func (c *salientCanon) items(depth int, object bool) error {
-	end := byte(']')
-	if object {
-		end = '}'
-	}
+// items reads the members of the object, or the elements of the array,
+// that open begins at c.pos onto c.stack.
+func (c *salientCanon) items(depth int, open byte) error {
+	end := open + 2 // '}' or ']'
 	c.pos = SkipSpace(c.in, c.pos+1)
 	if c.pos < len(c.in) && c.in[c.pos] == end {
 		c.pos++
@@ -395,7 +375,7 @@ func (c *salientCanon) items(depth int, object bool) error {
 	for {
 		var kid salientKid
 		var err error
-		if object {
+		if open == '{' {
 			if c.pos >= len(c.in) || c.in[c.pos] != '"' {
 				return errSalientSyntax
 			}
@@ -424,39 +404,29 @@ func (c *salientCanon) items(depth int, object bool) error {
 	}
 }
 
-// number reads the number at c.pos.
+// number reads the number at c.pos: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (c *salientCanon) number() error {
 	in, i := c.in, c.pos
-	digits := func() bool {
+	// skip moves i past a byte of set (all of them if many) and says
+	// whether it moved.
+	skip := func(set string, many bool) bool {
 		start := i
-		for i < len(in) && '0' <= in[i] && in[i] <= '9' {
+		for i < len(in) && strings.IndexByte(set, in[i]) >= 0 && (many || i == start) {
 			i++
 		}
 		return i > start
 	}
-	if in[i] == '-' {
-		i++
+	skip("-", false)
+	ok := skip("0", false) || skip("0123456789", true)
+	if ok && skip(".", false) {
+		ok = skip("0123456789", true)
 	}
-	switch {
-	case i < len(in) && in[i] == '0':
-		i++
-	case !digits():
+	if ok && skip("eE", false) {
+		skip("+-", false)
+		ok = skip("0123456789", true)
+	}
+	if !ok {
 		return errSalientSyntax
-	}
-	if i < len(in) && in[i] == '.' {
-		i++
-		if !digits() {
-			return errSalientSyntax
-		}
-	}
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
-		i++
-		if i < len(in) && (in[i] == '+' || in[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return errSalientSyntax
-		}
 	}
 	c.pos = i
 	return nil
@@ -469,72 +439,48 @@ func (c *salientCanon) str() (start, end int, err error) {
 	start = len(c.text)
 	for {
 		j := i
-		for j < len(in) && in[j] >= 0x20 && in[j] != '"' && in[j] != '\\' && in[j] < utf8.RuneSelf {
+		for j < len(in) && in[j] >= 0x20 && in[j] != '"' && in[j] != '\\' {
 			j++
 		}
+		if !utf8.Valid(in[i:j]) {
+			return 0, 0, errSalientUTF8
+		}
 		c.text = append(c.text, in[i:j]...)
-		if i = j; i >= len(in) {
+		if i = j; i >= len(in) || in[i] < 0x20 || in[i] == '\\' && i+1 == len(in) {
 			return 0, 0, errSalientSyntax
 		}
-		switch b := in[i]; {
-		case b == '"':
+		if in[i] == '"' {
 			c.pos = i + 1
 			return start, len(c.text), nil
-		case b < 0x20:
-			return 0, 0, errSalientSyntax
-		case b >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(in[i:])
-			if r == utf8.RuneError && size == 1 {
-				return 0, 0, errSalientUTF8
-			}
-			c.text = append(c.text, in[i:i+size]...)
-			i += size
-		default: // a backslash
-			if i+1 >= len(in) {
-				return 0, 0, errSalientSyntax
-			}
-			switch e := in[i+1]; e {
-			case '"', '\\', '/':
-				c.text = append(c.text, e)
-			case 'b', 'f', 'n', 'r', 't':
-				c.text = append(c.text, "\b\f\n\r\t"[strings.IndexByte("bfnrt", e)])
-			case 'u':
-				r := hex4(in[i+2:])
-				if r < 0 {
-					return 0, 0, errSalientSyntax
-				}
-				i += 4
-				if 0xDC00 <= r && r < 0xE000 {
-					return 0, 0, errSalientSurrogate
-				}
-				if 0xD800 <= r && r < 0xDC00 {
-					// The low half of the pair must follow.
-					lo := rune(-1)
-					if i+3 < len(in) && in[i+2] == '\\' && in[i+3] == 'u' {
-						lo = hex4(in[i+4:])
-					}
-					if lo < 0xDC00 || lo >= 0xE000 {
-						return 0, 0, errSalientSurrogate
-					}
-					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
-					i += 6
-				}
-				c.text = utf8.AppendRune(c.text, r)
-			default:
-				return 0, 0, errSalientSyntax
-			}
-			i += 2
 		}
+		// A backslash: an escape of one byte, or \uXXXX.
+		if k := strings.IndexByte(`"\/bfnrt`, in[i+1]); k >= 0 {
+			c.text = append(c.text, "\"\\/\b\f\n\r\t"[k])
+			i += 2
+			continue
+		}
+		r := hexEscape(in[i:])
+		if r < 0 {
+			return 0, 0, errSalientSyntax
+		}
+		if i += 6; utf16.IsSurrogate(r) {
+			// Only a high half followed by a low half's escape.
+			if r = utf16.DecodeRune(r, hexEscape(in[i:])); r == utf8.RuneError {
+				return 0, 0, errSalientSurrogate
+			}
+			i += 6
+		}
+		c.text = utf8.AppendRune(c.text, r)
 	}
 }
 
-// hex4 is the value of the four hex digits b begins with, or -1.
-func hex4(b []byte) rune {
+// hexEscape is the value of the \uXXXX escape b begins with, or -1.
+func hexEscape(b []byte) rune {
 	var v [2]byte
-	if len(b) < 4 {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
 		return -1
 	}
-	if _, err := hex.Decode(v[:], b[:4]); err != nil {
+	if _, err := hex.Decode(v[:], b[2:6]); err != nil {
 		return -1
 	}
 	return rune(v[0])<<8 | rune(v[1])
@@ -545,32 +491,23 @@ func hex4(b []byte) rune {
 func (c *salientCanon) write(out []byte, n int, top bool) []byte {
 	node := c.nodes[n]
 	switch node.kind {
-	case '{':
-		out = append(out, '{')
+	case '{', '[':
+		out = append(out, node.kind)
 		first := true
 		for _, m := range c.kids[node.start:node.end] {
-			name := c.text[m.name:m.nameEnd]
+			name := c.text[m.name:m.nameEnd] // empty in an array
 			if top && (string(name) == "_meta" || string(name) == "inputResponses" || string(name) == "requestState") {
 				continue
 			}
 			if !first {
 				out = append(out, ',')
 			}
-			first = false
-			out = AppendString(out, name)
-			out = append(out, ':')
+			if first = false; node.kind == '{' {
+				out = append(AppendString(out, name), ':')
+			}
 			out = c.write(out, m.node, false)
 		}
-		return append(out, '}')
-	case '[':
-		out = append(out, '[')
-		for i, e := range c.kids[node.start:node.end] {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = c.write(out, e.node, false)
-		}
-		return append(out, ']')
+		return append(out, node.kind+2) // '}' or ']'
 	case '"':
 		return AppendString(out, c.text[node.start:node.end])
 	}
@@ -636,20 +573,11 @@ func (s *StateSealer) ready() error {
 // sealer's TTL, and returns the requestState to send: unpadded base64url
 // text that the client can neither read nor change unnoticed.
 func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
-	if err := s.ready(); err != nil {
-		return "", err
-	}
-	n := s.sealedLen(state)
-	size := max(n, b.digestInput()) + stateEncoding.EncodedLen(n)
-	buf := getStateBuffer(size)
-	defer putStateBuffer(buf, size)
-	raw, err := s.seal(*buf, state, b)
+	text, err := s.AppendSeal(nil, state, b)
 	if err != nil {
 		return "", err
 	}
-	text := (*buf)[len(raw) : len(raw)+stateEncoding.EncodedLen(len(raw))]
-	stateEncoding.Encode(text, raw)
-	return string(text), nil
+	return unsafe.String(&text[0], len(text)), nil // text is new, and no one else holds it
 }
 
 // AppendSeal is Seal, appending the sealed state to dst and returning the
@@ -658,13 +586,25 @@ func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, err
 	if err := s.ready(); err != nil {
 		return dst, err
 	}
-	size := max(s.sealedLen(state), b.digestInput())
+	if len(state) > MaxStateSize {
+		return dst, fmt.Errorf("requestState: a state of %d bytes is larger than MaxStateSize", len(state))
+	}
+	k := s.current
+	off := len(k.header) + stateNonce // where the plaintext begins
+	size := max(off+stateFixed+len(state)+stateTag, b.digestInput())
 	buf := getStateBuffer(size)
 	defer putStateBuffer(buf, size)
-	raw, err := s.seal(*buf, state, b)
-	if err != nil {
-		return dst, err
+	principal, request := b.digests(*buf)
+	raw := append((*buf)[:0], k.header...)[:off]
+	if _, err := rand.Read(raw[len(k.header):]); err != nil {
+		return dst, fmt.Errorf("requestState: %w", err)
 	}
+	issued := s.now().UnixMilli()
+	raw = binary.BigEndian.AppendUint64(raw, uint64(issued))
+	raw = binary.BigEndian.AppendUint64(raw, uint64(issued+s.lifetime))
+	raw = append(append(append(raw, s.audience[:]...), principal[:]...), request[:]...)
+	raw = append(raw, state...)
+	raw = k.aead.Seal(raw[:off], raw[len(k.header):off], raw[off:], k.header)
 	m := stateEncoding.EncodedLen(len(raw))
 	if cap(dst)-len(dst) < m {
 		dst = append(make([]byte, 0, len(dst)+m), dst...)
@@ -673,49 +613,14 @@ func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, err
 	return dst[:len(dst)+m], nil
 }
 
-// sealedLen is the length of state sealed, before its encoding.
-func (s *StateSealer) sealedLen(state []byte) int {
-	return len(s.current.header) + stateNonce + stateFixed + len(state) + stateTag
-}
-
-// seal seals state in buf, which has room for it and for the input of the
-// binding's digests, and returns it before its encoding.
-func (s *StateSealer) seal(buf, state []byte, b StateBinding) ([]byte, error) {
-	if len(state) > MaxStateSize {
-		return nil, fmt.Errorf("requestState: a state of %d bytes is larger than MaxStateSize", len(state))
-	}
-	k := s.current
-	off := len(k.header) + stateNonce // where the plaintext begins
-	principal, request := b.digests(buf)
-	raw := append(buf[:0], k.header...)
-	raw = raw[:off]
-	if _, err := rand.Read(raw[len(k.header):off]); err != nil {
-		return nil, fmt.Errorf("requestState: %w", err)
-	}
-	issued := s.now().UnixMilli()
-	raw = binary.BigEndian.AppendUint64(raw, uint64(issued))
-	raw = binary.BigEndian.AppendUint64(raw, uint64(issued+s.lifetime))
-	raw = append(raw, s.audience[:]...)
-	raw = append(raw, principal[:]...)
-	raw = append(raw, request[:]...)
-	raw = append(raw, state...)
-	return k.aead.Seal(raw[:off], raw[len(k.header):off], raw[off:], k.header), nil
-}
-
 // Open checks a requestState that came back with the request b describes
-// and returns the state sealed in it (nil for an empty one). It refuses,
-// checking in this order: an empty sealed string (ErrStateMissing), one
-// that does not decode or has an unknown format (ErrStateTampered), a key
-// id the sealer does not hold (ErrStateUnknownKey), a state that fails
-// authentication (ErrStateTampered), was sealed for another audience
-// (ErrStateWrongAudience), was issued more than MaxStateClockSkew ahead
-// of the sealer's clock (ErrStateNotYetValid), has a lifetime longer
-// than the sealer's TTL or is past its expiry (ErrStateExpired), was
-// sealed for another principal (ErrStateWrongPrincipal), or for another
-// method or params (ErrStateWrongRequest).
-//
-// A state that opens is authentic and fresh, not unused: see StateSealer
-// on replay.
+// and returns the state sealed in it (nil for an empty one). It returns
+// the error of the first check that fails, in this order: ErrStateMissing
+// (an empty string), ErrStateTampered (encoding, length, format),
+// ErrStateUnknownKey, ErrStateTampered (authentication),
+// ErrStateWrongAudience, ErrStateNotYetValid, ErrStateExpired,
+// ErrStateWrongPrincipal, ErrStateWrongRequest. A state that opens is
+// authentic and fresh, not unused: see StateSealer on replay.
 func (s *StateSealer) Open(sealed string, b StateBinding) ([]byte, error) {
 	return s.AppendOpen(nil, sealed, b)
 }
@@ -739,17 +644,11 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 	defer putStateBuffer(buf, size)
 	text := append((*buf)[room:room], sealed...)
 	n, err := stateEncoding.Decode((*buf)[:room], text)
-	if err != nil {
-		return dst, ErrStateTampered
-	}
 	raw := (*buf)[:n]
-	if len(raw) < 2 || raw[0] != stateFormat {
+	if err != nil || n < 2 || raw[0] != stateFormat || n < 2+int(raw[1])+stateNonce+stateFixed+stateTag {
 		return dst, ErrStateTampered
 	}
 	off := 2 + int(raw[1]) + stateNonce
-	if len(raw) < off+stateFixed+stateTag {
-		return dst, ErrStateTampered
-	}
 	k := s.keys[string(raw[2:off-stateNonce])]
 	if k == nil {
 		return dst, ErrStateUnknownKey

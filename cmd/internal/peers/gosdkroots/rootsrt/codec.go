@@ -4,10 +4,12 @@ package rootsrt
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,12 +20,9 @@ import (
 // member at Path (such as "roots[3].uri"; empty for the value itself) of a
 // value of Type.
 type DecodeError struct {
-	// Type is the Go type being decoded, such as "ListRootsResult".
-	Type string
-	// Path is the JSON path of the member that does not fit.
-	Path string
-	// Err says what is wrong with it.
-	Err error
+	Type string // the Go type being decoded, such as "ListRootsResult"
+	Path string // the JSON path of the member that does not fit
+	Err  error  // what is wrong with it
 }
 
 // Error reads "Type: path: what is wrong".
@@ -96,26 +95,9 @@ func ObjectMembers(data []byte) (m Members, isNull bool, err error) {
 // Next moves to the next member, setting Key and Value; it returns false
 // at the end of the object or on malformed JSON (then Err is set).
 func (m *Members) Next() bool {
-	if m.Err != nil || m.data == nil {
+	i := nextItem(&m.data, m.pos, m.more, &m.Err, '}', "malformed JSON: data after the object", "malformed JSON: want , or } after a member")
+	if i < 0 {
 		return false
-	}
-	i := SkipSpace(m.data, m.pos)
-	switch {
-	case i >= len(m.data):
-		m.Err = errors.New("malformed JSON: unexpected end of input")
-		return false
-	case m.data[i] == '}':
-		if SkipSpace(m.data, i+1) != len(m.data) {
-			m.Err = errors.New("malformed JSON: data after the object")
-		}
-		m.data = nil
-		return false
-	case m.more:
-		if m.data[i] != ',' {
-			m.Err = errors.New("malformed JSON: want , or } after a member")
-			return false
-		}
-		i = SkipSpace(m.data, i+1)
 	}
 	end, err := ScanString(m.data, i)
 	if err != nil {
@@ -144,9 +126,7 @@ func (m *Members) Next() bool {
 		m.Err = err
 		return false
 	}
-	m.Value = m.data[i:vend]
-	m.pos = vend
-	m.more = true
+	m.Value, m.pos, m.more = m.data[i:vend], vend, true
 	return true
 }
 
@@ -160,36 +140,46 @@ type Elements struct {
 }
 
 func (e *Elements) Next() bool {
-	if e.Err != nil || e.data == nil {
+	i := nextItem(&e.data, e.pos, e.more, &e.Err, ']', "malformed JSON: data after the array", "malformed JSON: want , or ] after an element")
+	if i < 0 {
 		return false
-	}
-	i := SkipSpace(e.data, e.pos)
-	switch {
-	case i >= len(e.data):
-		e.Err = errors.New("malformed JSON: unexpected end of input")
-		return false
-	case e.data[i] == ']':
-		if SkipSpace(e.data, i+1) != len(e.data) {
-			e.Err = errors.New("malformed JSON: data after the array")
-		}
-		e.data = nil
-		return false
-	case e.more:
-		if e.data[i] != ',' {
-			e.Err = errors.New("malformed JSON: want , or ] after an element")
-			return false
-		}
-		i = SkipSpace(e.data, i+1)
 	}
 	end, err := ScanValue(e.data, i)
 	if err != nil {
 		e.Err = err
 		return false
 	}
-	e.Value = e.data[i:end]
-	e.pos = end
-	e.more = true
+	e.Value, e.pos, e.more = e.data[i:end], end, true
 	return true
+}
+
+// nextItem moves a walk over *data, an object or array that end closes,
+// from pos to its next item and returns where that begins. It returns -1
+// at the end, setting *data to nil, and on malformed JSON, setting *err:
+// to after for bytes after the container, to want for a byte after an
+// item that is neither ',' nor end.
+func nextItem(data *[]byte, pos int, more bool, err *error, end byte, after, want string) int {
+	if *err != nil || *data == nil {
+		return -1
+	}
+	d := *data
+	i := SkipSpace(d, pos)
+	switch {
+	case i >= len(d):
+		*err = errors.New("malformed JSON: unexpected end of input")
+	case d[i] == end:
+		if SkipSpace(d, i+1) != len(d) {
+			*err = errors.New(after)
+		}
+		*data = nil
+	case more && d[i] != ',':
+		*err = errors.New(want)
+	case more:
+		return SkipSpace(d, i+1)
+	default:
+		return i
+	}
+	return -1
 }
 
 func SkipSpace(data []byte, i int) int {
@@ -318,26 +308,16 @@ func DecodeJSON(value []byte, dst any) error {
 	if err := json.Unmarshal(value, dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("want %s, got %s", goKind(te.Type.Kind().String()), KindOf(value))
+			return fmt.Errorf("want %s, got %s", cmp.Or(goKinds[te.Type.Kind()], "a number"), KindOf(value))
 		}
 		return err
 	}
 	return nil
 }
 
-func goKind(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "map", "struct":
-		return "an object"
-	case "slice", "array":
-		return "an array"
-	}
-	return "a number"
-}
+// goKinds names the JSON kind a Go kind decodes from; the others are numbers.
+var goKinds = [reflect.UnsafePointer + 1]string{reflect.String: "a string", reflect.Bool: "a boolean",
+	reflect.Map: "an object", reflect.Struct: "an object", reflect.Slice: "an array", reflect.Array: "an array"}
 
 // DecodeSlice decodes a JSON array of a type with its own UnmarshalJSON,
 // decoding each element in place.
@@ -365,8 +345,7 @@ func DecodeSlice[T any, P interface {
 	e := Elements{data: value, pos: 1}
 	out := make([]T, 0, n)
 	for e.Next() {
-		var zero T
-		out = append(out, zero)
+		out = append(out, *new(T))
 		if err := P(&out[len(out)-1]).UnmarshalJSON(e.Value); err != nil {
 			return MemberError("", "["+strconv.Itoa(len(out)-1)+"]", err)
 		}
