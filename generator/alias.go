@@ -150,9 +150,6 @@ func exportedDecl(d ast.Decl) (token.Token, []string) {
 // revision's, and whose every type it uses is aliased to the same
 // declarations in turn, is that revision's type.
 
-// typeFiles are the emitted files whose declarations are grouped by type.
-var typeFiles = []string{"types.go", "json.go", "validate.go"}
-
 // glueTypes are the types whose unexported methods the glue of a kit's
 // revision (gate.go, from gate.go.tmpl and roots.go.tmpl) calls: the
 // client side writes an answer with ListRootsResult's appendJSON. Such a
@@ -268,15 +265,14 @@ type revisionTypes struct {
 	// ownUses are the types used by each declaration that belongs to no
 	// type (not counting constants and variables).
 	ownUses [][]string
-	// constructors are the type each function without a receiver that
-	// belongs to a type returns, by the function's name.
-	constructors map[string]string
+	// methods are the declKeys of the methods declared.
+	methods map[string]bool
 }
 
 // readTypes groups the declarations of out's typeFiles by the type they
 // belong to (declOwner).
 func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
-	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}, constructors: map[string]string{}}
+	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}, methods: map[string]bool{}}
 	for _, f := range out {
 		if !slices.Contains(typeFiles, f.Name) {
 			continue
@@ -300,14 +296,14 @@ func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.TYPE {
 				continue // imports, constants and variables
 			}
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+				t.methods[declKey(fd)] = true
+			}
 			uses := localUses(d, t.local)
 			owner := declOwner(d, t.local)
 			if owner == "" {
 				t.ownUses = append(t.ownUses, uses)
 				continue
-			}
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				t.constructors[fd.Name.Name] = owner
 			}
 			g := t.decls[owner]
 			if g == nil {
@@ -419,7 +415,7 @@ func (t *revisionTypes) withAliases(out []File, same map[string]typeDecls) ([]Fi
 			groups[token.TYPE] = append(groups[token.TYPE], jen.Id(name).Op("=").Qual(imp, name))
 		}
 	}
-	kept, err := t.without(out, func(owner string) bool { return same[owner] != nil }, func(fd *ast.FuncDecl, owner string) {
+	kept, err := t.without(out, func(_ ast.Decl, owner string) bool { return same[owner] != nil }, func(fd *ast.FuncDecl, owner string) {
 		if fd.Recv == nil {
 			// A constructor: a function becomes a variable.
 			groups[token.VAR] = append(groups[token.VAR], jen.Id(fd.Name.Name).Op("=").Qual(origin(owner), fd.Name.Name))
@@ -436,10 +432,10 @@ func (t *revisionTypes) withAliases(out []File, same map[string]typeDecls) ([]Fi
 	return append(kept, File{Name: "aliases.go", Content: b.Bytes()}), nil
 }
 
-// without is out with the declarations of the types drop says yes to
-// taken out of their files; a file left with none is dropped. dropped, if
+// without is out with the declarations drop says yes to (given each with
+// the type it belongs to, "" for none) taken out of their files; a file left with none is dropped. dropped, if
 // not nil, is called with each function taken out and its type.
-func (t *revisionTypes) without(out []File, drop func(owner string) bool, dropped func(fd *ast.FuncDecl, owner string)) ([]File, error) {
+func (t *revisionTypes) without(out []File, drop func(d ast.Decl, owner string) bool, dropped func(fd *ast.FuncDecl, owner string)) ([]File, error) {
 	var kept []File
 	for _, o := range out {
 		i := slices.IndexFunc(t.files, func(f parsedFile) bool { return f.name == o.Name })
@@ -452,7 +448,7 @@ func (t *revisionTypes) without(out []File, drop func(owner string) bool, droppe
 		last, decls, changed := 0, 0, false
 		for _, d := range f.file.Decls {
 			owner := declOwner(d, t.local)
-			if owner == "" || !drop(owner) {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT || !drop(d, owner) {
 				if g, ok := d.(*ast.GenDecl); !ok || g.Tok != token.IMPORT {
 					decls++
 				}

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -16,9 +17,24 @@ import (
 
 const jsonPkg = "encoding/json"
 
-// emitTypes writes types.go: constants and type declarations, with the
-// constructors and accessors of union types.
-func (e *emitter) emitTypes(m *Model, f *jen.File) {
+// emitModel writes the declarations made from the model into files, the
+// package's typeFiles by name: the constants and each type into types.go
+// (emitConsts, emitType), then the type's codec into json.go (emitJSON)
+// and its validation into validate.go (emitValidate), or into types.go,
+// beside the type, where the package has no such file.
+func (e *emitter) emitModel(m *Model, files map[string]*jen.File) {
+	types := files["types.go"]
+	codec, valid := cmp.Or(files["json.go"], types), cmp.Or(files["validate.go"], types)
+	e.emitConsts(m, types)
+	for _, t := range m.Types {
+		e.emitType(m, t, types)
+		e.emitJSON(t, codec)
+		e.emitValidate(t, valid)
+	}
+}
+
+// emitConsts writes the package's constants, and its Method type.
+func (e *emitter) emitConsts(m *Model, f *jen.File) {
 	f.Comment("ProtocolVersion is the MCP revision these bindings were generated for.")
 	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Revision)
 	f.Line()
@@ -38,28 +54,31 @@ func (e *emitter) emitTypes(m *Model, f *jen.File) {
 			}
 		}
 	})
-	for _, t := range m.Types {
-		f.Line()
-		doc := typeDoc(t)
-		docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t)))
-		switch t.Kind {
-		case KindStruct:
-			f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { e.structFields(m, t, g) })
-		case KindMap:
-			f.Type().Id(t.Name).Map(jen.String()).Add(goType(*t.Elem))
-		case KindSlice:
-			f.Type().Id(t.Name).Index().Add(goType(*t.Elem))
-		case KindScalar:
-			f.Type().Id(t.Name).Add(goType(*t.Elem))
-		case KindAlias:
-			f.Type().Id(t.Name).Op("=").Add(goType(*t.Elem))
-		case KindAny:
-			f.Type().Id(t.Name).Op("=").Any()
-		case KindUnion:
-			e.emitUnion(m, t, f)
-		case KindRawUnion:
-			e.emitRawUnion(m, t, f)
-		}
+}
+
+// emitType writes the declaration of t, with the constructors and
+// accessors of a union type.
+func (e *emitter) emitType(m *Model, t *Type, f *jen.File) {
+	f.Line()
+	doc := typeDoc(t)
+	docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t)))
+	switch t.Kind {
+	case KindStruct:
+		f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { e.structFields(m, t, g) })
+	case KindMap:
+		f.Type().Id(t.Name).Map(jen.String()).Add(goType(*t.Elem))
+	case KindSlice:
+		f.Type().Id(t.Name).Index().Add(goType(*t.Elem))
+	case KindScalar:
+		f.Type().Id(t.Name).Add(goType(*t.Elem))
+	case KindAlias:
+		f.Type().Id(t.Name).Op("=").Add(goType(*t.Elem))
+	case KindAny:
+		f.Type().Id(t.Name).Op("=").Any()
+	case KindUnion:
+		e.emitUnion(m, t, f)
+	case KindRawUnion:
+		e.emitRawUnion(m, t, f)
 	}
 }
 

@@ -54,19 +54,17 @@ func knownNames(t *Type) []jen.Code {
 	return names
 }
 
-// emitJSON writes json.go: MarshalJSON and UnmarshalJSON of the structs
-// that need more than encoding/json's defaults.
-func (e *emitter) emitJSON(m *Model, f *jen.File) {
-	for _, t := range m.Types {
-		if t.Kind != KindStruct {
-			continue
-		}
-		// Every struct decodes member by member: names match exactly
-		// (encoding/json ignores case), required and fixed members are
-		// checked, and errors name the member's JSON path.
-		e.emitMarshal(t, f)
-		e.emitUnmarshal(t, f)
+// emitJSON writes the codec of t, a struct: MarshalJSON and
+// UnmarshalJSON. (A union's are part of its declaration.)
+func (e *emitter) emitJSON(t *Type, f *jen.File) {
+	if t.Kind != KindStruct {
+		return
 	}
+	// Every struct decodes member by member: names match exactly
+	// (encoding/json ignores case), required and fixed members are
+	// checked, and errors name the member's JSON path.
+	e.emitMarshal(t, f)
+	e.emitUnmarshal(t, f)
 }
 
 // emitMarshal writes MarshalJSON and appendJSON: the members in schema
@@ -232,50 +230,48 @@ func (e *emitter) decodeField(fl *Field) jen.Code {
 	return jen.Return(e.rt("DecodeJSON").Call(jen.Id("v"), field))
 }
 
-// emitValidate writes validate.go: Validate and validate for every type
-// that has rules to check, and Valid<Field> for arrays of such types.
-func (e *emitter) emitValidate(m *Model, f *jen.File) {
-	for _, t := range m.Types {
-		if !hasValidate(t) || t.Kind == KindAlias {
-			continue
-		}
-		f.Line()
-		docComments(f.Group, []string{"Validate reports every rule of the schema x breaks, as a *ValidationError."}, nil)
-		recv, self := jen.Id("x").Op("*").Id(t.Name), jen.Id("x")
-		if t.Kind != KindStruct {
-			recv, self = jen.Id("x").Id(t.Name), jen.Op("&").Id("x")
-		}
-		f.Func().Params(recv).Id("Validate").Params().Error().Block(
-			jen.Return(e.rt("ValidateValue").Call(jen.Lit(t.Name), self, jen.Parens(jen.Op("*").Id(t.Name)).Dot("validate"))),
-		)
-		f.Line()
-		recv2 := jen.Id("x").Op("*").Id(t.Name)
-		if t.Kind != KindStruct {
-			recv2 = jen.Id("x").Id(t.Name)
-		}
-		f.Func().Params(recv2).Id("validate").Params(jen.Id("v").Op("*").Add(e.rt("Validator")), jen.Id("at").Op("*").Add(e.rt("Path"))).BlockFunc(func(g *jen.Group) {
-			switch t.Kind {
-			case KindStruct:
-				for _, fl := range t.Fields {
-					e.validateField(g, fl)
-				}
-			case KindSlice:
-				g.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
-					jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Id("at").Dot("Elem").Call(jen.Id("i"))),
-				)
-			case KindScalar:
-				e.validateEnum(g, t)
-			case KindMap:
-				g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(e.rt("SortedKeys")).Call(jen.Id("x"))).Block(
-					jen.Id("e").Op(":=").Id("x").Index(jen.Id("k")),
-					jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Id("at").Dot("Member").Call(jen.Id("k"))),
-				)
+// emitValidate writes the validation of t, where it has rules to check:
+// Validate and validate, and Valid<Field> for its arrays of such types.
+func (e *emitter) emitValidate(t *Type, f *jen.File) {
+	if !hasValidate(t) || t.Kind == KindAlias {
+		return
+	}
+	f.Line()
+	docComments(f.Group, []string{"Validate reports every rule of the schema x breaks, as a *ValidationError."}, nil)
+	recv, self := jen.Id("x").Op("*").Id(t.Name), jen.Id("x")
+	if t.Kind != KindStruct {
+		recv, self = jen.Id("x").Id(t.Name), jen.Op("&").Id("x")
+	}
+	f.Func().Params(recv).Id("Validate").Params().Error().Block(
+		jen.Return(e.rt("ValidateValue").Call(jen.Lit(t.Name), self, jen.Parens(jen.Op("*").Id(t.Name)).Dot("validate"))),
+	)
+	f.Line()
+	recv2 := jen.Id("x").Op("*").Id(t.Name)
+	if t.Kind != KindStruct {
+		recv2 = jen.Id("x").Id(t.Name)
+	}
+	f.Func().Params(recv2).Id("validate").Params(jen.Id("v").Op("*").Add(e.rt("Validator")), jen.Id("at").Op("*").Add(e.rt("Path"))).BlockFunc(func(g *jen.Group) {
+		switch t.Kind {
+		case KindStruct:
+			for _, fl := range t.Fields {
+				e.validateField(g, fl)
 			}
-		})
-		for _, fl := range t.Fields {
-			if fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named) {
-				e.emitValidElements(t, fl, f)
-			}
+		case KindSlice:
+			g.For(jen.Id("i").Op(":=").Range().Id("x")).Block(
+				jen.Id("x").Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), jen.Id("at").Dot("Elem").Call(jen.Id("i"))),
+			)
+		case KindScalar:
+			e.validateEnum(g, t)
+		case KindMap:
+			g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(e.rt("SortedKeys")).Call(jen.Id("x"))).Block(
+				jen.Id("e").Op(":=").Id("x").Index(jen.Id("k")),
+				jen.Id("e").Dot("validate").Call(jen.Id("v"), jen.Id("at").Dot("Member").Call(jen.Id("k"))),
+			)
+		}
+	})
+	for _, fl := range t.Fields {
+		if fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named) {
+			e.emitValidElements(t, fl, f)
 		}
 	}
 }

@@ -121,7 +121,7 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 		if m.Plan.GateProblem != "" {
 			return nil, &UsageError{fmt.Errorf("revision %s: %s, so the gate cannot serve it", r.Revision, m.Plan.GateProblem)}
 		}
-		if out, err = pruneTypes(out, pkg); err != nil {
+		if out, err = pruneTypes(out, pkg, runtimeImport); err != nil {
 			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
 		}
 		imp := opts.Import + "/" + pkg

@@ -140,7 +140,7 @@ func aliasKits(t *testing.T, module string) map[string]aliasKit {
 		// Only Root (a _meta member) and ListRootsResult (its Roots) differ.
 		"alias_all": {nil, []string{"Method", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
 			"RootsListChangedNotificationParams", "ClientCapabilities",
-			"RootsCapability", "ProgressToken", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
+			"RootsCapability", "ProgressToken"}},
 		// A type that differs keeps its users: the params that hold a
 		// ProgressToken in their _meta are own.
 		"alias_down": {describe("ProgressToken"), []string{"Method", "RootsListChangedNotificationParams",
@@ -148,7 +148,7 @@ func aliasKits(t *testing.T, module string) map[string]aliasKit {
 		// A type its own code uses is own too: ClientCapabilities differs,
 		// so RootsCapability, the same, is not aliased.
 		"alias_up": {describe("ClientCapabilities"), []string{"Method", "ListRootsRequestParams", "ListRootsRequestParamsMeta",
-			"RootsListChangedNotificationParams", "ProgressToken", "ProgressTokenFromString", "ProgressTokenFromInteger"}},
+			"RootsListChangedNotificationParams", "ProgressToken"}},
 	} {
 		data := base
 		if tc.patch != nil {
@@ -301,7 +301,7 @@ func TestPruneKeepsWhatTheGlueCalls(t *testing.T) {
 		{Name: "types.go", Content: []byte("package p\n\nconst (\n\t// K is the fixed value of \"k\" in\n\t// Gone.\n\tK = 1\n)\n\ntype Made struct{}\n\nfunc MadeFromInt(int) Made { return Made{} }\n\ntype Gone struct{}\n")},
 		{Name: "gate.go", Content: []byte("package p\n\nvar _ = MadeFromInt(K)\n")},
 	}
-	got, err := pruneTypes(out, "p")
+	got, err := pruneTypes(out, "p", "example.com/k/rootsrt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,4 +455,123 @@ func TestKitWithSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	vetPackages(t, map[string][]File{"kit": files})
+}
+
+// TestPruneKeepsWhatTheGateRuns: of the methods of the types a kit's
+// revision keeps, the gate's package keeps those its gate can run: by
+// name, and through encoding/json, which writes a value with its
+// MarshalJSON and reads one with its UnmarshalJSON, for the values
+// handed to it and what they hold, directly or through the runtime.
+func TestPruneKeepsWhatTheGateRuns(t *testing.T) {
+	types := `package p
+
+import (
+	"encoding/json"
+
+	rootsrt "example.com/k/rootsrt"
+)
+
+type Read struct{ In Inner; Held []Held }
+
+func (x *Read) UnmarshalJSON(b []byte) error { return x.In.UnmarshalJSON(b) }
+func (x Read) MarshalJSON() ([]byte, error)  { return nil, nil }
+
+type Inner struct{}
+
+func (x *Inner) UnmarshalJSON(b []byte) error { return rootsrt.DecodeJSON(b, new(Held)) }
+func (x Inner) MarshalJSON() ([]byte, error)  { return nil, nil }
+
+type Held struct{}
+
+func (x *Held) UnmarshalJSON(b []byte) error { return nil }
+func (x Held) MarshalJSON() ([]byte, error)  { return nil, nil }
+func (x *Held) Validate() error              { return nil }
+
+type Written map[string]Held
+
+func Unused() ([]byte, error) { return json.Marshal(Written{}) }
+`
+	out := []File{
+		{Name: "types.go", Content: []byte(types)},
+		{Name: "gate.go", Content: []byte("package p\n\nvar _ = new(Read).UnmarshalJSON\n")},
+	}
+	reached, err := gateReach(out, "p", "example.com/k/rootsrt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Held.MarshalJSON", "Held.UnmarshalJSON", "Inner.UnmarshalJSON", "Read.UnmarshalJSON"}
+	var got []string
+	for k := range reached {
+		got = append(got, k)
+	}
+	slices.Sort(got)
+	// Held is handed to DecodeJSON's any, so both ways; nothing calls
+	// Read's or Inner's MarshalJSON, Held's Validate or Unused.
+	if !slices.Equal(got, want) {
+		t.Errorf("reached %q; want %q", got, want)
+	}
+
+	// A value leaves as an interface through a result, a var of interface
+	// type and a channel too: encoding/json may get it from there.
+	for _, c := range []struct{ gate, want string }{
+		{"func f() any { return Read{} }\nvar _ = f", "Read.MarshalJSON"},
+		{"func f() (error, any) { return nil, Inner{} }\nvar _ = f", "Inner.MarshalJSON"},
+		{"var v any = Held{}", "Held.MarshalJSON"},
+		{"func f(c chan any) { c <- Written{} }\nvar _ = f", "Held.MarshalJSON"},
+		{"var _ = func() any { return Read{} }", "Read.MarshalJSON"},
+	} {
+		out[1].Content = []byte("package p\n\n" + c.gate + "\n")
+		reached, err := gateReach(out, "p", "example.com/k/rootsrt", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reached[c.want] {
+			t.Errorf("%s: reached %v; want %s", c.gate, reached, c.want)
+		}
+	}
+}
+
+// TestKitRevisionFiles: a kit's revision package writes its types with
+// their codec and validation in types.go, while a single-revision package
+// keeps json.go and validate.go; writing the kit over one of the earlier
+// layout removes the json.go and validate.go it no longer has.
+func TestKitRevisionFiles(t *testing.T) {
+	var revs []GateRevision
+	for _, rev := range schema.Revisions() {
+		revs = append(revs, GateRevision{Revision: rev})
+	}
+	files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: "go-sdk", Revisions: revs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{"types.go", "doc.go", "gate.go", "aliases.go"}
+	for _, f := range files {
+		dir, name, ok := strings.Cut(f.Name, "/")
+		if ok && strings.HasPrefix(dir, "roots20") && !slices.Contains(allowed, name) {
+			t.Errorf("the kit has %s; a revision package has only %q", f.Name, allowed)
+		}
+	}
+	single := generateRevision(t, "2024-11-05", nil)
+	old := slices.Clone(files)
+	for _, f := range single {
+		if f.Name == "json.go" || f.Name == "validate.go" {
+			old = append(old, File{Name: "roots20241105/" + f.Name, Content: f.Content})
+		}
+	}
+	if len(old) != len(files)+2 {
+		t.Fatalf("the single-revision package has not both json.go and validate.go: %d files", len(old)-len(files))
+	}
+	dir := t.TempDir()
+	if _, err := Write(dir, old); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := Write(dir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"remove roots20241105/json.go", "remove roots20241105/validate.go"}
+	if got := changeStrings(changes); !slices.Equal(got, want) {
+		t.Errorf("writing the kit over the earlier layout: changes %q, want %q", got, want)
+	}
+	wantTree(t, dir, files, "the kit over the earlier layout")
 }

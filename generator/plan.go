@@ -492,17 +492,26 @@ func (p *Plan) Summary() string {
 	return b.String()
 }
 
-// Files are the template files the package has, in output order. A
+// Files are the files the package has of those written from the model
+// (typeFiles) and from the templates (templateFiles), in output order. A
 // revision's package in a kit holds the revision's types and what the
 // kit's gate needs of it: the gate serves every revision through one API
 // (its Session, Client and RootSet), so the package has no Server,
 // Client or RootSet of its own, and no examples of them; the unexported
 // glue of roots.go that the gate descriptor calls is written into gate.go.
+// Nor has it json.go and validate.go: the gate keeps a few of a type's
+// codec and validation methods, and types.go holds them beside the type,
+// as it does in any package without those files (emitModel). That saves
+// two headers and their imports, and no two files of the kit read the
+// same: the methods of a type another revision has but for a member
+// (2025-06-18's Root, with _meta, against 2024-11-05's) can be the same
+// text, and in files of their own they made the same file twice.
 func (p *Plan) Files(kit bool) []string {
 	var out []string
-	for _, name := range templateFiles {
+	for _, name := range append(slices.Clone(typeFiles), templateFiles...) {
 		switch {
-		case name == "roots.go" && (!p.Handlers || kit),
+		case (name == "json.go" || name == "validate.go") && kit,
+			name == "roots.go" && (!p.Handlers || kit),
 			name == "rootset.go" && (!p.RootSet || kit),
 			name == "example_test.go" && (!p.Examples || kit):
 			continue

@@ -11,60 +11,58 @@ import (
 )
 
 // A kit's revision package is there for its gate: the kit's front package
-// serves every revision through one API, so nobody needs a type of the
-// revision that the glue in gate.go does not use. The package keeps the
-// types that glue uses, the types its constants and variables use, and
-// every type those use in turn; the declarations of the others (such as
-// ServerRequest, or ListRootsRequest where the server does not write one)
-// are left out, with their JSON and validation code.
+// serves every revision through one API, so nobody needs a function or a
+// type of the revision that the glue in gate.go cannot get to. The
+// package keeps the functions and methods its gate can run (gateReach:
+// by name, and MarshalJSON and UnmarshalJSON through encoding/json), the
+// types those, the glue and the package's constants and variables use,
+// and every type those use in turn. The rest is left out: types such as
+// ServerRequest, or ListRootsRequest where the server does not write one,
+// and the MarshalJSON of a type the gate only reads, or the Validate of
+// one it never checks.
 
-// pruneTypes is out, the files of kit revision package pkg, without the
-// declarations of the types nothing it keeps uses.
-func pruneTypes(out []File, pkg string) ([]File, error) {
+// pruneTypes is out, the files of kit revision package pkg importing the
+// runtime at rt, without the functions and methods its gate cannot run
+// (gateReach) and the declarations of the types nothing it keeps uses.
+func pruneTypes(out []File, pkg, rt string) ([]File, error) {
+	if !slices.ContainsFunc(out, func(f File) bool { return f.Name == "gate.go" }) {
+		return nil, errors.New("the package has no gate.go to keep types for")
+	}
 	t, err := readTypes(out, pkg, "")
 	if err != nil {
 		return nil, err
 	}
-	need := map[string]bool{}
-	var keep func(names []string)
-	keep = func(names []string) {
-		for _, name := range names {
-			if !need[name] {
-				need[name] = true
-				if g := t.decls[name]; g != nil {
-					keep(g.deps)
-				}
-			}
-		}
-	}
-	for _, uses := range t.ownUses {
-		keep(uses)
-	}
-	for _, f := range t.files {
-		for _, d := range f.file.Decls {
-			if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.CONST || g.Tok == token.VAR) {
-				keep(localUses(g, t.local))
-			}
-		}
-	}
 	i := slices.IndexFunc(out, func(f File) bool { return f.Name == "gate.go" })
-	if i < 0 {
-		return nil, errors.New("the package has no gate.go to keep types for")
-	}
 	gate, err := parser.ParseFile(token.NewFileSet(), "gate.go", out[i].Content, 0)
 	if err != nil {
 		return nil, err
 	}
-	keep(localUses(gate, t.local))
-	// A constructor the glue calls keeps its type, though the glue may not
-	// name the type itself.
-	ast.Inspect(gate, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && t.constructors[id.Name] != "" {
-			keep([]string{t.constructors[id.Name]})
+	// fmt calls String through an interface: a kept type keeps it, and
+	// what it runs.
+	stringers := map[string]bool{}
+	var reached, need map[string]bool
+	for {
+		if reached, err = gateReach(out, pkg, rt, stringers); err != nil {
+			return nil, err
 		}
-		return true
-	})
-	pruned, err := t.without(out, func(owner string) bool { return !need[owner] }, nil)
+		need = t.needed(gate, reached)
+		more := false
+		for name := range need {
+			if key := name + ".String"; t.methods[key] && !stringers[key] {
+				stringers[key], more = true, true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	kept := func(d ast.Decl) bool {
+		fd, ok := d.(*ast.FuncDecl)
+		return !ok || reached[declKey(fd)]
+	}
+	pruned, err := t.without(out, func(d ast.Decl, owner string) bool {
+		return owner != "" && !need[owner] || !kept(d)
+	}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -87,4 +85,45 @@ func pruneTypes(out []File, pkg string) ([]File, error) {
 		}
 	}
 	return pruned, nil
+}
+
+// needed are the types the declarations of t that stay use: gate, the
+// constants and variables, the functions and methods of reached, and the
+// types those use, in turn.
+func (t *revisionTypes) needed(gate *ast.File, reached map[string]bool) map[string]bool {
+	// A type's declaration uses the types of its fields; everything else
+	// that stays uses what it names.
+	typeUses := map[string][]string{}
+	uses := [][]string{localUses(gate, t.local)}
+	for _, f := range t.files {
+		for _, d := range f.file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+				continue
+			}
+			if fd, ok := d.(*ast.FuncDecl); ok && !reached[declKey(fd)] {
+				continue
+			}
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				if owner := declOwner(d, t.local); owner != "" {
+					typeUses[owner] = localUses(d, t.local)
+					continue
+				}
+			}
+			uses = append(uses, localUses(d, t.local))
+		}
+	}
+	need := map[string]bool{}
+	var keep func(names []string)
+	keep = func(names []string) {
+		for _, name := range names {
+			if !need[name] {
+				need[name] = true
+				keep(typeUses[name])
+			}
+		}
+	}
+	for _, u := range uses {
+		keep(u)
+	}
+	return need
 }

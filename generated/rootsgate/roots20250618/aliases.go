@@ -15,8 +15,3 @@ type (
 	RootsCapability                    = roots20241105.RootsCapability
 	ProgressToken                      = roots20241105.ProgressToken
 )
-
-var (
-	ProgressTokenFromString  = roots20241105.ProgressTokenFromString
-	ProgressTokenFromInteger = roots20241105.ProgressTokenFromInteger
-)

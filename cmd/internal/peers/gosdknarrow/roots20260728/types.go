@@ -5,6 +5,7 @@ package roots20260728
 import (
 	"encoding/json"
 	"errors"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -51,6 +52,35 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *Root) UnmarshalJSON(data []byte) error {
+	var p Root
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		case "name":
+			return rootsrt.DecodeString(v, &p.Name)
+		case "uri":
+			return rootsrt.DecodeString(v, &p.URI)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "uri")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *Root) Validate() error {
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+}
+
+func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+		v.Add(at.Member("uri"), msg)
+	}
+}
+
 // ListRootsRequest is the server request for the client's current roots,
 // answered with a ListRootsResult. In this revision it travels inside
 // InputRequiredResult.inputRequests, not as its own JSON-RPC message.
@@ -65,6 +95,20 @@ type ListRootsRequest struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	o.Raw("\"method\":", "\"roots/list\"")
+	if x.Params != nil {
+		o.Append("\"params\":", x.Params.appendJSON)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
 // ListRootsRequestParams are the optional parameters; roots/list defines none
@@ -82,6 +126,14 @@ type ListRootsRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
+}
+
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment. The client sends it in inputResponses when it retries
 // the original request.
@@ -96,6 +148,28 @@ type ListRootsResult struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
+	var p ListRootsResult
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "roots":
+			return rootsrt.DecodeSlice(v, &p.Roots)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "roots")
+}
+
+// ValidRoots returns the elements of Roots that pass validation, in order, and
+// a *ValidationError naming each one that does not by its index (nil when all
+// pass). One bad element never costs the good ones: use Validate to reject the
+// whole value instead.
+func (x *ListRootsResult) ValidRoots() ([]Root, error) {
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // ClientCapabilities are the features the client declares, sent in the _meta
@@ -118,6 +192,28 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if x.Roots != nil {
+		o.Append("\"roots\":", x.Roots.appendJSON)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "roots")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
+	var p ClientCapabilities
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "roots":
+			return rootsrt.DecodePtr(v, &p.Roots)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
 // RootsCapability is set when the client can answer roots/list. It has no
 // members, since this revision dropped listChanged.
 //
@@ -129,6 +225,23 @@ type RootsCapability struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	return rootsrt.EndObject(&o, x.Extra)
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *RootsCapability) UnmarshalJSON(data []byte) error {
+	var p RootsCapability
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+		switch string(k) {
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
 }
 
 // InputRequiredResult is the interim result a server returns when it needs
@@ -151,6 +264,26 @@ type InputRequiredResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	if len(x.InputRequests) > 0 {
+		o.Value("\"inputRequests\":", x.InputRequests)
+	}
+	if x.RequestState != "" {
+		o.String("\"requestState\":", x.RequestState)
+	}
+	o.String("\"resultType\":", x.ResultType)
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+}
+
 // InputResponseRequestParams are the params members that carry a client's
 // answers when it retries a request after an InputRequiredResult.
 type InputResponseRequestParams struct {
@@ -166,6 +299,24 @@ type InputResponseRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
+	var p InputResponseRequestParams
+	return rootsrt.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return p.Meta.UnmarshalJSON(v)
+		case "inputResponses":
+			return rootsrt.DecodeJSON(v, &p.InputResponses)
+		case "requestState":
+			return rootsrt.DecodeString(v, &p.RequestState)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "_meta")
+}
+
 // MissingRequiredClientCapabilityErrorData are the details of the failure;
 // required for this error.
 type MissingRequiredClientCapabilityErrorData struct {
@@ -175,6 +326,17 @@ type MissingRequiredClientCapabilityErrorData struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	o.Append("\"requiredCapabilities\":", x.RequiredCapabilities.appendJSON)
+	return rootsrt.EndObject(&o, x.Extra, "requiredCapabilities")
 }
 
 // MetaObject is the free-form _meta object for extra metadata. Key names
@@ -207,6 +369,22 @@ type RequestMetaObject struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
+	var p RequestMetaObject
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "io.modelcontextprotocol/clientCapabilities":
+			return p.ClientCapabilities.UnmarshalJSON(v)
+		case "io.modelcontextprotocol/protocolVersion":
+			return rootsrt.DecodeString(v, &p.ProtocolVersion)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+}
+
 // InputResponses is the map of the client's answers to an InputRequests map,
 // under the same keys.
 type InputResponses map[string]InputResponse
@@ -229,34 +407,6 @@ type InputRequest struct {
 func InputRequestFromListRootsRequest(v ListRootsRequest) (InputRequest, error) {
 	b, err := json.Marshal(v)
 	return InputRequest{raw: b}, err
-}
-
-// AsListRootsRequest decodes the value as a ListRootsRequest and validates it;
-// an error means the value is of another kind or breaks the schema's rules.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func (u InputRequest) AsListRootsRequest() (ListRootsRequest, error) {
-	var v ListRootsRequest
-	if len(u.raw) == 0 {
-		return v, errors.New("InputRequest: no value")
-	}
-	if err := json.Unmarshal(u.raw, &v); err != nil {
-		return v, err
-	}
-	return v, v.Validate()
-}
-
-// Raw returns the value as JSON, whatever its kind.
-func (u InputRequest) Raw() json.RawMessage {
-	return u.raw
-}
-
-// IsZero reports whether u holds no value.
-func (u InputRequest) IsZero() bool {
-	return len(u.raw) == 0
 }
 
 // MarshalJSON writes the value as it was received or built.
@@ -282,43 +432,9 @@ type InputResponse struct {
 	raw json.RawMessage
 }
 
-// InputResponseFromListRootsResult returns the InputResponse that holds v.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func InputResponseFromListRootsResult(v ListRootsResult) (InputResponse, error) {
-	b, err := json.Marshal(v)
-	return InputResponse{raw: b}, err
-}
-
-// AsListRootsResult decodes the value as a ListRootsResult and validates it;
-// an error means the value is of another kind or breaks the schema's rules.
-//
-// Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
-// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
-// needs as tool arguments, name them with resource URIs, or put them in the
-// server's own configuration.
-func (u InputResponse) AsListRootsResult() (ListRootsResult, error) {
-	var v ListRootsResult
-	if len(u.raw) == 0 {
-		return v, errors.New("InputResponse: no value")
-	}
-	if err := json.Unmarshal(u.raw, &v); err != nil {
-		return v, err
-	}
-	return v, v.Validate()
-}
-
 // Raw returns the value as JSON, whatever its kind.
 func (u InputResponse) Raw() json.RawMessage {
 	return u.raw
-}
-
-// IsZero reports whether u holds no value.
-func (u InputResponse) IsZero() bool {
-	return len(u.raw) == 0
 }
 
 // MarshalJSON writes the value as it was received or built.

@@ -357,18 +357,6 @@ func DecodeSlice[T any, P interface {
 	return nil
 }
 
-// ConstMatches reports whether a fixed member holds its value (numbers
-// compare as float64, so -32021 and -32021.0 are the same, as in JSON Schema).
-func ConstMatches[V comparable](value []byte, want V) bool {
-	var got V
-	return json.Unmarshal(value, &got) == nil && got == want
-}
-
-func ConstError[V any](want V) error {
-	text, _ := json.Marshal(want)
-	return fmt.Errorf("must be %s", text)
-}
-
 // AppendString appends s as a JSON string, escaped as encoding/json
 // escapes a string (invalid UTF-8 becomes U+FFFD), without allocating.
 func AppendString[S ~string | ~[]byte](b []byte, s S) []byte {
@@ -424,21 +412,6 @@ var plainJSON = func() (set [utf8.RuneSelf]bool) {
 	}
 	return set
 }()
-
-// AppendSlice appends an array whose elements add appends.
-func AppendSlice[T any](b []byte, s []T, add func(*T, []byte) ([]byte, error)) ([]byte, error) {
-	b = append(b, '[')
-	for i := range s {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = add(&s[i], b); err != nil {
-			return nil, fmt.Errorf("[%d]: %w", i, err)
-		}
-	}
-	return append(b, ']'), nil
-}
 
 // AppendMarshalled appends any other value as encoding/json writes it.
 func AppendMarshalled(b []byte, v any) ([]byte, error) {
@@ -639,13 +612,4 @@ func DecodePtr[T any, P interface {
 	err := P(v).UnmarshalJSON(value)
 	*dst = v
 	return err
-}
-
-// ConstIs is nil when a fixed member holds its value, and otherwise the
-// error that says which value it must hold.
-func ConstIs[V comparable](value []byte, want V) error {
-	if ConstMatches(value, want) {
-		return nil
-	}
-	return ConstError(want)
 }

@@ -4,6 +4,7 @@ package roots20251125
 
 import (
 	"encoding/json"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -29,4 +30,18 @@ type NotificationParams struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *NotificationParams) UnmarshalJSON(data []byte) error {
+	var p NotificationParams
+	return rootsrt.UnmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
 }

@@ -35,6 +35,42 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *Root) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if x.Name != "" {
+		o.String("\"name\":", x.Name)
+	}
+	o.String("\"uri\":", x.URI)
+	return rootsrt.EndObject(&o, x.Extra, "name", "uri")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *Root) UnmarshalJSON(data []byte) error {
+	var p Root
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "name":
+			return rootsrt.DecodeString(v, &p.Name)
+		case "uri":
+			return rootsrt.DecodeString(v, &p.URI)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "uri")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *Root) Validate() error {
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+}
+
+func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+		v.Add(at.Member("uri"), msg)
+	}
+}
+
 // ListRootsRequestParams are the optional parameters; roots/list defines none
 // beyond _meta.
 type ListRootsRequestParams struct {
@@ -43,6 +79,44 @@ type ListRootsRequestParams struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if x.Meta != nil {
+		o.Append("\"_meta\":", x.Meta.appendJSON)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
+	var p ListRootsRequestParams
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodePtr(v, &p.Meta)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *ListRootsRequestParams) Validate() error {
+	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
+}
+
+func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if x.Meta != nil {
+		x.Meta.validate(v, at.Member("_meta"))
+	}
 }
 
 // ListRootsRequestParamsMeta is the request metadata, such as a token for
@@ -56,6 +130,30 @@ type ListRootsRequestParamsMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if x.ProgressToken != nil {
+		o.Value("\"progressToken\":", x.ProgressToken)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "progressToken")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var p ListRootsRequestParamsMeta
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "progressToken":
+			return rootsrt.DecodePtr(v, &p.ProgressToken)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
+func (x *ListRootsRequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment.
 type ListRootsResult struct {
@@ -68,6 +166,57 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x ListRootsResult) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
+	var p ListRootsResult
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		case "roots":
+			return rootsrt.DecodeSlice(v, &p.Roots)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "roots")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *ListRootsResult) Validate() error {
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+}
+
+func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	for i := range x.Roots {
+		x.Roots[i].validate(v, at.Item("roots", i))
+	}
+}
+
+// ValidRoots returns the elements of Roots that pass validation, in order, and
+// a *ValidationError naming each one that does not by its index (nil when all
+// pass). One bad element never costs the good ones: use Validate to reject the
+// whole value instead.
+func (x *ListRootsResult) ValidRoots() ([]Root, error) {
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+}
+
 // RootsListChangedNotificationParams are the optional parameters; this
 // notification defines none beyond _meta.
 type RootsListChangedNotificationParams struct {
@@ -76,6 +225,20 @@ type RootsListChangedNotificationParams struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
+	var p RootsListChangedNotificationParams
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
 }
 
 // ClientCapabilities are the features the client declares during
@@ -92,6 +255,20 @@ type ClientCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
+	var p ClientCapabilities
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "roots":
+			return rootsrt.DecodePtr(v, &p.Roots)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
 // RootsCapability is set when the client can answer roots/list; servers should
 // check for it before asking.
 type RootsCapability struct {
@@ -103,43 +280,26 @@ type RootsCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *RootsCapability) UnmarshalJSON(data []byte) error {
+	var p RootsCapability
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "listChanged":
+			return rootsrt.DecodeJSON(v, &p.ListChanged)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
 // ProgressToken is the string or integer a requester picks so each progress
 // update can say which request it belongs to.
 type ProgressToken struct {
 	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
 	s    string
 	i    int64
-}
-
-// ProgressTokenFromString returns the ProgressToken that holds the string v.
-func ProgressTokenFromString(v string) ProgressToken {
-	return ProgressToken{
-		kind: 1,
-		s:    v,
-	}
-}
-
-// AsString returns the string u holds, and whether it holds one.
-func (u ProgressToken) AsString() (string, bool) {
-	return u.s, u.kind == 1
-}
-
-// ProgressTokenFromInteger returns the ProgressToken that holds the integer v.
-func ProgressTokenFromInteger(v int64) ProgressToken {
-	return ProgressToken{
-		i:    v,
-		kind: 2,
-	}
-}
-
-// AsInteger returns the integer u holds, and whether it holds one.
-func (u ProgressToken) AsInteger() (int64, bool) {
-	return u.i, u.kind == 2
-}
-
-// IsZero reports whether u holds no value, as when the member is absent.
-func (u ProgressToken) IsZero() bool {
-	return u.kind == 0
 }
 
 // String returns the value as JSON text, or "" when u holds no value.

@@ -26,11 +26,6 @@ const (
 	MethodRootsListChanged = roots20241105.MethodRootsListChanged
 )
 
-var (
-	ProgressTokenFromString  = roots20241105.ProgressTokenFromString
-	ProgressTokenFromInteger = roots20241105.ProgressTokenFromInteger
-)
-
 // ProtocolVersion is the revision this package is for.
 const ProtocolVersion = "2025-03-26"
 

@@ -4,6 +4,7 @@ package roots20250618
 
 import (
 	"encoding/json"
+	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -31,6 +32,47 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *Root) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	if x.Name != "" {
+		o.String("\"name\":", x.Name)
+	}
+	o.String("\"uri\":", x.URI)
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *Root) UnmarshalJSON(data []byte) error {
+	var p Root
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		case "name":
+			return rootsrt.DecodeString(v, &p.Name)
+		case "uri":
+			return rootsrt.DecodeString(v, &p.URI)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "uri")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *Root) Validate() error {
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+}
+
+func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+		v.Add(at.Member("uri"), msg)
+	}
+}
+
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment.
 type ListRootsResult struct {
@@ -41,4 +83,55 @@ type ListRootsResult struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x ListRootsResult) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
+	var p ListRootsResult
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		case "roots":
+			return rootsrt.DecodeSlice(v, &p.Roots)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "roots")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *ListRootsResult) Validate() error {
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+}
+
+func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	for i := range x.Roots {
+		x.Roots[i].validate(v, at.Item("roots", i))
+	}
+}
+
+// ValidRoots returns the elements of Roots that pass validation, in order, and
+// a *ValidationError naming each one that does not by its index (nil when all
+// pass). One bad element never costs the good ones: use Validate to reject the
+// whole value instead.
+func (x *ListRootsResult) ValidRoots() ([]Root, error) {
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }

@@ -38,6 +38,47 @@ type Root struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *Root) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	if x.Name != "" {
+		o.String("\"name\":", x.Name)
+	}
+	o.String("\"uri\":", x.URI)
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *Root) UnmarshalJSON(data []byte) error {
+	var p Root
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		case "name":
+			return rootsrt.DecodeString(v, &p.Name)
+		case "uri":
+			return rootsrt.DecodeString(v, &p.URI)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "uri")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *Root) Validate() error {
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+}
+
+func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+		v.Add(at.Member("uri"), msg)
+	}
+}
+
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment.
 type ListRootsResult struct {
@@ -50,6 +91,57 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x ListRootsResult) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if len(x.Meta) > 0 {
+		o.Value("\"_meta\":", x.Meta)
+	}
+	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+	})
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
+	var p ListRootsResult
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		case "roots":
+			return rootsrt.DecodeSlice(v, &p.Roots)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	}, "roots")
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *ListRootsResult) Validate() error {
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+}
+
+func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	for i := range x.Roots {
+		x.Roots[i].validate(v, at.Item("roots", i))
+	}
+}
+
+// ValidRoots returns the elements of Roots that pass validation, in order, and
+// a *ValidationError naming each one that does not by its index (nil when all
+// pass). One bad element never costs the good ones: use Validate to reject the
+// whole value instead.
+func (x *ListRootsResult) ValidRoots() ([]Root, error) {
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+}
+
 // RequestParams is the base shape of request params, holding the _meta member
 // that any request may send.
 type RequestParams struct {
@@ -58,6 +150,44 @@ type RequestParams struct {
 	// Extra keeps the members that have no field above, so that they survive a
 	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the members in schema order, then Extra's, sorted.
+func (x RequestParams) MarshalJSON() ([]byte, error) {
+	return x.appendJSON(make([]byte, 0, 64))
+}
+
+func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if x.Meta != nil {
+		o.Append("\"_meta\":", x.Meta.appendJSON)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *RequestParams) UnmarshalJSON(data []byte) error {
+	var p RequestParams
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestParams", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodePtr(v, &p.Meta)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
+// Validate reports every rule of the schema x breaks, as a *ValidationError.
+func (x *RequestParams) Validate() error {
+	return rootsrt.ValidateValue("RequestParams", x, (*RequestParams).validate)
+}
+
+func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if x.Meta != nil {
+		x.Meta.validate(v, at.Member("_meta"))
+	}
 }
 
 // RequestParamsMeta is the request metadata, such as a token for progress
@@ -71,6 +201,30 @@ type RequestParamsMeta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
+	o := rootsrt.StartObject(b)
+	if x.ProgressToken != nil {
+		o.Value("\"progressToken\":", x.ProgressToken)
+	}
+	return rootsrt.EndObject(&o, x.Extra, "progressToken")
+}
+
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
+	var p RequestParamsMeta
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestParamsMeta", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "progressToken":
+			return rootsrt.DecodePtr(v, &p.ProgressToken)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
+func (x *RequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+
 // NotificationParams is the base shape of notification params, holding the
 // _meta member that any notification may send.
 type NotificationParams struct {
@@ -81,43 +235,26 @@ type NotificationParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes an object member by member; null leaves x unchanged.
+func (x *NotificationParams) UnmarshalJSON(data []byte) error {
+	var p NotificationParams
+	return rootsrt.UnmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
+		switch string(k) {
+		case "_meta":
+			return rootsrt.DecodeJSON(v, &p.Meta)
+		default:
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			return err
+		}
+	})
+}
+
 // ProgressToken is the string or integer a requester picks so each progress
 // update can say which request it belongs to.
 type ProgressToken struct {
 	kind uint8 // 0: no value; otherwise 1 + the index of the member in the schema
 	s    string
 	i    int64
-}
-
-// ProgressTokenFromString returns the ProgressToken that holds the string v.
-func ProgressTokenFromString(v string) ProgressToken {
-	return ProgressToken{
-		kind: 1,
-		s:    v,
-	}
-}
-
-// AsString returns the string u holds, and whether it holds one.
-func (u ProgressToken) AsString() (string, bool) {
-	return u.s, u.kind == 1
-}
-
-// ProgressTokenFromInteger returns the ProgressToken that holds the integer v.
-func ProgressTokenFromInteger(v int64) ProgressToken {
-	return ProgressToken{
-		i:    v,
-		kind: 2,
-	}
-}
-
-// AsInteger returns the integer u holds, and whether it holds one.
-func (u ProgressToken) AsInteger() (int64, bool) {
-	return u.i, u.kind == 2
-}
-
-// IsZero reports whether u holds no value, as when the member is absent.
-func (u ProgressToken) IsZero() bool {
-	return u.kind == 0
 }
 
 // String returns the value as JSON text, or "" when u holds no value.

@@ -1,0 +1,598 @@
+package generator
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"maps"
+	"path"
+	"slices"
+	"sync"
+)
+
+// A kit's revision package is run by its gate alone, so of its functions
+// and methods it needs those the gate can run: gateReach finds them. The
+// package is type-checked (its imports but the runtime stand in as empty
+// packages: nothing here needs their types) and walked from gate.go and
+// the package's constants and variables:
+//
+//   - a function or method a reached one names (a call, a method value or
+//     expression) is reached;
+//   - MarshalJSON and UnmarshalJSON are also called by encoding/json, for
+//     a value it writes or reads and for what that value holds, the first
+//     method on the way stopping it (as encoding/json does). A reached
+//     function hands a value to encoding/json where it calls json.Marshal
+//     (writes) or json.Unmarshal (reads), where it calls a runtime function
+//     that may write or read a value it is given (runtimeJSON), and, both
+//     ways, where it converts the value to an interface type.
+//
+// The standard library calls MarshalJSON and UnmarshalJSON from
+// encoding/json only; the one other method of the generated code that it
+// may call through an interface is a union's String (fmt), which
+// pruneTypes keeps with its type.
+
+// jsonDir is what encoding/json may do with a value: write it, read it.
+type jsonDir uint8
+
+const (
+	jsonWrite jsonDir = 1 << iota
+	jsonRead
+	jsonBoth = jsonWrite | jsonRead
+)
+
+// jsonCallDir is what encoding/json's function name does with the values
+// it is given.
+func jsonCallDir(name string) jsonDir {
+	switch name {
+	case "Marshal", "MarshalIndent", "NewEncoder":
+		return jsonWrite
+	case "Unmarshal", "NewDecoder":
+		return jsonRead
+	}
+	return 0
+}
+
+// stubImporter imports every package as an empty one but those of pkgs.
+type stubImporter map[string]*types.Package
+
+func (s stubImporter) Import(p string) (*types.Package, error) {
+	if pkg := s[p]; pkg != nil {
+		return pkg, nil
+	}
+	pkg := types.NewPackage(p, path.Base(p))
+	if p == "math/rand/v2" {
+		pkg = types.NewPackage(p, "rand")
+	}
+	pkg.MarkComplete()
+	return pkg, nil
+}
+
+// checked is a package type-checked as far as its stubbed imports let it.
+type checked struct {
+	pkg   *types.Package
+	info  *types.Info
+	funcs map[*types.Func]*ast.FuncDecl
+}
+
+func typeCheck(pkgPath string, fset *token.FileSet, files []*ast.File, imp types.Importer) *checked {
+	info := &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances:  map[*ast.Ident]types.Instance{},
+	}
+	conf := types.Config{Importer: imp, Error: func(error) {}}
+	pkg, _ := conf.Check(pkgPath, fset, files, info) // the stubs make errors; what is typed is right
+	c := &checked{pkg: pkg, info: info, funcs: map[*types.Func]*ast.FuncDecl{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+					c.funcs[fn] = fd
+				}
+			}
+		}
+	}
+	return c
+}
+
+// callee is the function or method call calls, nil for a conversion, a
+// call of a function value or a callee the stubs leave untyped.
+func (c *checked) callee(call *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(call.Fun)
+	if ix, ok := fun.(*ast.IndexExpr); ok {
+		fun = ix.X
+	} else if ix, ok := fun.(*ast.IndexListExpr); ok {
+		fun = ix.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if fn, ok := c.info.Uses[id].(*types.Func); ok {
+		return fn.Origin()
+	}
+	return nil
+}
+
+// importOf is the import path of the package x names, "" if x names none.
+func (c *checked) importOf(x ast.Expr) string {
+	if id, ok := x.(*ast.Ident); ok {
+		if pn, ok := c.info.Uses[id].(*types.PkgName); ok {
+			return pn.Imported().Path()
+		}
+	}
+	return ""
+}
+
+// handOffs calls add with each expression node hands to code that may
+// give it to encoding/json, and what that code may do with it, as far as
+// node's own syntax says: each argument of a call to encoding/json, or of
+// a call whose callee (by calleeDir) may write or read what it is given,
+// and, both ways, each value converted to an interface type (an argument
+// whose parameter is one, an assignment or a var declaration of one, a
+// composite literal's element, a result or a channel's element that is
+// one, an explicit conversion).
+func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jsonDir, add func(e ast.Expr, d jsonDir)) {
+	toIface := func(e ast.Expr, target types.Type) {
+		if t := c.info.TypeOf(e); t != nil && types.IsInterface(t) {
+			if _, param := t.(*types.TypeParam); !param {
+				return // converted where it was put in the interface
+			}
+		}
+		if _, param := target.(*types.TypeParam); target == nil || !param && types.IsInterface(target) {
+			add(e, jsonBoth)
+		}
+	}
+	// returns converts what body returns to sig's results.
+	returns := func(body *ast.BlockStmt, sig *types.Signature) {
+		if body == nil || sig == nil {
+			return
+		}
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // its returns are its own
+			case *ast.ReturnStmt:
+				if len(n.Results) == sig.Results().Len() {
+					for i, r := range n.Results {
+						toIface(r, sig.Results().At(i).Type())
+					}
+				}
+			}
+			return true
+		})
+	}
+	ast.Inspect(node, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			if fn, ok := c.info.Defs[n.Name].(*types.Func); ok {
+				returns(n.Body, fn.Signature())
+			}
+		case *ast.FuncLit:
+			sig, _ := c.info.TypeOf(n).(*types.Signature)
+			returns(n.Body, sig)
+		case *ast.ValueSpec:
+			if n.Type != nil {
+				for _, v := range n.Values {
+					toIface(v, c.info.TypeOf(n.Type))
+				}
+			}
+		case *ast.SendStmt:
+			if t := c.info.TypeOf(n.Chan); t != nil {
+				if ch, ok := t.Underlying().(*types.Chan); ok {
+					toIface(n.Value, ch.Elem())
+				}
+			}
+		case *ast.CallExpr:
+			if tv, ok := c.info.Types[n.Fun]; ok && tv.IsType() {
+				if _, param := tv.Type.(*types.TypeParam); !param && types.IsInterface(tv.Type) && len(n.Args) == 1 {
+					add(n.Args[0], jsonBoth)
+				}
+				return true
+			}
+			var d jsonDir
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && c.importOf(sel.X) == "encoding/json" {
+				d = jsonCallDir(sel.Sel.Name)
+			} else {
+				d = calleeDir(n)
+			}
+			sig, _ := c.info.TypeOf(n.Fun).(*types.Signature)
+			for i, a := range n.Args {
+				if d != 0 {
+					add(a, d)
+				}
+				if sig != nil && sig.Params().Len() > 0 {
+					j := min(i, sig.Params().Len()-1)
+					pt := sig.Params().At(j).Type()
+					if sig.Variadic() && j == sig.Params().Len()-1 && !n.Ellipsis.IsValid() {
+						if s, ok := pt.(*types.Slice); ok {
+							pt = s.Elem()
+						}
+					}
+					toIface(a, pt)
+				}
+			}
+		case *ast.AssignStmt:
+			if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+				for i, l := range n.Lhs {
+					if t := c.info.TypeOf(l); t != nil {
+						toIface(n.Rhs[i], t)
+					}
+				}
+			}
+		case *ast.CompositeLit:
+			t := c.info.TypeOf(n)
+			if t == nil {
+				return true
+			}
+			u := t.Underlying()
+			if p, ok := u.(*types.Pointer); ok {
+				u = p.Elem().Underlying()
+			}
+			for _, el := range n.Elts {
+				var target types.Type
+				v := el
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					v = kv.Value
+					if s, ok := u.(*types.Struct); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							for i := range s.NumFields() {
+								if s.Field(i).Name() == id.Name {
+									target = s.Field(i).Type()
+								}
+							}
+						}
+					}
+				}
+				switch u := u.(type) {
+				case *types.Map:
+					target = u.Elem()
+				case *types.Slice:
+					target = u.Elem()
+				case *types.Array:
+					target = u.Elem()
+				case *types.Struct:
+					if _, ok := el.(*ast.KeyValueExpr); !ok {
+						if i := slices.Index(n.Elts, el); i < u.NumFields() {
+							target = u.Field(i).Type()
+						}
+					}
+				}
+				if _, lit := v.(*ast.CompositeLit); !lit {
+					toIface(v, target)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// runtimeJSON says, for each function and method of the runtime at
+// import path rt, whether it may write or read, with encoding/json, a
+// value its caller gives it: whether it or a runtime function it names
+// calls encoding/json with a value whose type holds a type parameter or
+// an interface (where a caller's value can be), calls MarshalJSON or
+// UnmarshalJSON, or converts such a value to an interface. The runtime is
+// read from its sources, as the kit writes it.
+func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
+	runtimeCache.Lock()
+	defer runtimeCache.Unlock()
+	if e, ok := runtimeCache.m[rt]; ok {
+		return e.c, e.dirs, nil
+	}
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, s := range srcs {
+		f, err := parser.ParseFile(fset, s.name, s.src, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	c := typeCheck(rt, fset, files, stubImporter{})
+	// A caller's value is in one of a type parameter's type (a value the
+	// caller converted to an interface is written and read on its side).
+	foreign := func(e ast.Expr) bool {
+		found := false
+		walkType(c.info.TypeOf(e), func(t types.Type) bool {
+			_, found = t.(*types.TypeParam)
+			return !found
+		})
+		return found
+	}
+	// A generic type's methods may get what its instances hold.
+	methodsOf := map[*types.TypeName][]*types.Func{}
+	for fn := range c.funcs {
+		if recv := fn.Signature().Recv(); recv != nil {
+			t := recv.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if n, ok := t.(*types.Named); ok {
+				methodsOf[n.Origin().Obj()] = append(methodsOf[n.Origin().Obj()], fn)
+			}
+		}
+	}
+	own := map[*types.Func]jsonDir{}
+	calls := map[*types.Func][]*types.Func{}
+	for fn, fd := range c.funcs {
+		if fd.Body == nil {
+			continue
+		}
+		var d jsonDir
+		c.handOffs(fd, func(*ast.CallExpr) jsonDir { return 0 }, func(e ast.Expr, dir jsonDir) {
+			if foreign(e) {
+				d |= dir
+			}
+		})
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if callee, ok := c.info.Uses[id].(*types.Func); ok && c.funcs[callee.Origin()] != nil {
+					calls[fn] = append(calls[fn], callee.Origin())
+				}
+				if tn, ok := c.info.Uses[id].(*types.TypeName); ok {
+					calls[fn] = append(calls[fn], methodsOf[tn]...)
+				}
+				switch id.Name {
+				case "MarshalJSON":
+					d |= jsonWrite
+				case "UnmarshalJSON":
+					d |= jsonRead
+				}
+			}
+			return true
+		})
+		own[fn] = d
+	}
+	dirs := maps.Clone(own)
+	for changed := true; changed; {
+		changed = false
+		for fn, cs := range calls {
+			for _, callee := range cs {
+				if d := dirs[fn] | dirs[callee]; d != dirs[fn] {
+					dirs[fn], changed = d, true
+				}
+			}
+		}
+	}
+	runtimeCache.m[rt] = runtimeEntry{c, dirs}
+	return c, dirs, nil
+}
+
+type runtimeEntry struct {
+	c    *checked
+	dirs map[*types.Func]jsonDir
+}
+
+var runtimeCache = struct {
+	sync.Mutex
+	m map[string]runtimeEntry
+}{m: map[string]runtimeEntry{}}
+
+// walkType calls visit with t and each type t holds (pointees, elements,
+// map keys, fields, parameters and results, the underlying type of a named
+// one, its type arguments), each once, as long as visit says to go on.
+func walkType(t types.Type, visit func(types.Type) bool) {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if !visit(t) {
+			return
+		}
+		switch t := t.(type) {
+		case *types.Alias:
+			walk(types.Unalias(t))
+		case *types.Named:
+			for i := range t.TypeArgs().Len() {
+				walk(t.TypeArgs().At(i))
+			}
+			walk(t.Underlying())
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Struct:
+			for i := range t.NumFields() {
+				walk(t.Field(i).Type())
+			}
+		case *types.Tuple:
+			for i := range t.Len() {
+				walk(t.At(i).Type())
+			}
+		case *types.Signature:
+			walk(t.Params())
+			walk(t.Results())
+		}
+	}
+	walk(t)
+}
+
+// method is t's method name, nil if it has none.
+func method(t types.Type, name string) *types.Func {
+	if sel := types.NewMethodSet(t).Lookup(nil, name); sel != nil {
+		fn, _ := sel.Obj().(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// declKey names a function or method declaration: Name, or Type.Name.
+func declKey(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}
+
+// gateReach returns the functions and methods of out's typeFiles, the
+// files of kit revision package pkg importing the runtime at rt, that
+// gate.go or the package's constants and variables can run (see above),
+// by declKey; also names, by declKey, more functions to start from.
+func gateReach(out []File, pkg, rt string, also map[string]bool) (map[string]bool, error) {
+	rc, rdirs, err := runtimeJSON(rt)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	var roots []ast.Node
+	for _, f := range out {
+		if !slices.Contains(typeFiles, f.Name) && f.Name != "gate.go" {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f.Name, f.Content, 0)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, file)
+		for _, d := range file.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && (g.Tok == token.CONST || g.Tok == token.VAR) || f.Name == "gate.go" {
+				roots = append(roots, d)
+			}
+		}
+	}
+	c := typeCheck(pkg, fset, files, stubImporter{rt: rc.pkg})
+	local := func(fn *types.Func) bool { return fn.Pkg() == c.pkg }
+	reached := map[string]bool{}
+	var queue []ast.Node
+	reach := func(fn *types.Func) {
+		if fd := c.funcs[fn.Origin()]; fd != nil && !reached[declKey(fd)] {
+			reached[declKey(fd)] = true
+			queue = append(queue, fd)
+		}
+	}
+	// methods are the package's methods by name, for a selector the stubs
+	// leave untyped.
+	methods := map[string][]*types.Func{}
+	for fn, fd := range c.funcs {
+		if fd.Recv != nil {
+			methods[fn.Name()] = append(methods[fn.Name()], fn)
+		}
+	}
+	// jsonCalls reaches the MarshalJSON (writing) and UnmarshalJSON
+	// (reading) that encoding/json calls for a value of type t.
+	jsonCalls := func(t types.Type, d jsonDir) {
+		for _, dir := range []jsonDir{jsonWrite, jsonRead} {
+			if d&dir == 0 {
+				continue
+			}
+			name := "MarshalJSON"
+			if dir == jsonRead {
+				name = "UnmarshalJSON"
+			}
+			walkType(t, func(t types.Type) bool {
+				n, ok := t.(*types.Named)
+				if !ok || n.Obj().Pkg() != c.pkg {
+					return true
+				}
+				if m := method(n, name); m != nil && dir == jsonWrite {
+					reach(m)
+					return false // encoding/json writes the value with it
+				}
+				if m := method(types.NewPointer(n), name); m != nil {
+					reach(m)
+					// Reading always has a pointer; writing may not.
+					return dir == jsonWrite
+				}
+				return true
+			})
+		}
+	}
+	calleeDir := func(call *ast.CallExpr) jsonDir {
+		if fn := c.callee(call); fn != nil {
+			if local(fn) {
+				return 0
+			}
+			return rdirs[fn.Origin()]
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || c.importOf(sel.X) != "" || c.info.Selections[sel] != nil {
+			return 0
+		}
+		// A method on a value the stubs leave untyped: whatever a runtime
+		// method of that name may do.
+		var d jsonDir
+		for fn, fd := range rc.funcs {
+			if fd.Recv != nil && fn.Name() == sel.Sel.Name {
+				d |= rdirs[fn]
+			}
+		}
+		return d
+	}
+	visit := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				if fn, ok := c.info.Uses[n].(*types.Func); ok && local(fn) {
+					reach(fn)
+				}
+			case *ast.SelectorExpr:
+				if c.info.Uses[n.Sel] == nil && c.importOf(n.X) == "" {
+					for _, fn := range methods[n.Sel.Name] {
+						reach(fn)
+					}
+				}
+			}
+			return true
+		})
+		c.handOffs(n, calleeDir, func(e ast.Expr, d jsonDir) { jsonCalls(c.info.TypeOf(e), d) })
+		// The type arguments of a runtime function it instantiates are
+		// handed to it too.
+		for id, inst := range c.info.Instances {
+			if id.Pos() < n.Pos() || id.End() > n.End() {
+				continue
+			}
+			d := jsonBoth // a generic type of the runtime's
+			if fn, ok := c.info.Uses[id].(*types.Func); ok {
+				d = rdirs[fn.Origin()]
+			}
+			if obj := c.info.Uses[id]; obj != nil && obj.Pkg() != c.pkg {
+				for i := range inst.TypeArgs.Len() {
+					jsonCalls(inst.TypeArgs.At(i), d)
+				}
+			}
+		}
+	}
+	for fn, fd := range c.funcs {
+		if also[declKey(fd)] {
+			reach(fn)
+		}
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		visit(n)
+	}
+	return reached, nil
+}
