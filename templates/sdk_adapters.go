@@ -11,72 +11,6 @@ var SDKAdapters = map[string]SDKAdapter{
 		Version: "v1.8.0",
 		Source: "//lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts\n" +
 			"\n" +
-			"// The adapter serves the roots feature of an MCP server built on the Go\n" +
-			"// SDK (github.com/modelcontextprotocol/go-sdk, written against the version\n" +
-			"// SDKVersion names) through the kit's gate, and checks the roots an SDK\n" +
-			"// client announces by the gate's rules.\n" +
-			"//\n" +
-			"// On the server, an [Adapter] gives a tool handler the roots of the client\n" +
-			"// of the request it serves, on whatever revision the client negotiated,\n" +
-			"// with one call:\n" +
-			"//\n" +
-			"//\ta := gosdk.New()\n" +
-			"//\tserver := a.NewServer(impl, nil)\n" +
-			"//\tmcp.AddTool(server, tool, gosdk.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {\n" +
-			"//\t\tset, err := a.RootSet(ctx, req)\n" +
-			"//\t\tif err != nil {\n" +
-			"//\t\t\treturn nil, nil, err\n" +
-			"//\t\t}\n" +
-			"//\t\tdefer set.Close()\n" +
-			"//\t\tdata, err := set.ReadFile(in.Path) // only inside a root, links resolved\n" +
-			"//\t\t...\n" +
-			"//\t}))\n" +
-			"//\n" +
-			"// The server offers only the protocol versions both go-sdk and the gate\n" +
-			"// serve ([Adapter.ServerOptions] sets ServerOptions.SupportedProtocolVersions):\n" +
-			"// a client offering a version the kit was generated without negotiates\n" +
-			"// down to one it has.\n" +
-			"//\n" +
-			"// Where roots/list is a request of its own (2025-11-25 and earlier), the\n" +
-			"// roots are asked for with [mcp.ServerSession.ListRoots] and kept per\n" +
-			"// session by the gate: one request shared by concurrent callers, a\n" +
-			"// timeout, nothing sent to a client that did not declare roots, and the\n" +
-			"// cache dropped when the client sends notifications/roots/list_changed\n" +
-			"// (through the RootsListChangedHandler that [Adapter.ServerOptions]\n" +
-			"// installs). The session's revision is the one the server answered\n" +
-			"// initialize with, which [Adapter.Middleware] records.\n" +
-			"//\n" +
-			"// The session decides which way a request is served, never the request:\n" +
-			"// on a session that began with initialize for such a revision, every\n" +
-			"// request is served as above, whatever its _meta names. (Were the\n" +
-			"// adapter to answer such a request with an input_required result, go-sdk\n" +
-			"// would fulfil it itself with ServerSession.ListRoots, without the\n" +
-			"// capability check or a deadline.) The input_required path below serves\n" +
-			"// only requests on a session that never ran initialize, whose\n" +
-			"// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from\n" +
-			"// the first such request on a stream transport, from each on a stateless\n" +
-			"// StreamableHTTPHandler.\n" +
-			"//\n" +
-			"// Where roots/list travels inside an input_required result (2026-07-28),\n" +
-			"// the first call returns a [*ToolInputRequiredError]; [Handler] and\n" +
-			"// [HandlerFor] answer the request with the input_required result it\n" +
-			"// holds, the client retries with its roots, and the same call then\n" +
-			"// returns them. The adapter reads the request as go-sdk decoded it (its\n" +
-			"// _meta, inputResponses and requestState), and the requests that bring the\n" +
-			"// same roots share one RootSet. A request that does not declare the roots\n" +
-			"// capability is answered with error -32021, and nothing is asked. A\n" +
-			"// request whose _meta leaves out the client capabilities is malformed\n" +
-			"// (-32602): go-sdk refuses it so before any handler runs, as it does\n" +
-			"// capabilities that are null or do not decode; [ToolResult] answers\n" +
-			"// -32602 for whatever else the gate finds malformed.\n" +
-			"//\n" +
-			"// Every root is checked by the rules of the revision it came in: by\n" +
-			"// default the invalid ones are left out (and passed to the OnInvalidRoots\n" +
-			"// option) and the valid ones kept; with [Strict], a list with an invalid\n" +
-			"// root is refused.\n" +
-			"//\n" +
-			"// On the client, [AddRoots] checks roots before the SDK announces them.\n" +
-			"\n" +
 			"package gosdk\n" +
 			"\n" +
 			"import (\n" +
@@ -99,9 +33,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// go-sdk, the go-sdk this adapter needs.\n" +
 			"func requires(string) *mcp.ServerOptions { return nil }\n" +
 			"\n" +
-			"func _() {\n" +
-			"\t_ = requires(\"go-sdk v1.8.0 or later, which needs Go 1.25\").SupportedProtocolVersions\n" +
-			"}\n" +
+			"func _() { _ = requires(\"go-sdk v1.8.0 or later, which needs Go 1.25\").SupportedProtocolVersions }\n" +
 			"\n" +
 			"// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)\n" +
 			"// this package was written against.\n" +
@@ -112,25 +44,27 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// Timeout bounds each roots/list request sent to a client; zero means\n" +
 			"// the default of the negotiated revision.\n" +
-			"func Timeout(d time.Duration) Option { return func(a *Adapter) { a.timeout = d } }\n" +
+			"func Timeout(d time.Duration) Option { return func(a *Adapter) { a.perRequest.Timeout = d } }\n" +
 			"\n" +
 			"// MaxAge lets a session reuse its client's roots while they are younger\n" +
 			"// than d (see the gate's Session.MaxAge); zero keeps them until the client\n" +
 			"// announces a change, when it can.\n" +
-			"func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.maxAge = d } }\n" +
+			"func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.perRequest.MaxAge = d } }\n" +
 			"\n" +
 			"// Strict refuses a roots list that holds an invalid root, instead of\n" +
 			"// keeping its valid roots.\n" +
-			"func Strict() Option { return func(a *Adapter) { a.strict = true } }\n" +
+			"func Strict() Option { return func(a *Adapter) { a.perRequest.Lenient = false } }\n" +
 			"\n" +
 			"// OnInvalidRoots receives the error naming the roots left out of a list\n" +
 			"// (by index, with the rule each breaks), when the list is kept. A session\n" +
 			"// that serves its cached roots again reports the same roots once.\n" +
-			"func OnInvalidRoots(f func(error)) Option { return func(a *Adapter) { a.onInvalid = f } }\n" +
+			"func OnInvalidRoots(f func(error)) Option {\n" +
+			"\treturn func(a *Adapter) { a.perRequest.OnInvalidRoots = f }\n" +
+			"}\n" +
 			"\n" +
 			"// InputKey names the roots/list entry of the input_required results\n" +
 			"// (2026-07-28); empty means the gate's DefaultInputKey.\n" +
-			"func InputKey(key string) Option { return func(a *Adapter) { a.inputKey = key } }\n" +
+			"func InputKey(key string) Option { return func(a *Adapter) { a.perRequest.InputKey = key } }\n" +
 			"\n" +
 			"// RootSetOptions are given to every RootSet the adapter builds, such as\n" +
 			"// Bounds to intersect the client's roots with the directories the\n" +
@@ -146,7 +80,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// StateSealerConfig.Audience to the server's name, so that another\n" +
 			"// service holding the same key cannot take its states. See the gate's\n" +
 			"// StateSealer.\n" +
-			"func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }\n" +
+			"func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.perRequest.Sealer = s } }\n" +
 			"\n" +
 			"// FallBackToBounds opts into the migration off roots (SEP-2577 deprecates\n" +
 			"// them from 2026-07-28): a client that declares no roots, or that ask\n" +
@@ -158,7 +92,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// func(r Revision) bool { return !r.Deprecated } stops asking where roots\n" +
 			"// are deprecated.\n" +
 			"func FallBackToBounds(ask func(Revision) bool) Option {\n" +
-			"\treturn func(a *Adapter) { a.fallBack, a.ask = true, ask }\n" +
+			"\treturn func(a *Adapter) {\n" +
+			"\t\ta.perRequest.FallBackToBounds = true\n" +
+			"\t\ta.perRequest.Ask = ask\n" +
+			"\t}\n" +
 			"}\n" +
 			"\n" +
 			"// OnDeprecatedRoots is called as roots are used on a revision that\n" +
@@ -167,26 +104,33 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// the client's roots. It is the warning SEP-2577 asks for; log it or\n" +
 			"// count it.\n" +
 			"func OnDeprecatedRoots(f func(version string)) Option {\n" +
-			"\treturn func(a *Adapter) { a.onDeprecated = f }\n" +
+			"\treturn func(a *Adapter) { a.perRequest.OnDeprecatedRoots = f }\n" +
 			"}\n" +
 			"\n" +
 			"// An Adapter serves the roots of the clients of one or more go-sdk\n" +
-			"// servers. Create it with New; it is safe for concurrent use.\n" +
+			"// servers through the kit's gate: it gives a tool handler the roots of\n" +
+			"// the client of the request it serves, on whatever revision the client\n" +
+			"// negotiated, with one call. Create it with New; it is safe for\n" +
+			"// concurrent use.\n" +
+			"//\n" +
+			"//\ta := gosdk.New()\n" +
+			"//\tserver := a.NewServer(impl, nil)\n" +
+			"//\tmcp.AddTool(server, tool, gosdk.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {\n" +
+			"//\t\tset, err := a.RootSet(ctx, req)\n" +
+			"//\t\tif err != nil {\n" +
+			"//\t\t\treturn nil, nil, err\n" +
+			"//\t\t}\n" +
+			"//\t\tdefer set.Close()\n" +
+			"//\t\tdata, err := set.ReadFile(in.Path) // only inside a root, links resolved\n" +
+			"//\t\t...\n" +
+			"//\t}))\n" +
 			"type Adapter struct {\n" +
-			"\ttimeout, maxAge time.Duration\n" +
-			"\tstrict          bool\n" +
-			"\tonInvalid       func(error)\n" +
-			"\tinputKey        string\n" +
-			"\tsetOpts         []RootSetOption\n" +
-			"\tsealer          *StateSealer\n" +
-			"\tfallBack        bool\n" +
-			"\task             func(Revision) bool\n" +
-			"\tonDeprecated    func(string)\n" +
-			"\n" +
-			"\t// perRequest serves the requests that name their revision in _meta\n" +
-			"\t// and carry roots in inputRequests: it keeps only the RootSets of the\n" +
-			"\t// roots lists they bring.\n" +
+			"\t// perRequest serves the requests that stand alone: it keeps only the\n" +
+			"\t// RootSets of the roots lists their inputResponses bring. It holds the\n" +
+			"\t// options' settings, which the gate session of every session that\n" +
+			"\t// began with initialize copies.\n" +
 			"\tperRequest *Session\n" +
+			"\tsetOpts    []RootSetOption\n" +
 			"\n" +
 			"\tmu       sync.Mutex\n" +
 			"\tsessions map[*mcp.ServerSession]*session\n" +
@@ -205,28 +149,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// New returns an Adapter configured by opts.\n" +
 			"func New(opts ...Option) *Adapter {\n" +
-			"\ta := &Adapter{sessions: make(map[*mcp.ServerSession]*session)}\n" +
+			"\ta := &Adapter{perRequest: &Session{Lenient: true}, sessions: make(map[*mcp.ServerSession]*session)}\n" +
 			"\tfor _, o := range opts {\n" +
 			"\t\to(a)\n" +
 			"\t}\n" +
-			"\ta.perRequest = a.gateSession(nil)\n" +
 			"\treturn a\n" +
-			"}\n" +
-			"\n" +
-			"func (a *Adapter) gateSession(request func(context.Context, string, json.RawMessage) (json.RawMessage, error)) *Session {\n" +
-			"\treturn &Session{\n" +
-			"\t\tRequest:        request,\n" +
-			"\t\tTimeout:        a.timeout,\n" +
-			"\t\tMaxAge:         a.maxAge,\n" +
-			"\t\tLenient:        !a.strict,\n" +
-			"\t\tOnInvalidRoots: a.onInvalid,\n" +
-			"\t\tInputKey:       a.inputKey,\n" +
-			"\t\tSealer:         a.sealer,\n" +
-			"\n" +
-			"\t\tFallBackToBounds:  a.fallBack,\n" +
-			"\t\tAsk:               a.ask,\n" +
-			"\t\tOnDeprecatedRoots: a.onDeprecated,\n" +
-			"\t}\n" +
 			"}\n" +
 			"\n" +
 			"// NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with\n" +
@@ -333,7 +260,19 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// Roots returns the roots of the client of req, a request the server is\n" +
 			"// serving (a tools/call, prompts/get or resources/read), each checked by\n" +
 			"// the rules of the revision they came in, those of its RootSet included:\n" +
-			"// the roots of RootSet. Its errors wrap the gate's: ErrNoRootsCapability\n" +
+			"// the roots of RootSet.\n" +
+			"//\n" +
+			"// The session decides how, never the request's _meta. On a session that\n" +
+			"// began with initialize for a revision where roots/list is a request of\n" +
+			"// its own (2025-11-25 and earlier), they are asked for with\n" +
+			"// ServerSession.ListRoots and kept per session by the gate, one request\n" +
+			"// shared by concurrent callers. Requests stand alone, on the\n" +
+			"// input_required path, only on a session that never ran initialize, whose\n" +
+			"// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the\n" +
+			"// first such request on a stream transport, from each on a stateless\n" +
+			"// StreamableHTTPHandler.\n" +
+			"//\n" +
+			"// Its errors wrap the gate's: ErrNoRootsCapability\n" +
 			"// when the client did not declare roots (nothing was sent; on 2026-07-28 a\n" +
 			"// *MissingCapabilityError), ErrMalformedRequest when a 2026-07-28\n" +
 			"// request's params are not what the revision requires (a\n" +
@@ -352,7 +291,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// RootSet is Roots made into a gate RootSet with the safe path API: its\n" +
 			"// file methods act only inside a root, links and \"..\" resolved. Unless the\n" +
 			"// adapter is Strict, roots the RootSet rules refuse (a file URI naming\n" +
-			"// another host, say) are left out and reported to OnInvalidRoots. Close\n" +
+			"// another host, say) are left out and reported to OnInvalidRoots. The\n" +
+			"// requests that stand alone and bring the same roots share one set. Close\n" +
 			"// the set when done.\n" +
 			"func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {\n" +
 			"\tif req == nil || req.GetParams() == nil {\n" +
@@ -388,12 +328,23 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn set, nil // before ir, whose address would cost every call an allocation\n" +
 			"\t}\n" +
 			"\tif set != nil {\n" +
-			"\t\t// The set holds the valid roots; err names the ones left out.\n" +
-			"\t\tif a.strict {\n" +
+			"\t\t// The set holds the valid roots; err names the ones left out, passed\n" +
+			"\t\t// to OnInvalidRoots unless the session reported it last (about the\n" +
+			"\t\t// same cached roots).\n" +
+			"\t\tif !a.perRequest.Lenient { // Strict\n" +
 			"\t\t\tset.Close()\n" +
 			"\t\t\treturn nil, err\n" +
 			"\t\t}\n" +
-			"\t\ta.reportInvalid(kept, err)\n" +
+			"\t\treport := a.perRequest.OnInvalidRoots != nil\n" +
+			"\t\tif report && kept != nil {\n" +
+			"\t\t\ta.mu.Lock()\n" +
+			"\t\t\treport = kept.invalid != err.Error()\n" +
+			"\t\t\tkept.invalid = err.Error()\n" +
+			"\t\t\ta.mu.Unlock()\n" +
+			"\t\t}\n" +
+			"\t\tif report {\n" +
+			"\t\t\ta.perRequest.OnInvalidRoots(err)\n" +
+			"\t\t}\n" +
 			"\t\treturn set, nil\n" +
 			"\t}\n" +
 			"\t// The gate's InputRequiredError becomes a ToolInputRequiredError, which\n" +
@@ -408,24 +359,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tRequestState:  ir.RequestState,\n" +
 			"\t\tErr:           ir,\n" +
 			"\t}\n" +
-			"}\n" +
-			"\n" +
-			"// reportInvalid passes err, naming roots left out, to OnInvalidRoots,\n" +
-			"// unless it is what the session reported last (the same cached roots).\n" +
-			"func (a *Adapter) reportInvalid(kept *session, err error) {\n" +
-			"\tif a.onInvalid == nil {\n" +
-			"\t\treturn\n" +
-			"\t}\n" +
-			"\tif kept != nil {\n" +
-			"\t\ta.mu.Lock()\n" +
-			"\t\tsame := kept.invalid == err.Error()\n" +
-			"\t\tkept.invalid = err.Error()\n" +
-			"\t\ta.mu.Unlock()\n" +
-			"\t\tif same {\n" +
-			"\t\t\treturn\n" +
-			"\t\t}\n" +
-			"\t}\n" +
-			"\ta.onInvalid(err)\n" +
 			"}\n" +
 			"\n" +
 			"// decode reads what the gate needs of req, a request that stands alone,\n" +
@@ -478,7 +411,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t}\n" +
 			"\td.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])\n" +
-			"\tkey := cmp.Or(a.inputKey, DefaultInputKey)\n" +
+			"\tkey := cmp.Or(a.perRequest.InputKey, DefaultInputKey)\n" +
 			"\tif resp, ok := responses[key]; ok {\n" +
 			"\t\td.Answered = true\n" +
 			"\t\tswitch result, ok := resp.(*mcp.ListRootsResult); {\n" +
@@ -490,7 +423,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\td.AnswerError = fmt.Errorf(\"inputResponses[%q] is a %T, not a roots/list result\", key, resp)\n" +
 			"\t\t}\n" +
 			"\t}\n" +
-			"\tif a.sealer != nil {\n" +
+			"\tif a.perRequest.Sealer != nil {\n" +
 			"\t\tparams, err := salient()\n" +
 			"\t\tif err != nil {\n" +
 			"\t\t\treturn d, fmt.Errorf(\"%s: request params: %w\", d.Version, err)\n" +
@@ -558,18 +491,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn SalientParams(raw)\n" +
 			"}\n" +
 			"\n" +
-			"// standsAlone reports whether the requests of ss are served one by one,\n" +
-			"// each naming its revision and declaring the client's capabilities in\n" +
-			"// _meta, on the input_required path. The session decides, not the\n" +
-			"// request: they stand alone on a session with no InitializeParams, or\n" +
-			"// whose InitializeParams go-sdk took from a request's _meta naming a\n" +
-			"// revision where roots/list travels in input_required results, and that\n" +
-			"// did not negotiate at initialize a revision where roots/list is a\n" +
-			"// request of its own. The requests of any other session are served as\n" +
-			"// the version it negotiated, with the gate's capability check and\n" +
-			"// Timeout: go-sdk would fulfil an input_required result on such a\n" +
-			"// session itself, with ServerSession.ListRoots, with no capability check\n" +
-			"// and no deadline.\n" +
+			"// standsAlone reports whether the requests of ss stand alone (see\n" +
+			"// Roots). Those of any other session are served as the version it\n" +
+			"// negotiated, with the gate's capability check and Timeout: go-sdk would\n" +
+			"// fulfil an input_required result on such a session itself, with\n" +
+			"// ServerSession.ListRoots, with no capability check and no deadline.\n" +
 			"func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {\n" +
 			"\tinit := ss.InitializeParams()\n" +
 			"\tif init == nil {\n" +
@@ -640,7 +566,19 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn nil, nil, fmt.Errorf(\"gosdk: %s: %w: the session has no initialize parameters, as on a stateless HTTP handler, which cannot send roots/list: serve %s on a stateful handler (HTTPHandler routes each request to the right one)\",\n" +
 			"\t\t\tversion, ErrWrongPath, version)\n" +
 			"\t}\n" +
-			"\ts := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {\n" +
+			"\topts := a.perRequest // the options' settings\n" +
+			"\ts := &Session{\n" +
+			"\t\tTimeout:           opts.Timeout,\n" +
+			"\t\tMaxAge:            opts.MaxAge,\n" +
+			"\t\tLenient:           opts.Lenient,\n" +
+			"\t\tOnInvalidRoots:    opts.OnInvalidRoots,\n" +
+			"\t\tInputKey:          opts.InputKey,\n" +
+			"\t\tSealer:            opts.Sealer,\n" +
+			"\t\tFallBackToBounds:  opts.FallBackToBounds,\n" +
+			"\t\tAsk:               opts.Ask,\n" +
+			"\t\tOnDeprecatedRoots: opts.OnDeprecatedRoots,\n" +
+			"\t}\n" +
+			"\ts.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {\n" +
 			"\t\tif method != \"roots/list\" {\n" +
 			"\t\t\treturn nil, fmt.Errorf(\"gosdk: cannot send %q\", method)\n" +
 			"\t\t}\n" +
@@ -658,25 +596,23 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\treturn nil, err\n" +
 			"\t\t}\n" +
 			"\t\treturn json.Marshal(res)\n" +
-			"\t})\n" +
-			"\tif err := s.Initialize(version, capabilities(init.Capabilities)); err != nil {\n" +
+			"\t}\n" +
+			"\t// The roots part of what the client declared at initialize: go-sdk\n" +
+			"\t// sets RootsV2 only when the client declared roots.\n" +
+			"\tvar caps string\n" +
+			"\tswitch c := init.Capabilities; {\n" +
+			"\tcase c == nil || c.RootsV2 == nil:\n" +
+			"\t\tcaps = \"{}\"\n" +
+			"\tcase c.RootsV2.ListChanged:\n" +
+			"\t\tcaps = `{\"roots\":{\"listChanged\":true}}`\n" +
+			"\tdefault:\n" +
+			"\t\tcaps = `{\"roots\":{}}`\n" +
+			"\t}\n" +
+			"\tif err := s.Initialize(version, json.RawMessage(caps)); err != nil {\n" +
 			"\t\treturn nil, nil, err\n" +
 			"\t}\n" +
 			"\tkept.gate = s\n" +
 			"\treturn s, kept, nil\n" +
-			"}\n" +
-			"\n" +
-			"// capabilities is the roots part of what the client declared at\n" +
-			"// initialize, as JSON: the SDK's RootsV2 is set only when the client\n" +
-			"// declared roots.\n" +
-			"func capabilities(c *mcp.ClientCapabilities) json.RawMessage {\n" +
-			"\tif c == nil || c.RootsV2 == nil {\n" +
-			"\t\treturn json.RawMessage(\"{}\")\n" +
-			"\t}\n" +
-			"\tif c.RootsV2.ListChanged {\n" +
-			"\t\treturn json.RawMessage(`{\"roots\":{\"listChanged\":true}}`)\n" +
-			"\t}\n" +
-			"\treturn json.RawMessage(`{\"roots\":{}}`)\n" +
 			"}\n" +
 			"\n" +
 			"func method(req mcp.Request) string {\n" +
@@ -703,8 +639,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tErr           *InputRequiredError\n" +
 			"}\n" +
 			"\n" +
-			"// Error says that the request must be answered with an input_required\n" +
-			"// result.\n" +
+			"// Error says that the request must be answered with an input_required result.\n" +
 			"func (e *ToolInputRequiredError) Error() string { return e.Err.Error() }\n" +
 			"\n" +
 			"// Unwrap returns the gate's error.\n" +
@@ -721,7 +656,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// (*MissingCapabilityError), a JSON-RPC error -32602 for a malformed\n" +
 			"// request (*MalformedRequestError), and otherwise err itself. go-sdk\n" +
 			"// sends a *jsonrpc.Error that a tool handler returns as the response's\n" +
-			"// error member, as it is.\n" +
+			"// error member, as it is. A 2026-07-28 request whose _meta leaves out the\n" +
+			"// client capabilities, or gives them null or in a form that does not\n" +
+			"// decode, go-sdk refuses with -32602 itself, before any handler runs.\n" +
 			"func ToolResult(err error) (*mcp.CallToolResult, error) {\n" +
 			"\tif ir := (*ToolInputRequiredError)(nil); errors.As(err, &ir) {\n" +
 			"\t\treturn ir.CallToolResult(), nil\n" +
@@ -770,13 +707,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// as a server would read them, touching no file. The error names each\n" +
 			"// invalid root by its index.\n" +
 			"func CheckRoots(roots ...*mcp.Root) error {\n" +
-			"\tin := make([]Root, len(roots))\n" +
 			"\tfor i, r := range roots {\n" +
 			"\t\tif r == nil {\n" +
 			"\t\t\treturn fmt.Errorf(\"roots[%d]: nil root\", i)\n" +
 			"\t\t}\n" +
-			"\t\tin[i] = Root{URI: r.URI, Name: r.Name, Meta: r.Meta}\n" +
 			"\t}\n" +
+			"\tin := gateRoots(roots)\n" +
 			"\tfor _, rev := range Revisions() {\n" +
 			"\t\tset, err := NewRootSet(rev.Version, in)\n" +
 			"\t\tif set != nil {\n" +

@@ -2,72 +2,6 @@
 
 //lint:file-ignore SA1019 the SDK deprecates its roots API (SEP-2577), which is what this package adapts
 
-// The adapter serves the roots feature of an MCP server built on the Go
-// SDK (github.com/modelcontextprotocol/go-sdk, written against the version
-// SDKVersion names) through the kit's gate, and checks the roots an SDK
-// client announces by the gate's rules.
-//
-// On the server, an [Adapter] gives a tool handler the roots of the client
-// of the request it serves, on whatever revision the client negotiated,
-// with one call:
-//
-//	a := gosdknarrow.New()
-//	server := a.NewServer(impl, nil)
-//	mcp.AddTool(server, tool, gosdknarrow.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
-//		set, err := a.RootSet(ctx, req)
-//		if err != nil {
-//			return nil, nil, err
-//		}
-//		defer set.Close()
-//		data, err := set.ReadFile(in.Path) // only inside a root, links resolved
-//		...
-//	}))
-//
-// The server offers only the protocol versions both go-sdk and the gate
-// serve ([Adapter.ServerOptions] sets ServerOptions.SupportedProtocolVersions):
-// a client offering a version the kit was generated without negotiates
-// down to one it has.
-//
-// Where roots/list is a request of its own (2025-11-25 and earlier), the
-// roots are asked for with [mcp.ServerSession.ListRoots] and kept per
-// session by the gate: one request shared by concurrent callers, a
-// timeout, nothing sent to a client that did not declare roots, and the
-// cache dropped when the client sends notifications/roots/list_changed
-// (through the RootsListChangedHandler that [Adapter.ServerOptions]
-// installs). The session's revision is the one the server answered
-// initialize with, which [Adapter.Middleware] records.
-//
-// The session decides which way a request is served, never the request:
-// on a session that began with initialize for such a revision, every
-// request is served as above, whatever its _meta names. (Were the
-// adapter to answer such a request with an input_required result, go-sdk
-// would fulfil it itself with ServerSession.ListRoots, without the
-// capability check or a deadline.) The input_required path below serves
-// only requests on a session that never ran initialize, whose
-// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from
-// the first such request on a stream transport, from each on a stateless
-// StreamableHTTPHandler.
-//
-// Where roots/list travels inside an input_required result (2026-07-28),
-// the first call returns a [*ToolInputRequiredError]; [Handler] and
-// [HandlerFor] answer the request with the input_required result it
-// holds, the client retries with its roots, and the same call then
-// returns them. The adapter reads the request as go-sdk decoded it (its
-// _meta, inputResponses and requestState), and the requests that bring the
-// same roots share one RootSet. A request that does not declare the roots
-// capability is answered with error -32021, and nothing is asked. A
-// request whose _meta leaves out the client capabilities is malformed
-// (-32602): go-sdk refuses it so before any handler runs, as it does
-// capabilities that are null or do not decode; [ToolResult] answers
-// -32602 for whatever else the gate finds malformed.
-//
-// Every root is checked by the rules of the revision it came in: by
-// default the invalid ones are left out (and passed to the OnInvalidRoots
-// option) and the valid ones kept; with [Strict], a list with an invalid
-// root is refused.
-//
-// On the client, [AddRoots] checks roots before the SDK announces them.
-
 package gosdknarrow
 
 import (
@@ -90,9 +24,7 @@ import (
 // go-sdk, the go-sdk this adapter needs.
 func requires(string) *mcp.ServerOptions { return nil }
 
-func _() {
-	_ = requires("go-sdk v1.8.0 or later, which needs Go 1.25").SupportedProtocolVersions
-}
+func _() { _ = requires("go-sdk v1.8.0 or later, which needs Go 1.25").SupportedProtocolVersions }
 
 // SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)
 // this package was written against.
@@ -103,25 +35,27 @@ type Option func(*Adapter)
 
 // Timeout bounds each roots/list request sent to a client; zero means
 // the default of the negotiated revision.
-func Timeout(d time.Duration) Option { return func(a *Adapter) { a.timeout = d } }
+func Timeout(d time.Duration) Option { return func(a *Adapter) { a.perRequest.Timeout = d } }
 
 // MaxAge lets a session reuse its client's roots while they are younger
 // than d (see the gate's Session.MaxAge); zero keeps them until the client
 // announces a change, when it can.
-func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.maxAge = d } }
+func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.perRequest.MaxAge = d } }
 
 // Strict refuses a roots list that holds an invalid root, instead of
 // keeping its valid roots.
-func Strict() Option { return func(a *Adapter) { a.strict = true } }
+func Strict() Option { return func(a *Adapter) { a.perRequest.Lenient = false } }
 
 // OnInvalidRoots receives the error naming the roots left out of a list
 // (by index, with the rule each breaks), when the list is kept. A session
 // that serves its cached roots again reports the same roots once.
-func OnInvalidRoots(f func(error)) Option { return func(a *Adapter) { a.onInvalid = f } }
+func OnInvalidRoots(f func(error)) Option {
+	return func(a *Adapter) { a.perRequest.OnInvalidRoots = f }
+}
 
 // InputKey names the roots/list entry of the input_required results
 // (2026-07-28); empty means the gate's DefaultInputKey.
-func InputKey(key string) Option { return func(a *Adapter) { a.inputKey = key } }
+func InputKey(key string) Option { return func(a *Adapter) { a.perRequest.InputKey = key } }
 
 // RootSetOptions are given to every RootSet the adapter builds, such as
 // Bounds to intersect the client's roots with the directories the
@@ -137,7 +71,7 @@ func RootSetOptions(opts ...RootSetOption) Option {
 // StateSealerConfig.Audience to the server's name, so that another
 // service holding the same key cannot take its states. See the gate's
 // StateSealer.
-func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
+func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.perRequest.Sealer = s } }
 
 // FallBackToBounds opts into the migration off roots (SEP-2577 deprecates
 // them from 2026-07-28): a client that declares no roots, or that ask
@@ -149,7 +83,10 @@ func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.sealer = s } }
 // func(r Revision) bool { return !r.Deprecated } stops asking where roots
 // are deprecated.
 func FallBackToBounds(ask func(Revision) bool) Option {
-	return func(a *Adapter) { a.fallBack, a.ask = true, ask }
+	return func(a *Adapter) {
+		a.perRequest.FallBackToBounds = true
+		a.perRequest.Ask = ask
+	}
 }
 
 // OnDeprecatedRoots is called as roots are used on a revision that
@@ -158,26 +95,33 @@ func FallBackToBounds(ask func(Revision) bool) Option {
 // the client's roots. It is the warning SEP-2577 asks for; log it or
 // count it.
 func OnDeprecatedRoots(f func(version string)) Option {
-	return func(a *Adapter) { a.onDeprecated = f }
+	return func(a *Adapter) { a.perRequest.OnDeprecatedRoots = f }
 }
 
 // An Adapter serves the roots of the clients of one or more go-sdk
-// servers. Create it with New; it is safe for concurrent use.
+// servers through the kit's gate: it gives a tool handler the roots of
+// the client of the request it serves, on whatever revision the client
+// negotiated, with one call. Create it with New; it is safe for
+// concurrent use.
+//
+//	a := gosdknarrow.New()
+//	server := a.NewServer(impl, nil)
+//	mcp.AddTool(server, tool, gosdknarrow.HandlerFor(func(ctx context.Context, req *mcp.CallToolRequest, in Args) (*mcp.CallToolResult, any, error) {
+//		set, err := a.RootSet(ctx, req)
+//		if err != nil {
+//			return nil, nil, err
+//		}
+//		defer set.Close()
+//		data, err := set.ReadFile(in.Path) // only inside a root, links resolved
+//		...
+//	}))
 type Adapter struct {
-	timeout, maxAge time.Duration
-	strict          bool
-	onInvalid       func(error)
-	inputKey        string
-	setOpts         []RootSetOption
-	sealer          *StateSealer
-	fallBack        bool
-	ask             func(Revision) bool
-	onDeprecated    func(string)
-
-	// perRequest serves the requests that name their revision in _meta
-	// and carry roots in inputRequests: it keeps only the RootSets of the
-	// roots lists they bring.
+	// perRequest serves the requests that stand alone: it keeps only the
+	// RootSets of the roots lists their inputResponses bring. It holds the
+	// options' settings, which the gate session of every session that
+	// began with initialize copies.
 	perRequest *Session
+	setOpts    []RootSetOption
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -196,28 +140,11 @@ type session struct {
 
 // New returns an Adapter configured by opts.
 func New(opts ...Option) *Adapter {
-	a := &Adapter{sessions: make(map[*mcp.ServerSession]*session)}
+	a := &Adapter{perRequest: &Session{Lenient: true}, sessions: make(map[*mcp.ServerSession]*session)}
 	for _, o := range opts {
 		o(a)
 	}
-	a.perRequest = a.gateSession(nil)
 	return a
-}
-
-func (a *Adapter) gateSession(request func(context.Context, string, json.RawMessage) (json.RawMessage, error)) *Session {
-	return &Session{
-		Request:        request,
-		Timeout:        a.timeout,
-		MaxAge:         a.maxAge,
-		Lenient:        !a.strict,
-		OnInvalidRoots: a.onInvalid,
-		InputKey:       a.inputKey,
-		Sealer:         a.sealer,
-
-		FallBackToBounds:  a.fallBack,
-		Ask:               a.ask,
-		OnDeprecatedRoots: a.onDeprecated,
-	}
 }
 
 // NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with
@@ -324,7 +251,19 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 // Roots returns the roots of the client of req, a request the server is
 // serving (a tools/call, prompts/get or resources/read), each checked by
 // the rules of the revision they came in, those of its RootSet included:
-// the roots of RootSet. Its errors wrap the gate's: ErrNoRootsCapability
+// the roots of RootSet.
+//
+// The session decides how, never the request's _meta. On a session that
+// began with initialize for a revision where roots/list is a request of
+// its own (2025-11-25 and earlier), they are asked for with
+// ServerSession.ListRoots and kept per session by the gate, one request
+// shared by concurrent callers. Requests stand alone, on the
+// input_required path, only on a session that never ran initialize, whose
+// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the
+// first such request on a stream transport, from each on a stateless
+// StreamableHTTPHandler.
+//
+// Its errors wrap the gate's: ErrNoRootsCapability
 // when the client did not declare roots (nothing was sent; on 2026-07-28 a
 // *MissingCapabilityError), ErrMalformedRequest when a 2026-07-28
 // request's params are not what the revision requires (a
@@ -343,7 +282,8 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
 // RootSet is Roots made into a gate RootSet with the safe path API: its
 // file methods act only inside a root, links and ".." resolved. Unless the
 // adapter is Strict, roots the RootSet rules refuse (a file URI naming
-// another host, say) are left out and reported to OnInvalidRoots. Close
+// another host, say) are left out and reported to OnInvalidRoots. The
+// requests that stand alone and bring the same roots share one set. Close
 // the set when done.
 func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {
 	if req == nil || req.GetParams() == nil {
@@ -379,12 +319,23 @@ func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, erro
 		return set, nil // before ir, whose address would cost every call an allocation
 	}
 	if set != nil {
-		// The set holds the valid roots; err names the ones left out.
-		if a.strict {
+		// The set holds the valid roots; err names the ones left out, passed
+		// to OnInvalidRoots unless the session reported it last (about the
+		// same cached roots).
+		if !a.perRequest.Lenient { // Strict
 			set.Close()
 			return nil, err
 		}
-		a.reportInvalid(kept, err)
+		report := a.perRequest.OnInvalidRoots != nil
+		if report && kept != nil {
+			a.mu.Lock()
+			report = kept.invalid != err.Error()
+			kept.invalid = err.Error()
+			a.mu.Unlock()
+		}
+		if report {
+			a.perRequest.OnInvalidRoots(err)
+		}
 		return set, nil
 	}
 	// The gate's InputRequiredError becomes a ToolInputRequiredError, which
@@ -399,24 +350,6 @@ func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, erro
 		RequestState:  ir.RequestState,
 		Err:           ir,
 	}
-}
-
-// reportInvalid passes err, naming roots left out, to OnInvalidRoots,
-// unless it is what the session reported last (the same cached roots).
-func (a *Adapter) reportInvalid(kept *session, err error) {
-	if a.onInvalid == nil {
-		return
-	}
-	if kept != nil {
-		a.mu.Lock()
-		same := kept.invalid == err.Error()
-		kept.invalid = err.Error()
-		a.mu.Unlock()
-		if same {
-			return
-		}
-	}
-	a.onInvalid(err)
 }
 
 // decode reads what the gate needs of req, a request that stands alone,
@@ -469,7 +402,7 @@ func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 		}
 	}
 	d.Capabilities, d.Roots = declaresRoots(meta[mcp.MetaKeyClientCapabilities])
-	key := cmp.Or(a.inputKey, DefaultInputKey)
+	key := cmp.Or(a.perRequest.InputKey, DefaultInputKey)
 	if resp, ok := responses[key]; ok {
 		d.Answered = true
 		switch result, ok := resp.(*mcp.ListRootsResult); {
@@ -481,7 +414,7 @@ func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 			d.AnswerError = fmt.Errorf("inputResponses[%q] is a %T, not a roots/list result", key, resp)
 		}
 	}
-	if a.sealer != nil {
+	if a.perRequest.Sealer != nil {
 		params, err := salient()
 		if err != nil {
 			return d, fmt.Errorf("%s: request params: %w", d.Version, err)
@@ -549,18 +482,11 @@ func marshalSalient(v any) ([]byte, error) {
 	return SalientParams(raw)
 }
 
-// standsAlone reports whether the requests of ss are served one by one,
-// each naming its revision and declaring the client's capabilities in
-// _meta, on the input_required path. The session decides, not the
-// request: they stand alone on a session with no InitializeParams, or
-// whose InitializeParams go-sdk took from a request's _meta naming a
-// revision where roots/list travels in input_required results, and that
-// did not negotiate at initialize a revision where roots/list is a
-// request of its own. The requests of any other session are served as
-// the version it negotiated, with the gate's capability check and
-// Timeout: go-sdk would fulfil an input_required result on such a
-// session itself, with ServerSession.ListRoots, with no capability check
-// and no deadline.
+// standsAlone reports whether the requests of ss stand alone (see
+// Roots). Those of any other session are served as the version it
+// negotiated, with the gate's capability check and Timeout: go-sdk would
+// fulfil an input_required result on such a session itself, with
+// ServerSession.ListRoots, with no capability check and no deadline.
 func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
 	init := ss.InitializeParams()
 	if init == nil {
@@ -631,7 +557,19 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 		return nil, nil, fmt.Errorf("gosdknarrow: %s: %w: the session has no initialize parameters, as on a stateless HTTP handler, which cannot send roots/list: serve %s on a stateful handler (HTTPHandler routes each request to the right one)",
 			version, ErrWrongPath, version)
 	}
-	s := a.gateSession(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	opts := a.perRequest // the options' settings
+	s := &Session{
+		Timeout:           opts.Timeout,
+		MaxAge:            opts.MaxAge,
+		Lenient:           opts.Lenient,
+		OnInvalidRoots:    opts.OnInvalidRoots,
+		InputKey:          opts.InputKey,
+		Sealer:            opts.Sealer,
+		FallBackToBounds:  opts.FallBackToBounds,
+		Ask:               opts.Ask,
+		OnDeprecatedRoots: opts.OnDeprecatedRoots,
+	}
+	s.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {
 			return nil, fmt.Errorf("gosdknarrow: cannot send %q", method)
 		}
@@ -649,25 +587,23 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 			return nil, err
 		}
 		return json.Marshal(res)
-	})
-	if err := s.Initialize(version, capabilities(init.Capabilities)); err != nil {
+	}
+	// The roots part of what the client declared at initialize: go-sdk
+	// sets RootsV2 only when the client declared roots.
+	var caps string
+	switch c := init.Capabilities; {
+	case c == nil || c.RootsV2 == nil:
+		caps = "{}"
+	case c.RootsV2.ListChanged:
+		caps = `{"roots":{"listChanged":true}}`
+	default:
+		caps = `{"roots":{}}`
+	}
+	if err := s.Initialize(version, json.RawMessage(caps)); err != nil {
 		return nil, nil, err
 	}
 	kept.gate = s
 	return s, kept, nil
-}
-
-// capabilities is the roots part of what the client declared at
-// initialize, as JSON: the SDK's RootsV2 is set only when the client
-// declared roots.
-func capabilities(c *mcp.ClientCapabilities) json.RawMessage {
-	if c == nil || c.RootsV2 == nil {
-		return json.RawMessage("{}")
-	}
-	if c.RootsV2.ListChanged {
-		return json.RawMessage(`{"roots":{"listChanged":true}}`)
-	}
-	return json.RawMessage(`{"roots":{}}`)
 }
 
 func method(req mcp.Request) string {
@@ -694,8 +630,7 @@ type ToolInputRequiredError struct {
 	Err           *InputRequiredError
 }
 
-// Error says that the request must be answered with an input_required
-// result.
+// Error says that the request must be answered with an input_required result.
 func (e *ToolInputRequiredError) Error() string { return e.Err.Error() }
 
 // Unwrap returns the gate's error.
@@ -712,7 +647,9 @@ func (e *ToolInputRequiredError) CallToolResult() *mcp.CallToolResult {
 // (*MissingCapabilityError), a JSON-RPC error -32602 for a malformed
 // request (*MalformedRequestError), and otherwise err itself. go-sdk
 // sends a *jsonrpc.Error that a tool handler returns as the response's
-// error member, as it is.
+// error member, as it is. A 2026-07-28 request whose _meta leaves out the
+// client capabilities, or gives them null or in a form that does not
+// decode, go-sdk refuses with -32602 itself, before any handler runs.
 func ToolResult(err error) (*mcp.CallToolResult, error) {
 	if ir := (*ToolInputRequiredError)(nil); errors.As(err, &ir) {
 		return ir.CallToolResult(), nil
@@ -761,13 +698,12 @@ func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[I
 // as a server would read them, touching no file. The error names each
 // invalid root by its index.
 func CheckRoots(roots ...*mcp.Root) error {
-	in := make([]Root, len(roots))
 	for i, r := range roots {
 		if r == nil {
 			return fmt.Errorf("roots[%d]: nil root", i)
 		}
-		in[i] = Root{URI: r.URI, Name: r.Name, Meta: r.Meta}
 	}
+	in := gateRoots(roots)
 	for _, rev := range Revisions() {
 		set, err := NewRootSet(rev.Version, in)
 		if set != nil {
