@@ -138,15 +138,35 @@ func (c *checked) importOf(x ast.Expr) string {
 // whose parameter is one, an assignment or a var declaration of one, a
 // composite literal's element, a result or a channel's element that is
 // one, an explicit conversion).
-func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jsonDir, add func(e ast.Expr, d jsonDir)) {
+func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jsonDir, addType func(t types.Type, d jsonDir)) {
+	add := func(e ast.Expr, d jsonDir) { addType(c.info.TypeOf(e), d) }
 	toIface := func(e ast.Expr, target types.Type) {
 		if t := c.info.TypeOf(e); t != nil && types.IsInterface(t) {
 			if _, param := t.(*types.TypeParam); !param {
 				return // converted where it was put in the interface
 			}
 		}
-		if _, param := target.(*types.TypeParam); target == nil || !param && types.IsInterface(target) {
+		if _, param := target.(*types.TypeParam); target == nil || !param && (types.IsInterface(target) || target == types.Typ[types.Invalid]) {
 			add(e, jsonBoth)
+		}
+	}
+	// toIfaces: e, a tuple (a call with several results), goes to targets.
+	toIfaces := func(e ast.Expr, targets []types.Type) {
+		tuple, ok := c.info.TypeOf(e).(*types.Tuple)
+		if !ok || tuple.Len() != len(targets) {
+			toIface(e, nil) // untyped: it may go anywhere
+			return
+		}
+		for i, target := range targets {
+			t := tuple.At(i).Type()
+			if types.IsInterface(t) {
+				if _, param := t.(*types.TypeParam); !param {
+					continue
+				}
+			}
+			if _, param := target.(*types.TypeParam); target == nil || !param && (types.IsInterface(target) || target == types.Typ[types.Invalid]) {
+				addType(t, jsonBoth)
+			}
 		}
 	}
 	// returns converts what body returns to sig's results.
@@ -163,6 +183,12 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 					for i, r := range n.Results {
 						toIface(r, sig.Results().At(i).Type())
 					}
+				} else if len(n.Results) == 1 {
+					var ts []types.Type
+					for i := range sig.Results().Len() {
+						ts = append(ts, sig.Results().At(i).Type())
+					}
+					toIfaces(n.Results[0], ts)
 				}
 			}
 			return true
@@ -197,8 +223,9 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 				return true
 			}
 			var d jsonDir
+			jsonPkg := false
 			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && c.importOf(sel.X) == "encoding/json" {
-				d = jsonCallDir(sel.Sel.Name)
+				d, jsonPkg = jsonCallDir(sel.Sel.Name), true
 			} else {
 				d = calleeDir(n)
 			}
@@ -206,6 +233,9 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 			for i, a := range n.Args {
 				if d != 0 {
 					add(a, d)
+				}
+				if sig == nil && !jsonPkg {
+					toIface(a, nil) // a callee the stubs leave untyped may take any
 				}
 				if sig != nil && sig.Params().Len() > 0 {
 					j := min(i, sig.Params().Len()-1)
@@ -219,11 +249,31 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 				}
 			}
 		case *ast.AssignStmt:
-			if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+			if (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) && len(n.Lhs) == len(n.Rhs) {
 				for i, l := range n.Lhs {
 					if t := c.info.TypeOf(l); t != nil {
 						toIface(n.Rhs[i], t)
 					}
+				}
+			} else if (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) && len(n.Rhs) == 1 {
+				var ts []types.Type
+				for _, l := range n.Lhs {
+					ts = append(ts, c.info.TypeOf(l)) // nil for _: no conversion
+				}
+				toIfaces(n.Rhs[0], ts)
+			}
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				for _, l := range []ast.Expr{n.Key, n.Value} {
+					if t := c.info.TypeOf(l); l != nil && t != nil {
+						toIface(n.X, t)
+					}
+				}
+			}
+		case *ast.IndexExpr:
+			if t := c.info.TypeOf(n.X); t != nil {
+				if m, ok := t.Underlying().(*types.Map); ok {
+					toIface(n.Index, m.Key())
 				}
 			}
 		case *ast.CompositeLit:
@@ -264,8 +314,11 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 						}
 					}
 				}
-				if _, lit := v.(*ast.CompositeLit); !lit {
-					toIface(v, target)
+				toIface(v, target)
+				if m, ok := u.(*types.Map); ok {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						toIface(kv.Key, m.Key())
+					}
 				}
 			}
 		}
@@ -302,9 +355,9 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 	c := typeCheck(rt, fset, files, stubImporter{})
 	// A caller's value is in one of a type parameter's type (a value the
 	// caller converted to an interface is written and read on its side).
-	foreign := func(e ast.Expr) bool {
+	foreign := func(t types.Type) bool {
 		found := false
-		walkType(c.info.TypeOf(e), func(t types.Type) bool {
+		walkType(t, func(t types.Type) bool {
 			_, found = t.(*types.TypeParam)
 			return !found
 		})
@@ -330,8 +383,8 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 			continue
 		}
 		var d jsonDir
-		c.handOffs(fd, func(*ast.CallExpr) jsonDir { return 0 }, func(e ast.Expr, dir jsonDir) {
-			if foreign(e) {
+		c.handOffs(fd, func(*ast.CallExpr) jsonDir { return 0 }, func(t types.Type, dir jsonDir) {
+			if foreign(t) {
 				d |= dir
 			}
 		})
@@ -563,18 +616,18 @@ func gateReach(out []File, pkg, rt string, also map[string]bool) (map[string]boo
 			}
 			return true
 		})
-		c.handOffs(n, calleeDir, func(e ast.Expr, d jsonDir) { jsonCalls(c.info.TypeOf(e), d) })
+		c.handOffs(n, calleeDir, jsonCalls)
 		// The type arguments of a runtime function it instantiates are
 		// handed to it too.
 		for id, inst := range c.info.Instances {
 			if id.Pos() < n.Pos() || id.End() > n.End() {
 				continue
 			}
-			d := jsonBoth // a generic type of the runtime's
-			if fn, ok := c.info.Uses[id].(*types.Func); ok {
+			d := jsonBoth // a generic type of the runtime's, or anything generic of the package's
+			if fn, ok := c.info.Uses[id].(*types.Func); ok && !local(fn) {
 				d = rdirs[fn.Origin()]
 			}
-			if obj := c.info.Uses[id]; obj != nil && obj.Pkg() != c.pkg {
+			if obj := c.info.Uses[id]; obj != nil {
 				for i := range inst.TypeArgs.Len() {
 					jsonCalls(inst.TypeArgs.At(i), d)
 				}
@@ -582,7 +635,8 @@ func gateReach(out []File, pkg, rt string, also map[string]bool) (map[string]boo
 		}
 	}
 	for fn, fd := range c.funcs {
-		if also[declKey(fd)] {
+		// An init runs whatever the gate does.
+		if also[declKey(fd)] || fd.Recv == nil && fd.Name.Name == "init" {
 			reach(fn)
 		}
 	}
