@@ -435,8 +435,9 @@ func (t *revisionTypes) withAliases(out []File, same map[string]typeDecls) ([]Fi
 }
 
 // without is out with the declarations drop says yes to (given each with
-// the type it belongs to, "" for none) taken out of their files; a file left with none is dropped. dropped, if
-// not nil, is called with each function taken out and its type.
+// the type it belongs to, "" for none) taken out of their files; a file
+// left with none is dropped. dropped, if not nil, is called with each
+// function taken out and its type.
 func (t *revisionTypes) without(out []File, drop func(d ast.Decl, owner string) bool, dropped func(fd *ast.FuncDecl, owner string)) ([]File, error) {
 	var kept []File
 	for _, o := range out {

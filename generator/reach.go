@@ -42,12 +42,13 @@ const (
 )
 
 // jsonCallDir is what encoding/json's function name does with the values
-// it is given.
+// it is given. (An Encoder's Encode and a Decoder's Decode are calls the
+// stubs leave untyped, which hand their arguments over both ways.)
 func jsonCallDir(name string) jsonDir {
 	switch name {
-	case "Marshal", "MarshalIndent", "NewEncoder":
+	case "Marshal", "MarshalIndent":
 		return jsonWrite
-	case "Unmarshal", "NewDecoder":
+	case "Unmarshal":
 		return jsonRead
 	}
 	return 0
@@ -140,16 +141,20 @@ func (c *checked) importOf(x ast.Expr) string {
 // one, an explicit conversion).
 func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jsonDir, addType func(t types.Type, d jsonDir)) {
 	add := func(e ast.Expr, d jsonDir) { addType(c.info.TypeOf(e), d) }
-	toIface := func(e ast.Expr, target types.Type) {
-		if t := c.info.TypeOf(e); t != nil && types.IsInterface(t) {
+	// convert hands over, both ways, a value of type t put where target
+	// is wanted, when that makes it an interface (a nil target is unknown,
+	// an invalid one an interface the stubs leave untyped).
+	convert := func(t, target types.Type) {
+		if t != nil && types.IsInterface(t) {
 			if _, param := t.(*types.TypeParam); !param {
 				return // converted where it was put in the interface
 			}
 		}
 		if _, param := target.(*types.TypeParam); target == nil || !param && (types.IsInterface(target) || target == types.Typ[types.Invalid]) {
-			add(e, jsonBoth)
+			addType(t, jsonBoth)
 		}
 	}
+	toIface := func(e ast.Expr, target types.Type) { convert(c.info.TypeOf(e), target) }
 	// toIfaces: e, a tuple (a call with several results), goes to targets.
 	toIfaces := func(e ast.Expr, targets []types.Type) {
 		tuple, ok := c.info.TypeOf(e).(*types.Tuple)
@@ -158,15 +163,7 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 			return
 		}
 		for i, target := range targets {
-			t := tuple.At(i).Type()
-			if types.IsInterface(t) {
-				if _, param := t.(*types.TypeParam); !param {
-					continue
-				}
-			}
-			if _, param := target.(*types.TypeParam); target == nil || !param && (types.IsInterface(target) || target == types.Typ[types.Invalid]) {
-				addType(t, jsonBoth)
-			}
+			convert(tuple.At(i).Type(), target)
 		}
 	}
 	// returns converts what body returns to sig's results.
@@ -249,16 +246,19 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 				}
 			}
 		case *ast.AssignStmt:
-			if (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) && len(n.Lhs) == len(n.Rhs) {
+			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+				break
+			}
+			if len(n.Lhs) == len(n.Rhs) {
 				for i, l := range n.Lhs {
 					if t := c.info.TypeOf(l); t != nil {
 						toIface(n.Rhs[i], t)
 					}
 				}
-			} else if (n.Tok == token.ASSIGN || n.Tok == token.DEFINE) && len(n.Rhs) == 1 {
+			} else if len(n.Rhs) == 1 {
 				var ts []types.Type
 				for _, l := range n.Lhs {
-					ts = append(ts, c.info.TypeOf(l)) // nil for _: no conversion
+					ts = append(ts, c.info.TypeOf(l)) // nil for _, which counts as unknown
 				}
 				toIfaces(n.Rhs[0], ts)
 			}

@@ -43,7 +43,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"type Option func(*Adapter)\n" +
 			"\n" +
 			"// Timeout bounds each roots/list request sent to a client; zero means\n" +
-			"// the default of the negotiated revision.\n" +
+			"// the gate's DefaultTimeout.\n" +
 			"func Timeout(d time.Duration) Option { return func(a *Adapter) { a.perRequest.Timeout = d } }\n" +
 			"\n" +
 			"// MaxAge lets a session reuse its client's roots while they are younger\n" +

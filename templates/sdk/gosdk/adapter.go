@@ -32,7 +32,7 @@ const SDKVersion = "v1.8.0"
 type Option func(*Adapter)
 
 // Timeout bounds each roots/list request sent to a client; zero means
-// the default of the negotiated revision.
+// the gate's DefaultTimeout.
 func Timeout(d time.Duration) Option { return func(a *Adapter) { a.perRequest.Timeout = d } }
 
 // MaxAge lets a session reuse its client's roots while they are younger
