@@ -8,6 +8,8 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -61,10 +63,11 @@ func (s stubImporter) Import(p string) (*types.Package, error) {
 	if pkg := s[p]; pkg != nil {
 		return pkg, nil
 	}
-	pkg := types.NewPackage(p, path.Base(p))
-	if p == "math/rand/v2" {
-		pkg = types.NewPackage(p, "rand")
+	name := path.Base(p)
+	if _, err := strconv.Atoi(strings.TrimPrefix(name, "v")); err == nil && strings.HasPrefix(name, "v") && strings.Contains(p, "/") {
+		name = path.Base(path.Dir(p)) // a major version's path: math/rand/v2 is rand
 	}
+	pkg := types.NewPackage(p, name)
 	pkg.MarkComplete()
 	return pkg, nil
 }
