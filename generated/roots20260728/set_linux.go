@@ -18,10 +18,10 @@ import (
 const (
 	haveOpenBeneath = true               // openBeneath exists on this system
 	oNonblock       = syscall.O_NONBLOCK // opens a FIFO without waiting for its other end
-	// oPath opens a name without opening the file it is (O_PATH): a handle to
-	// look up names in, which neither opens a device nor meets a FIFO's writer.
-	oPath               = 0x200000 // one value on every Linux architecture but MIPS
-	sysOpenat2          = 437      // likewise
+	// oPath (O_PATH) opens a handle on a name, not the file: no device is
+	// opened, no FIFO's writer met. One value on every Linux but MIPS.
+	oPath               = 0x200000
+	sysOpenat2          = 437 // likewise
 	resolveNoMagiclinks = 0x02
 	resolveBeneath      = 0x08
 	atFDCWD             = -0x64  // AT_FDCWD: a path relative to the working directory, or absolute
@@ -32,18 +32,17 @@ const (
 // openHow is the kernel's struct open_how.
 type openHow struct{ flags, mode, resolve uint64 }
 
-// noProcFD is set once /proc/self/fd was found unusable (see procSelfFD),
-// noOpenat2 once the kernel (or a sandbox around it) refused openat2
-// itself; from then on os.Root does all the work.
+// noProcFD is set once /proc/self/fd is found unusable (see procSelfFD),
+// noOpenat2 once the kernel or a sandbox refuses openat2; then os.Root
+// does all the work.
 var noProcFD, noOpenat2 atomic.Bool
 
-// openBeneath opens name under dir without leaving it, in one system call
-// where os.Root walks name by name: openat2 (Linux 5.6) with
-// RESOLVE_BENEATH, where the kernel refuses any link or ".." that leaves
-// dir. handled is false when it cannot: with an error, this file is
-// os.Root's to open (openat2 refused it for a reason of its own); without
-// one, there is no openat2 here, or the path leads out of dir or changed
-// during the call, and resolving it again decides.
+// openBeneath opens name under dir in one system call, openat2 (Linux
+// 5.6) with RESOLVE_BENEATH: the kernel refuses any link or ".." that
+// leaves dir. handled is false when it cannot: with an error, os.Root is
+// to open this file (openat2 refused it on its own); without, there is no
+// openat2, or the path leads out of dir or changed, and resolving it
+// again decides.
 func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err error) {
 	if noOpenat2.Load() {
 		return -1, false, nil
@@ -67,9 +66,9 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 			opened, errno = openat2(dirfd, p, &how)
 			switch errno {
 			case syscall.ENOSYS, syscall.EPERM, syscall.EINVAL, syscall.E2BIG:
-				// A refusal of openat2 itself (a kernel before 5.6, a sandbox),
-				// or of this file alone (EPERM for an immutable one, EINVAL for
-				// its flags)? Opening dir's "." tells them apart.
+				// A refusal of openat2 (a kernel before 5.6, a sandbox) or of
+				// this file (EPERM if immutable, EINVAL for its flags)? Opening
+				// dir's "." tells them apart.
 				dot := openHow{flags: syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveBeneath}
 				probe, perr := openat2(dirfd, &[]byte(".\x00")[0], &dot)
 				if perr == 0 {
@@ -97,12 +96,10 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 
 // openRegularBeneath opens name under dir for reading if it is a regular
 // file, and opens nothing else: the name is opened with oPath, its type
-// and size read through that handle, and only a regular file opened,
-// through /proc/self/fd, which reaches the file the handle holds whatever
-// the name leads to by then. The file is a bare descriptor: ReadFile needs
-// nothing of os.File, whose set-up costs system calls. handled is false
-// where os.Root must decide instead: as for openBeneath, and where /proc
-// is not there.
+// and size read through that handle, and only a regular file reopened
+// through /proc/self/fd, which reaches the file the handle holds. The
+// file is a bare descriptor, spared os.File's set-up. handled is as for
+// openBeneath, and false where /proc is not there.
 func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64, handled bool, err error) {
 	proc, err := procSelfFD()
 	if proc < 0 {
@@ -130,9 +127,8 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	}
 }
 
-// procDir is /proc/self/fd as opened once and kept for the life of the
-// process, so that a reopen does not look up /proc and self each time;
-// nil until then.
+// procDir is /proc/self/fd, opened once and kept for the life of the
+// process, so a reopen does not look up /proc and self each time.
 var procDir atomic.Pointer[procHandle]
 
 // procHandle is a descriptor and the file it was opened on.
@@ -142,14 +138,12 @@ type procHandle struct {
 }
 
 // procSelfFD returns the kept handle on /proc/self/fd, opening it the
-// first time: -1 and the error where it cannot be opened for want of
-// descriptors or memory, -1 and no error where it cannot be opened at all
-// (no /proc, one this process may not read, or not procfs: noProcFD is
-// then set). Each call checks that the handle is still the directory it
-// opened, so that code elsewhere that closes it by mistake, and a file
-// given its number, cannot make a reopen look up a name in another
-// directory: the number is then forgotten (it is no longer this code's to
-// close) and /proc/self/fd opened again.
+// first time: -1 and the error for want of descriptors or memory, -1 and
+// no error where it cannot be used at all (no /proc, unreadable, or not
+// procfs: noProcFD is then set). Each call checks the handle is still the
+// directory it opened, so code that closes it by mistake, and a file given
+// its number, cannot make a reopen look up a name elsewhere: the number is
+// then forgotten (no longer ours to close) and /proc/self/fd reopened.
 func procSelfFD() (int, error) {
 	var st syscall.Stat_t
 	if d := procDir.Load(); d != nil {
@@ -205,19 +199,18 @@ func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
 }
 
 // fdWalker holds the directories its walk went through, from "/", each
-// opened by name from the one before it: every name is looked up in the
-// directory the walk reached, whatever has become of its path since.
+// opened from the one before: every name is looked up in the directory
+// the walk reached, whatever has become of its path since.
 type fdWalker struct {
 	fds []int // "/" first
-	// last is the handle lstat opened on the name lastName of the top
-	// directory, kept for enter or readlink when that name is a directory
-	// or a link; -1 if none.
+	// last is the handle lstat opened on lastName, a directory or a link,
+	// kept for enter or readlink; -1 if none.
 	last     int
 	lastName string
 }
 
-// newWalker holds "/" for a walk, or looks names up by path where "/"
-// cannot be opened. (A variable, so that a test can walk by path here.)
+// newWalker holds "/" for a walk, or walks by path where "/" cannot be
+// opened. A variable, for tests.
 var newWalker = newFDWalker
 
 func newFDWalker() walker {
@@ -254,8 +247,8 @@ func (w *fdWalker) lstat(name string) (fs.FileMode, error) {
 }
 
 func (w *fdWalker) readlink(name string) (string, error) {
-	// The link lstat held, read through its handle (an empty name), so
-	// that a swap since cannot put another name's answer in its place.
+	// Read the link lstat held through its handle (an empty name), so a
+	// swap since cannot answer for another name.
 	at, rel := w.top(), name
 	if w.last >= 0 && w.lastName == name {
 		at, rel = w.last, ""

@@ -8,9 +8,8 @@ import (
 	"sync/atomic"
 )
 
-// haveOpenBeneath is false: this system has no one-call confined open, and
-// the file methods go through os.Root alone. oNonblock is nothing: these
-// systems have no flag for it.
+// No one-call confined open here: the file methods go through os.Root
+// alone. These systems have no O_NONBLOCK.
 const haveOpenBeneath, oNonblock = false, 0
 
 func openRegularBeneath(*os.File, string) (io.ReadCloser, int64, bool, error) {

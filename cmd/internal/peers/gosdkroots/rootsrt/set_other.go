@@ -11,9 +11,8 @@ import (
 	"syscall"
 )
 
-// haveOpenBeneath is false: this system has no one-call confined open, and
-// the file methods go through os.Root alone. oNonblock opens a FIFO
-// without waiting for its other end.
+// No one-call confined open here: the file methods go through os.Root
+// alone. oNonblock opens a FIFO without waiting for its other end.
 const haveOpenBeneath, oNonblock = false, syscall.O_NONBLOCK
 
 func openRegularBeneath(*os.File, string) (io.ReadCloser, int64, bool, error) {

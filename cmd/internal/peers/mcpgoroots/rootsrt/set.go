@@ -22,110 +22,94 @@ import (
 
 // A RootSetOf answers the question a server asks before it touches a
 // file: is this path inside one of the client's roots, and which one? R is
-// the type of a root in the protocol revision the roots came in; a
-// single-revision package names its set RootSet, a kit's gate has its own.
-// Build it once per roots list with [NewRootSetOf]; it is safe for
-// concurrent use, and its roots never change. Close it when done: it holds
+// a root's type in the protocol revision the roots came in (a
+// single-revision package names its set RootSet; a kit's gate has its
+// own). Build one per roots list with [NewRootSetOf]; it is safe for
+// concurrent use and its roots never change. Close it when done: it holds
 // each root's directory open.
 //
-// Root URIs are read by these rules; a root that breaks one is left out
-// and reported by index:
+// A root URI must be a file URI with a lower-case scheme ("FILE://" is
+// refused, as Validate refuses it) and an empty or "localhost" host (not
+// file://server/share), with no query, fragment, "%00" (NUL) or "%2F" (an
+// encoded "/" would hide a separator in a name; on Windows "%5C" too).
+// Other escapes are decoded, "%2e%2e" to "..", then "." and ".." removed
+// as by [path.Clean] (".." above "/" stays at "/"). A root that breaks a
+// rule is left out and reported by index.
 //
-//   - Only file URIs, with the scheme in lower case ("FILE://" is refused,
-//     as Validate refuses it). The host must be empty or "localhost": a
-//     root on another machine (file://server/share) is refused.
-//   - No query, fragment, "%00" (NUL) or "%2F" (an encoded "/", which would
-//     hide a separator inside a name; "%5C", an encoded "\", likewise on
-//     Windows). Other escapes are decoded, "%2e%2e" to "..", and then "."
-//     and ".." are removed the way [path.Clean] does: the decoded path names
-//     the directory, however it was spelled. ".." above "/" stays at "/".
+// The lexical methods, [RootSetOf.Contains], [RootSetOf.ContainsURI] and
+// [RootSetOf.Which], read the path as text and touch no file: use them to
+// display or filter paths, never to decide whether a file may be read or
+// written, since a link inside a root can point anywhere. For them a path
+// is inside a root when, cleaned, it is the root's path or starts with it
+// and a separator: "/a/bc" is not inside "/a/b", and the root "/" holds
+// every absolute path. Relative and empty paths and paths with a NUL byte
+// are inside nothing. Paths are not URIs: "%2e%2e" in a path is a name.
 //
-// Two kinds of question can be asked of a set. The lexical ones,
-// [RootSetOf.Contains], [RootSetOf.ContainsURI] and [RootSetOf.Which], read the
-// path as text and touch no file: use them to display or filter paths,
-// never to decide whether a file may be read or written, since a symbolic
-// link inside a root can point anywhere. For file access use the methods
-// that act through the root: [RootSetOf.Open], [RootSetOf.OpenFile],
-// [RootSetOf.ReadFile], [RootSetOf.Stat], [RootSetOf.Lstat], [RootSetOf.Mkdir],
-// [RootSetOf.MkdirAll], [RootSetOf.Remove] and [RootSetOf.OpenRoot].
-// [RootSetOf.Resolve] and [RootSetOf.WhichResolved] give the same answer as a
-// check alone, for a server that must say where a path leads; a check is
-// not a lock, so act through the root.
+// The file methods ([RootSetOf.Open], [RootSetOf.OpenFile],
+// [RootSetOf.ReadFile], [RootSetOf.Stat], [RootSetOf.Lstat],
+// [RootSetOf.Mkdir], [RootSetOf.MkdirAll], [RootSetOf.Remove] and
+// [RootSetOf.OpenRoot]) act through the directory of the root that holds
+// the path, opened once when the set was built: a root renamed, replaced
+// or swapped for a link later is not followed. Under it, [os.Root]
+// resolves the rest of the path (ReadFile first tries openat2 with
+// RESOLVE_BENEATH, on Linux 5.6 and later), so no link or ".." leads out,
+// however the tree changes during the call. What they return was opened
+// through the root, and a directory's entries are described through its
+// handle. Hard links and mount points are not links: a file hard-linked
+// into a root, or a file system mounted inside one, is inside it. A root
+// whose directory cannot be opened (it does not exist here, say) stays for
+// the lexical methods, and its file methods return the error of opening
+// it.
 //
-// The directories are opened once, while the set is built, and every file
-// method acts through those handles, never through a root's path again:
-// each root stays the directory its path named then, and one renamed,
-// replaced or swapped for a link later is not followed. Under a handle,
-// the rest of the path is resolved by [os.Root] (ReadFile first tries
-// openat2 with RESOLVE_BENEATH, on Linux 5.6 and later), so no link or
-// ".." leads the operation out of the directory, however the tree below
-// changes during the call. Files and directories the methods return were
-// opened through the root: a directory's entries are described through
-// its handle, never by a path. Hard links and mount points are not links:
-// a file hard-linked into a root, or a file system mounted inside one, is
-// inside it. A root whose directory cannot be opened (it does not exist
-// on this machine, say) stays in the set for the lexical questions, and
-// its file methods return the error of opening it.
+// The file methods find the root a path belongs to by reading it as the
+// kernel does: name by name, following each link where it stands, so
+// ".." after a link is the parent of its target. The walk looks at no
+// name outside the set but the directories above its roots: a path that
+// would go through one (a link inside a root that leads out, even if a
+// ".." comes back; a link outside that leads in), or whose walk fails
+// there, is refused, so no answer depends on what lies outside. A path
+// outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots];
+// one inside a client's root but outside [Bounds], [ErrOutsideBounds],
+// whichever its text says. [RootSetOf.Resolve] and
+// [RootSetOf.WhichResolved] make this check alone, for a server that must
+// say where a path leads; a check is not a lock, so act through the root.
 //
-// A path is inside a root, for the lexical checks, when, cleaned, it is the
-// root's path or starts with the root's path followed by a separator:
-// "/a/bc" is not inside "/a/b", and the root "/" holds every absolute path.
-// Relative paths, empty paths and paths with a NUL byte are inside
-// nothing. Paths are file system paths, not URIs: "%2e%2e" in a path is a
-// name.
-//
-// The methods that touch files find the root a path belongs to by reading
-// it the way the kernel does: name by name, following each link where it
-// stands, so that ".." after a link is the parent of the link's target.
-// The walk looks at no name outside the set but the directories above its
-// roots: a path that would go through one (a link inside a root that leads
-// out, even if a ".." then comes back; a link outside that leads in), or
-// whose walk fails there, is refused, so that no answer depends on what
-// lies outside the roots. A path outside every root is an [*fs.PathError]
-// wrapping [ErrOutsideRoots]; one inside a client's root but outside the
-// directories given with [Bounds], [ErrOutsideBounds], whichever its text
-// says.
-//
-// Windows paths (the default when the program runs on Windows, or with
-// [WindowsPaths]): file:///C:/x is the path C:\x, and "%3A" for the colon
-// works too (file:///c%3A/x). Roots and paths must start with a drive
-// letter; the letter compares case-insensitively, the rest of the path
-// exactly (a path spelled in another case is refused, never let in). UNC,
+// Windows paths (by default on Windows, or with [WindowsPaths]):
+// file:///C:/x is the path C:\x, as is file:///c%3A/x. Roots and paths
+// must start with a drive letter, which compares case-insensitively; the
+// rest compares exactly (a path spelled in another case is refused). UNC,
 // \\?\ and drive-relative paths (C:x) are inside nothing, and so are names
-// Windows would alter or not store as written: names that end in a dot or
-// space, hold one of <>:"|?* or a control character, device names (CON,
-// NUL, COM1, ...) and invalid UTF-8. Windows itself removes ".." from a
-// path as text before it follows links, and so does the set; the links
-// that remain are resolved with [filepath.EvalSymlinks], and the file
-// methods go through [os.Root], which on Windows refuses links and
-// junctions that lead out of the root. Elsewhere, paths are POSIX paths: a
-// name is any bytes but "/" and NUL, and file:///C:/x is the path /C:/x.
+// Windows would alter or not store as written: a final dot or space, one
+// of <>:"|?* or a control character, a device name (CON, NUL, COM1, ...),
+// invalid UTF-8. As Windows does, ".." is removed as text before links are
+// followed; the links left are resolved with [filepath.EvalSymlinks], and
+// [os.Root] refuses links and junctions out of the root. Elsewhere paths
+// are POSIX paths: a name is any bytes but "/" and NUL, and file:///C:/x
+// is the path /C:/x.
 type RootSetOf[R any] struct {
 	roots []R
-	// The directories paths may be in (see Dirs); rootIndex maps paths to
-	// the indexes of these slices.
+	// The directories paths may be in (see Dirs), by index in rootIndex.
 	paths   []string  // each directory's path as written, cleaned
 	owner   []int     // the index in roots of the root it belongs to
 	dirs    []rootDir // each directory, opened when the set was built
 	lexical rootIndex // paths, indexed
-	// resolved holds the paths with symbolic links resolved
-	// (ResolveSymlinks); otherwise it is lexical.
+	// resolved is paths with links resolved (ResolveSymlinks), or lexical.
 	resolved rootIndex
-	// clients holds, with Bounds, the paths of the client's valid roots as
-	// resolved holds them, before the bounds narrowed them: a path inside
-	// one of them but in no directory is outside the bounds.
+	// clients, with Bounds, is the client's valid roots as resolved holds
+	// them, before the bounds narrowed them: a path inside one but in no
+	// directory is outside the bounds.
 	clients rootIndex
 	// boundsOnly: the roots are the server's directories themselves (a
-	// Session falling back to its Bounds), so a path outside them is
-	// outside the bounds.
+	// Session falling back to its Bounds): a path outside them is outside
+	// the bounds.
 	boundsOnly bool
-	// ancestors are the directories above the set's, which a walk may look
-	// at (see mayVisit): they exist, as the roots do. nil for Windows paths.
+	// ancestors are the existing directories above the set's, which a walk
+	// may look at (see mayVisit). nil for Windows paths.
 	ancestors map[string]bool
 	windows   bool
 	readLimit int64
 	closed    atomic.Bool
-	refs      *atomic.Int32 // counts the open views of the directories (see Share): the set and its views
+	refs      *atomic.Int32 // counts the open views of the directories (see Share)
 }
 
 // rootDir is a directory of a RootSetOf, opened while the set was built.
@@ -146,22 +130,18 @@ var (
 	// ErrOutsideBounds: the path lies inside one of the client's roots but
 	// outside every directory the server allows with [Bounds].
 	ErrOutsideBounds = errors.New("outside the directories the server allows")
-	// ErrNotRegularFile: ReadFile was given a FIFO, a device, a socket or a
-	// directory, which it does not read.
+	// ErrNotRegularFile: ReadFile was given no regular file.
 	ErrNotRegularFile = errors.New("not a regular file")
-	// ErrFileTooLarge: ReadFile was given a file larger than the set's
-	// read limit (see [ReadLimit]).
+	// ErrFileTooLarge: ReadFile was given a file over the [ReadLimit].
 	ErrFileTooLarge = errors.New("file larger than the read limit")
 )
 
-// errOtherSystem is the error of every file method of a set of the other
-// system's paths.
+// errOtherSystem is the error of the file methods of the other system's paths.
 var errOtherSystem = fmt.Errorf("paths of another system cannot be opened on %s", runtime.GOOS)
 
-// rootIndex maps a root directory's canonical path to its index in
-// RootSetOf.paths. Looking a path up walks its ancestors, longest first,
-// so a check costs one map lookup per level of the path, however many
-// roots there are.
+// rootIndex maps a directory's canonical path to its index in
+// RootSetOf.paths. A lookup costs one map lookup per level of the path,
+// however many roots there are.
 type rootIndex struct {
 	byPath map[string]int
 	maxLen int // no root path is longer: longer ancestors are skipped
@@ -190,8 +170,7 @@ type rootSetConfig struct {
 	maxRoots                  int
 }
 
-// newRootSetConfig is the configuration opts make, on this system's
-// kind of paths unless they say otherwise.
+// newRootSetConfig is the configuration opts make.
 func newRootSetConfig(opts []RootSetOption) rootSetConfig {
 	c := rootSetConfig{windows: runtime.GOOS == "windows"}
 	for _, o := range opts {
@@ -200,33 +179,31 @@ func newRootSetConfig(opts []RootSetOption) rootSetConfig {
 	return c
 }
 
-// ResolveSymlinks compares roots, [Bounds] and paths by where they lead
-// rather than by how they are written: each root's path and each bound is
-// resolved when the set is built, so that a root written through a link
-// (or a bound that is one) is matched with the paths that reach the same
-// directory another way, and [RootSetOf.WhichResolved] finds a path reached
-// through a root that is itself a link. A root that does not exist or
-// cannot be resolved is reported and left out. The file methods are as
-// safe without it: they act through the directories opened at build time.
+// ResolveSymlinks compares roots, [Bounds] and paths by where they lead,
+// not by how they are written: each root and bound is resolved when the
+// set is built, so a root or bound written through a link matches the
+// paths that reach its directory another way, and [RootSetOf.WhichResolved]
+// finds a path reached through a root that is itself a link. A root that
+// does not exist or cannot be resolved is reported and left out. The file
+// methods are as safe without it.
 func ResolveSymlinks() RootSetOption {
 	return func(c *rootSetConfig) { c.resolve = true }
 }
 
-// Bounds limits the set to the directories a server's operator allows
-// (from its command line or configuration, say): a path is inside the set
-// only when it is inside one of the client's roots and one of dirs. A root
-// that holds a directory of dirs is narrowed to it (the client's file:///
-// with dirs /srv/data allows /srv/data and what lies below), a root inside
-// one of dirs is kept whole, and a root that overlaps none of them is left
-// out and reported, like an invalid root. Each of dirs is opened when the
-// set is built, and each root inside one is opened beneath it: a root that
-// leads out of it through a link is left out, and one that becomes such a
-// link later cannot widen the bounds. dirs are absolute paths of the set's
-// kind (see [WindowsPaths]); one that is not, or that [ResolveSymlinks]
-// cannot resolve, allows nothing and is reported as bounds[i]. One that
-// cannot be opened (it does not exist, say) holds for the lexical
-// questions, and the file methods under it return the error of opening
-// it. Bounds given more than once add up; with no dirs, nothing is allowed.
+// Bounds limits the set to the directories a server's operator allows: a
+// path is inside the set only when it is inside one of the client's roots
+// and one of dirs. A root that holds one of dirs is narrowed to it (the
+// client's file:/// with dirs /srv/data allows /srv/data and below), a
+// root inside one is kept whole, and a root that overlaps none is left out
+// and reported. Each of dirs is opened when the set is built, and each
+// root inside one is opened beneath it: a root that leads out of it
+// through a link is left out, and one that becomes such a link later
+// cannot widen the bounds. dirs are absolute paths of the set's kind (see
+// [WindowsPaths]); one that is not, or that [ResolveSymlinks] cannot
+// resolve, allows nothing and is reported as bounds[i]. One that cannot be
+// opened holds for the lexical methods, and the file methods under it
+// return the error of opening it. Bounds add up; with no dirs, nothing is
+// allowed.
 func Bounds(dirs ...string) RootSetOption {
 	return func(c *rootSetConfig) {
 		c.bounds = append(c.bounds, dirs...)
@@ -235,9 +212,8 @@ func Bounds(dirs ...string) RootSetOption {
 }
 
 // WindowsPaths says whether paths are Windows paths (true) or POSIX paths
-// (false). The default is the system the program runs on; a set of the
-// other kind answers the lexical questions only, and its file methods
-// refuse every path.
+// (false). The default is the running system's; a set of the other kind
+// answers the lexical methods only, and its file methods refuse every path.
 func WindowsPaths(on bool) RootSetOption {
 	return func(c *rootSetConfig) { c.windows = on }
 }
@@ -263,12 +239,11 @@ func MaxRoots(n int) RootSetOption {
 	return func(c *rootSetConfig) { c.maxRoots = n }
 }
 
-// NewRootSetOf builds the set of roots, opening each root's directory (see
-// [RootSetOf]); uri returns a root's URI and check, when not nil, adds to
-// v the ways a root breaks its revision's rules. Roots that break the
-// rules are left out, and the error, a [*ValidationError], names each by
-// its index (roots[3].uri); the valid ones are kept, so one bad root never
-// costs the good ones. Check the error to refuse the list instead.
+// NewRootSetOf builds the set of roots, opening each root's directory; uri
+// returns a root's URI and check, when not nil, adds to v the ways a root
+// breaks its revision's rules. Roots that break the rules are left out and
+// named by index (roots[3].uri) in the error, a [*ValidationError]; the
+// valid ones are kept. Check the error to refuse the list instead.
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := newRootSetConfig(opts)
 	c.readLimit, c.maxRoots = cmp.Or(max(c.readLimit, 0), DefaultReadLimit), cmp.Or(max(c.maxRoots, 0), DefaultMaxRoots)
@@ -322,11 +297,9 @@ type setBuilder[R any] struct {
 	other  bool // paths of the other system: nothing is opened
 	v      Validator
 	bounds []bound
-	dirs   []dirHandle // the directories of s.paths, opened
-	top    *os.Root    // "/", once opened
-	// visit, with Bounds, says which names the walks resolving the
-	// client's roots may look at (see boundsWalk); nil otherwise.
-	visit func(string) bool
+	dirs   []dirHandle       // the directories of s.paths, opened
+	top    *os.Root          // "/", once opened
+	visit  func(string) bool // with Bounds, the names a walk may look at (see boundsWalk)
 }
 
 // dirHandle is a directory of a RootSetOf, opened, or why it could not be.
@@ -342,8 +315,7 @@ type bound struct {
 	dirHandle
 }
 
-// dirPaths is a directory's path as written, cleaned, and resolved (the
-// same without ResolveSymlinks).
+// dirPaths is a directory's path as written, cleaned, and resolved.
 type dirPaths struct{ lexical, real string }
 
 // errChanged reports a directory that changed between two looks at it.
@@ -357,8 +329,7 @@ func (b *setBuilder[R]) close() {
 	dirHandle{root: b.top}.close()
 }
 
-// openBounds opens the directories of Bounds, reporting those that cannot
-// be used.
+// openBounds opens the directories of Bounds and reports unusable ones.
 func (b *setBuilder[R]) openBounds() {
 	for i, dir := range b.c.bounds {
 		at := &Path{nil, "bounds", i}
@@ -376,8 +347,6 @@ func (b *setBuilder[R]) openBounds() {
 				continue
 			}
 		}
-		// A bound that cannot be opened keeps its meaning for the lexical
-		// questions; the file methods under it fail with bd.err.
 		if bd.err == nil {
 			bd.dirHandle = b.openDir(nil, "", bd.target)
 		}
@@ -385,9 +354,8 @@ func (b *setBuilder[R]) openBounds() {
 	}
 }
 
-// target returns where p, a canonical path, leads: on POSIX systems, p
-// with its links resolved; on Windows, p itself, since the os.Root opened
-// there refuses the links that lead out of it.
+// target returns where p, a canonical path, leads: p with its links
+// resolved, or on Windows p itself, as os.Root there refuses links out.
 func (b *setBuilder[R]) target(p string) (string, error) {
 	switch {
 	case b.other:
@@ -399,9 +367,9 @@ func (b *setBuilder[R]) target(p string) (string, error) {
 }
 
 // boundsWalk sets up b.visit for a set with Bounds on this system: the
-// walks that resolve the client's roots look at no name outside the
-// server's directories but those above them, so that what the server
-// says of a root does not depend on what lies outside its directories.
+// walks resolving the client's roots look at no name outside the server's
+// directories but those above them, so no answer depends on what lies
+// outside.
 func (b *setBuilder[R]) boundsWalk() {
 	if !b.c.bounded || b.other || b.c.windows {
 		return
@@ -416,10 +384,9 @@ func (b *setBuilder[R]) boundsWalk() {
 	b.visit = func(p string) bool { return inside.has(p, false) || above[p] }
 }
 
-// outside returns, for err met resolving the client's root p in a set
-// with Bounds, the message that refuses the root when err is met outside
-// the server's directories: the same whatever lies there. It returns ""
-// for no error, or one met inside them.
+// outside returns the message that refuses the client's root p when err,
+// met resolving it with Bounds, was met outside the server's directories:
+// the same whatever lies there. It returns "" for no error or one inside.
 func (b *setBuilder[R]) outside(p string, err error) string {
 	if err == nil || b.visit == nil {
 		return ""
@@ -436,10 +403,9 @@ func (b *setBuilder[R]) outside(p string, err error) string {
 	return "outside every directory the server allows"
 }
 
-// openDir opens target, a directory of this system whose path has no
-// links left on POSIX systems, beneath under, a directory open on the
-// path underPath, which holds target; with no under, beneath "/". The
-// directory opened must be the one target names now.
+// openDir opens target (on POSIX, a path with no links left) beneath
+// under, open on underPath, which holds it, or with no under beneath "/".
+// The directory opened must be the one target names now.
 func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHandle {
 	var r *os.Root
 	var err error
@@ -463,9 +429,8 @@ func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHan
 	return dirHandle{r, err}
 }
 
-// add adds the root whose URI is uri to the set's directories, opening
-// them, or says why it is left out; the caller keeps the root when the
-// message is empty.
+// add adds the root uri's directories to the set, opened, or says why
+// the root is left out.
 func (b *setBuilder[R]) add(uri string) string {
 	s := b.s
 	p, msg := rootURIPath(uri, b.c.windows)
@@ -494,10 +459,10 @@ func (b *setBuilder[R]) add(uri string) string {
 		b.addDir(dirPaths{p, real}, i, d)
 		return ""
 	}
-	// overlap is a directory the root keeps with a bound (see Bounds): the
-	// overlap must hold where the paths lead too, and it is opened beneath
-	// its bound. They are added once the root is kept, so that a root
-	// refused on one bound keeps nothing the bounds before gave it.
+	// overlap is a directory the root keeps with a bound (see Bounds),
+	// which must hold where the paths lead too, opened beneath its bound.
+	// They are added once the root is kept: a root refused on one bound
+	// keeps nothing the bounds before gave it.
 	type overlap struct {
 		p dirPaths
 		d dirHandle
@@ -565,9 +530,9 @@ func sameDir(r *os.Root, p string) bool {
 	return err == nil && os.SameFile(now, here)
 }
 
-// identify is r.Lstat(name), in a form os.SameFile can compare for a
-// directory: on Windows a FileInfo from Root.Lstat does not say which file
-// it is, so a directory is opened and the file asked.
+// identify is r.Lstat(name) that os.SameFile can compare for a directory:
+// on Windows Root.Lstat does not say which file it is, so the directory is
+// opened and asked.
 func identify(r *os.Root, name string) (fs.FileInfo, error) {
 	info, err := r.Lstat(name)
 	if runtime.GOOS != "windows" || err != nil || !info.IsDir() {
@@ -581,8 +546,8 @@ func identify(r *os.Root, name string) (fs.FileInfo, error) {
 	return f.Stat()
 }
 
-// addDir adds a directory where paths may be, belonging to root i; a
-// directory already there keeps its first root, and d is closed.
+// addDir adds a directory of root i; one already there keeps its first
+// root, and d is closed.
 func (b *setBuilder[R]) addDir(p dirPaths, i int, d dirHandle) {
 	s := b.s
 	if _, dup := s.lexical.byPath[p.lexical]; dup {
@@ -618,24 +583,23 @@ func (s *RootSetOf[R]) Dirs() []string { return slices.Clone(s.paths) }
 func (s *RootSetOf[R]) Roots() []R { return slices.Clone(s.roots) }
 
 // Contains reports whether the path p, read as text, is inside one of the
-// roots: it sees no link, so it is for filtering and display, not for
-// file access (see [RootSetOf]). It allocates nothing when p is clean.
+// roots: a lexical method (see [RootSetOf]). It allocates nothing when p
+// is clean.
 func (s *RootSetOf[R]) Contains(p string) bool {
 	c, ok := s.canonical(p)
 	return ok && s.lexical.has(c, s.windows)
 }
 
-// ContainsURI reports whether the file URI, read as text, is inside one of
-// the roots; a URI that breaks the rules for roots is inside nothing. Like
-// Contains, it is for filtering and display, not for file access.
+// ContainsURI is [RootSetOf.Contains] for a file URI; a URI that breaks
+// the rules for roots is inside nothing.
 func (s *RootSetOf[R]) ContainsURI(uri string) bool {
 	p, msg := rootURIPath(uri, s.windows)
 	return msg == "" && s.lexical.has(p, s.windows)
 }
 
-// Which returns the root that holds the path p, read as text: the most
-// specific one, with the longest path, when roots are nested. Like
-// Contains, it is for filtering and display, not for file access.
+// Which returns the root that holds the path p, read as text, as
+// [RootSetOf.Contains] reads it: the one with the longest path, when
+// roots are nested.
 func (s *RootSetOf[R]) Which(p string) (R, bool) {
 	if c, ok := s.canonical(p); ok {
 		if i, _, ok := s.lexical.lookup(c, s.windows); ok {
@@ -646,10 +610,9 @@ func (s *RootSetOf[R]) Which(p string) (R, bool) {
 	return zero, false
 }
 
-// WhichResolved is Which for the file p really names: see
-// [RootSetOf.Resolve], which also returns the resolved path. A path outside
-// the set (outside every root, or outside the [Bounds]) is not an error
-// here: it returns false and a nil error.
+// WhichResolved is [RootSetOf.Resolve] without the path, and a path
+// outside the set (every root, or the [Bounds]) is not an error here: it
+// returns false and a nil error.
 func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 	_, root, err := s.Resolve(p)
 	if errors.Is(err, ErrOutsideRoots) || errors.Is(err, ErrOutsideBounds) {
@@ -658,19 +621,16 @@ func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 	return root, err == nil, err
 }
 
-// Resolve returns the path p really names, every symbolic link resolved
-// as the kernel resolves them, and the most specific root that holds it:
-// the check the file methods make, with their errors (see [RootSetOf]),
-// but not a lock, as the file system can change before the path is used.
-// A path that does not exist yet is resolved as far as it exists, so a
-// server can check where a file is about to be created; a link on the
-// way, dangling or not, is followed as creating the file would follow it.
-// Errors that wrap neither [ErrOutsideRoots] nor [ErrOutsideBounds] report
-// a path that cannot be resolved inside a root: a link loop, a name under
-// a file, a permission problem, or a set of the other system's paths.
-// Without [ResolveSymlinks], the resolved path is compared with the roots'
-// paths as written, which refuses everything reached through a root that
-// is itself (or lies under) a link.
+// Resolve returns the path p really names, its links resolved, and the
+// most specific root that holds it: the check the file methods make, with
+// their errors (see [RootSetOf]), but not a lock. A path that does not
+// exist yet is resolved as far as it exists, and a link on the way,
+// dangling or not, followed as creating the file would follow it. Errors
+// that wrap neither [ErrOutsideRoots] nor [ErrOutsideBounds] report a path
+// that cannot be resolved inside a root: a link loop, a name under a file,
+// a permission problem, or a set of the other system's paths. Without
+// [ResolveSymlinks], everything reached through a root that is itself (or
+// lies under) a link is refused.
 func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
 	real, i, _, err := s.resolveIn("resolve", p, resolveMode{missing: true})
 	if err != nil {
@@ -680,8 +640,8 @@ func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
 	return real, s.roots[s.owner[i]], nil
 }
 
-// resolveIn resolves p and finds the root that holds it: it returns the
-// resolved path, the root's index and p relative to the root.
+// resolveIn resolves p and returns it, the index of the root that holds
+// it, and p relative to that root.
 func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
 	c, ok := s.canonical(p)
 	if !ok {
@@ -694,8 +654,8 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 		mode.visit = s.mayVisit // what lies outside the set must not change the answer
 	}
 	if real, err = resolvePath(p, s.windows, mode); err != nil {
-		// An error met outside the set, or that cannot be placed, would
-		// tell what lies there: refuse the path, classed by its text alone.
+		// An error met outside the set, or not placed, would tell what lies
+		// there: refuse the path, classed by its text alone.
 		var pe *fs.PathError
 		if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) {
 			if at, ok := s.canonical(pe.Path); ok && s.resolved.has(at, s.windows) {
@@ -715,9 +675,8 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 	return real, i, rel, nil
 }
 
-// mayVisit reports whether a walk may look at p, a cleaned path: one of
-// the set's directories or below, where they lead or as the roots name
-// them, or a directory above one.
+// mayVisit reports whether a walk may look at p, a cleaned path: in one
+// of the set's directories, resolved or as written, or above one.
 func (s *RootSetOf[R]) mayVisit(p string) bool {
 	return s.resolved.has(p, s.windows) || s.lexical.has(p, s.windows) || s.ancestors[p]
 }
@@ -736,8 +695,8 @@ func ancestorsOf(indexes ...map[string]int) map[string]bool {
 	return out
 }
 
-// refuse is the error of a file method given p, which leads to real, a
-// path in none of the set's directories.
+// refuse is the error for p, which leads to real, in none of the set's
+// directories.
 func (s *RootSetOf[R]) refuse(op, p, real string) error {
 	err := ErrOutsideRoots
 	if s.boundsOnly || s.clients.has(real, s.windows) {
@@ -746,8 +705,8 @@ func (s *RootSetOf[R]) refuse(op, p, real string) error {
 	return &fs.PathError{Op: op, Path: p, Err: err}
 }
 
-// canonical returns p cleaned, in the form roots are indexed by, or false
-// when p can be inside no root.
+// canonical returns p cleaned as roots are indexed, or false when p can
+// be inside no root.
 func (s *RootSetOf[R]) canonical(p string) (string, bool) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", false
@@ -761,8 +720,8 @@ func (s *RootSetOf[R]) canonical(p string) (string, bool) {
 	return slashpath.Clean(p), true // p itself, not a copy, when p is clean
 }
 
-// lookup finds the longest root path that is p or an ancestor of p, a
-// canonical path, and returns its index and length.
+// lookup returns the index and length of the longest root path that is
+// p, a canonical path, or above it.
 func (x *rootIndex) lookup(p string, windows bool) (int, int, bool) {
 	sep, top := byte('/'), 1 // "/"
 	if windows {
@@ -783,8 +742,8 @@ func (x *rootIndex) lookup(p string, windows bool) (int, int, bool) {
 	}
 }
 
-// isClean reports whether r, a path that starts with sep, is already as
-// Clean leaves it: no empty, "." or ".." names and no final separator.
+// isClean reports whether r, a path that starts with sep, is as Clean
+// leaves it.
 func isClean(r string, sep byte) bool {
 	start := 1
 	for i := 1; i < len(r); i++ {
@@ -800,8 +759,7 @@ func isClean(r string, sep byte) bool {
 
 func cleanName(name string) bool { return name != "" && name != "." && name != ".." }
 
-// rootURIPath returns the canonical path a root URI names, or why it
-// names none.
+// rootURIPath returns the canonical path a root URI names, or why none.
 func rootURIPath(uri string, windows bool) (string, string) {
 	if msg := CheckURI(uri, "file"); msg != "" {
 		return "", msg
@@ -871,11 +829,9 @@ func unhex(c byte) byte {
 
 func isDriveLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// windowsPath returns the canonical form of p, a Windows path that starts
-// with a drive letter, a colon and a separator: upper-case drive letter,
-// "\" separators, cleaned. It returns false for every other kind of path
-// (UNC, \\?\, drive-relative, rooted without a drive) and for names that
-// Windows would not store as written.
+// windowsPath returns p, a drive path ("C:\" or "c:/" and the rest),
+// cleaned, with an upper-case drive letter and "\" separators; false for
+// every other path and for names Windows would not store as written.
 func windowsPath(p string) (string, bool) {
 	if len(p) < 3 || !isDriveLetter(p[0]) || p[1] != ':' || p[2] != '\\' && p[2] != '/' || !windowsNames(p[3:]) {
 		return "", false
@@ -887,9 +843,9 @@ func windowsPath(p string) (string, bool) {
 	return string(p[0]&^0x20) + ":" + strings.ReplaceAll(rest, "/", `\`), true
 }
 
-// windowsNames reports whether every name in p (separated by "\" or "/")
-// is stored by Windows as written: Win32 drops a final dot or space, reads
-// ":" as a stream separator and device names as devices wherever they are.
+// windowsNames reports whether Windows stores every name in p as written:
+// Win32 drops a final dot or space, reads ":" as a stream separator and
+// device names as devices wherever they are.
 func windowsNames(p string) bool {
 	if !utf8.ValidString(p) {
 		return false
@@ -935,26 +891,22 @@ func isDeviceName(name string) bool {
 	return false
 }
 
-// resolveMode says how resolvePath treats the end of a path.
+// resolveMode says how resolvePath treats a path.
 type resolveMode struct {
-	// missing: names from the first one that does not exist on are kept
-	// as written, as the path a file is about to be created at; they must
-	// be plain names, not "." or "..".
-	missing bool
-	// keepLast: a link in the last name is not followed, as Lstat, Remove
-	// and Mkdir do not follow it.
-	keepLast bool
+	// missing: from the first name that does not exist, plain names (no
+	// "." or "..") are kept as written, as for a file to be created.
+	missing  bool
+	keepLast bool // a link in the last name is not followed (Lstat, Remove, Mkdir)
 	// visit, when set, says whether the walk may look at a name (POSIX):
-	// one it may not ends the walk with an error wrapping errOutsideWalk,
-	// before anything is learned of it.
+	// one it may not ends the walk, before anything is learned of it, with
+	// an error wrapping errOutsideWalk.
 	visit func(path string) bool
 }
 
 // errOutsideWalk reports a walk that would look at a name outside the set.
 var errOutsideWalk = errors.New("the walk leaves the set")
 
-// resolvePath resolves the symbolic links in p, an absolute path of the
-// running system: see [RootSetOf.Resolve].
+// resolvePath resolves the links in p: see [RootSetOf.Resolve].
 func resolvePath(p string, windows bool, mode resolveMode) (string, error) {
 	if windows != (runtime.GOOS == "windows") {
 		return "", fmt.Errorf("paths of another system cannot be resolved on %s", runtime.GOOS)
@@ -965,11 +917,10 @@ func resolvePath(p string, windows bool, mode resolveMode) (string, error) {
 	return resolvePOSIX(p, mode)
 }
 
-// resolvePOSIX resolves p as a POSIX kernel does (see [RootSetOf]): name by
-// name from "/", nothing cleaned as text first, so "link/.." is the parent
-// of the link's target. Each name is looked up in the directory the walk
-// holds (see [walker]): one swapped for a link during the walk cannot take
-// a look outside.
+// resolvePOSIX resolves p as a POSIX kernel does (see [RootSetOf]), name
+// by name from "/", each looked up in the directory the walk holds (see
+// [walker]): one swapped for a link during the walk cannot take a look
+// outside.
 func resolvePOSIX(p string, mode resolveMode) (string, error) {
 	const maxLinks = 40 // as Linux allows in one path
 	w := newWalker()
@@ -1000,8 +951,8 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 			if !mode.missing || !errors.Is(err, fs.ErrNotExist) {
 				return "", err
 			}
-			// The rest is to be created under dir: plain names only, as the
-			// kernel cannot go through a directory that does not exist.
+			// The rest is to be created: plain names only, as the kernel
+			// cannot go through a directory that does not exist.
 			if names := strings.Split(after, "/"); slices.Contains(names, ".") || slices.Contains(names, "..") {
 				return "", err
 			}
@@ -1040,14 +991,14 @@ func resolvePOSIX(p string, mode resolveMode) (string, error) {
 }
 
 // A walker is where resolvePOSIX looks names up: the directory its walk
-// has reached, from "/". The names are single names, never "." or "..".
+// has reached. Names are single names, never "." or "..".
 type walker interface {
 	// lstat returns the type of name, not following a link: fs.ModeDir,
 	// fs.ModeSymlink, or another (0 or any other type bits).
 	lstat(name string) (fs.FileMode, error)
 	readlink(name string) (string, error)
-	// enter moves the walk into name, a directory; up to the parent of
-	// the directory reached (never above "/"); toRoot back to "/".
+	// enter moves into name, a directory; up to the parent (never above
+	// "/"); toRoot back to "/".
 	enter(name string) error
 	up()
 	toRoot()
@@ -1078,8 +1029,7 @@ func (w *pathWalker) up()                     { w.dir = slashpath.Dir(slashpath.
 func (w *pathWalker) toRoot()                 { w.dir = "/" }
 func (w *pathWalker) close()                  {}
 
-// resolveWindows resolves p, a Windows drive path, as [RootSetOf] says:
-// cleaned as text, then its links resolved with filepath.EvalSymlinks.
+// resolveWindows resolves p, a drive path, as [RootSetOf] says.
 func resolveWindows(p string, mode resolveMode) (string, error) {
 	c, ok := windowsPath(p)
 	if !ok {
@@ -1095,7 +1045,7 @@ func resolveWindows(p string, mode resolveMode) (string, error) {
 			return "", err
 		}
 		// Resolve the deepest ancestor that exists; the first missing name
-		// must really be missing, not a link to nothing.
+		// must be missing, not a link to nothing.
 		rest := ""
 		for cur := c; ; {
 			parent, name := filepath.Dir(cur), filepath.Base(cur)
@@ -1149,8 +1099,7 @@ func (s *RootSetOf[R]) dir(i int) (*os.Root, error) {
 	return d.root, d.err
 }
 
-// dirFile returns root i's directory as a file, for openBeneath, or why
-// there is none.
+// dirFile returns root i's directory as a file, for openBeneath.
 func (s *RootSetOf[R]) dirFile(i int) (*os.File, error) {
 	d := &s.dirs[i]
 	if f := d.file.Load(); f != nil || d.root == nil {
@@ -1161,8 +1110,8 @@ func (s *RootSetOf[R]) dirFile(i int) (*os.File, error) {
 	if f := d.file.Load(); f != nil || s.closed.Load() {
 		return f, nil
 	}
-	// Asked again after a failure: one (out of descriptors, say) must not
-	// leave the root without its handle for good.
+	// Not kept on failure: one (out of descriptors, say) must not leave the
+	// root without its handle for good.
 	f, err := d.root.Open(".")
 	if err != nil {
 		return nil, err
@@ -1171,9 +1120,8 @@ func (s *RootSetOf[R]) dirFile(i int) (*os.File, error) {
 	return f, nil
 }
 
-// Share returns another view of the set, for another holder: the same
-// roots and directories, closed on its own (see [RootSetOf.Close]); closing
-// one view leaves the others usable.
+// Share returns another view of the set, for another holder, closed on
+// its own: closing one view leaves the others usable.
 func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 	s.refs.Add(1)
 	return &RootSetOf[R]{
@@ -1183,10 +1131,10 @@ func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 	}
 }
 
-// Close closes the roots' directories, once no other view of the set (see
-// [RootSetOf.Share]) is open; after it the file methods fail with
-// [fs.ErrClosed]. A set that is dropped without Close has its directories
-// closed by the garbage collector.
+// Close closes the roots' directories once no other view of the set (see
+// [RootSetOf.Share]) is open; then the file methods fail with
+// [fs.ErrClosed]. The directories of a set dropped unclosed are closed by
+// the garbage collector.
 func (s *RootSetOf[R]) Close() error {
 	if s.closed.Swap(true) || s.refs.Add(-1) > 0 {
 		return nil
@@ -1207,11 +1155,10 @@ func (s *RootSetOf[R]) Close() error {
 }
 
 // act runs f on the directory of the root that holds p, with p relative
-// to it. It first tries the root that holds p read as text, where that is
-// exact (see lexicalName): the os.Root under it refuses any link that
-// leads out. Where that fails for another reason than the file's own (a
-// link into another root, a ".."), it resolves p and acts through the
-// root that holds what p really names.
+// to it: first the root that holds p as text, where that is exact (see
+// lexicalName), as its os.Root refuses any link out; where that fails not
+// for the file's own reason (a link into another root), on the root that
+// holds what p resolves to.
 func act[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *os.Root, name string) (T, error)) (v T, err error) {
 	if s.closed.Load() {
 		return v, &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
@@ -1235,13 +1182,13 @@ func act[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *
 }
 
 // lexicalName returns the root that holds p read as text, and p relative
-// to it, when reading p as text is exact: on POSIX systems, when p has no
-// ".." name (the kernel applies ".." after links, not to the text) and no
-// final "/" or "/." (which asks for a directory, and cleaning drops it).
+// to it, when that is exact: on POSIX, when p has no ".." name (the kernel
+// applies it after links) and no final "/" or "/." (which asks for a
+// directory, and cleaning drops it).
 func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 	if !s.windows {
 		if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") {
-			return 0, "", false // a name that must be a directory: os.Root's rules
+			return 0, "", false
 		}
 		for name := range strings.SplitSeq(p, "/") {
 			if name == ".." {
@@ -1257,11 +1204,9 @@ func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
 	return 0, "", false
 }
 
-// dirSelf is rel, a relative POSIX path, ending in "/.", for os.Root,
-// which opens the last name of a path as a plain file: that blocks on a
-// FIFO and acts on a device before it finds that the name is no directory.
-// With "/." every name of rel is opened as a directory (O_DIRECTORY,
-// refused at once when it is not one), and "." is the directory open.
+// dirSelf is rel ending in "/.", for os.Root, which opens a path's last
+// name as a plain file: that blocks on a FIFO and acts on a device before
+// finding it is no directory. With "/." every name is opened O_DIRECTORY.
 func dirSelf(rel string) string {
 	if rel == "." {
 		return rel
@@ -1269,8 +1214,7 @@ func dirSelf(rel string) string {
 	return rel + "/."
 }
 
-// relative returns p, a canonical path, relative to its first n bytes,
-// the path of a root that holds it.
+// relative returns p, a canonical path, relative to its first n bytes.
 func relative(p string, n int) string {
 	rest := p[n:]
 	if rest != "" && (rest[0] == '/' || rest[0] == '\\') {
@@ -1279,38 +1223,30 @@ func relative(p string, n int) string {
 	return cmp.Or(rest, ".")
 }
 
-// Open opens the file p names for reading, through the root that holds
-// it: see [RootSetOf] for how and for its errors, and [RootSetOf.OpenFile]
-// for special files.
+// Open is [RootSetOf.OpenFile] with [os.O_RDONLY].
 func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 	return s.OpenFile(p, os.O_RDONLY, 0)
 }
 
-// OpenFile is [os.OpenFile] through the root that holds p. With
-// [os.O_CREATE], a file that does not exist yet is created where p
-// leads, only if that is inside a root. Every file is opened without
-// blocking (O_NONBLOCK where the system has it), so that a FIFO with no
-// writer, or one with no reader for writing, does not hold the call: a
-// FIFO, device or socket is returned in non-blocking mode, and its reads
-// and writes go through Go's poller where the system allows, or fail with
-// EAGAIN where they would block. Check [os.File.Stat] before reading what
-// a client named; [RootSetOf.ReadFile] reads regular files only.
+// OpenFile is [os.OpenFile] through the root that holds p (see
+// [RootSetOf]). With [os.O_CREATE], a missing file is created where p
+// leads, if that is inside a root. Files are opened with O_NONBLOCK where
+// the system has it, so a FIFO without its other end does not hold the
+// call: a FIFO, device or socket is returned non-blocking, its reads and
+// writes going through Go's poller where the system allows, or failing
+// with EAGAIN where they would block. Check [os.File.Stat] before reading
+// what a client named; [RootSetOf.ReadFile] reads regular files only.
 func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
 	return act(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
 		return dir.OpenFile(name, flag|oNonblock, perm)
 	})
 }
 
-// openRegular opens p for reading if it is a regular file, and opens
-// nothing else (opening a device can act on it, and opening a FIFO
-// releases a writer waiting at its other end), and returns its size. On
-// Linux the type is read through an O_PATH handle and the file reopened
-// through it (see openRegularBeneath): first on p read as text, then,
-// where links or ".." stop openat2, on the path the walk resolves, which
-// has no links left. Should openat2 still not answer, the tree changed
-// during the call and the read is refused with EAGAIN; nothing is opened
-// by name. Where openat2 does not decide, os.Root checks the type before
-// and after the open, as ReadFile says.
+// openRegular opens p for reading, and returns its size, if it is a
+// regular file, as [RootSetOf.ReadFile] says (opening a device can act on
+// it, and opening a FIFO releases a writer at its other end). openat2 is
+// tried on p as text, then on the resolved path; if it still cannot
+// answer, the tree is changing and the read fails with EAGAIN.
 func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 	for try := 0; haveOpenBeneath && !noOpenat2.Load() && !noProcFD.Load() && !s.closed.Load(); try++ {
 		i, name, ok := s.lexicalName(p)
@@ -1349,17 +1285,16 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 	return f, info.Size(), nil
 }
 
-// ReadFile reads the whole file p names, through the root that holds it.
-// It reads regular files only: a FIFO, device, socket or directory is an
-// error wrapping [ErrNotRegularFile], refused from its type without
-// blocking, and a file larger than the set's read limit (see [ReadLimit])
-// wraps [ErrFileTooLarge]. On Linux 5.6 and later with /proc, the type is
-// read through an O_PATH handle before the file is opened; elsewhere (on
-// MIPS too, and for a file openat2 refuses on its own) the type is checked
-// before the open and again after it, so a FIFO or device swapped in
-// between is opened, without blocking, then refused (see openRegular).
-// On Linux the first call opens /proc/self/fd and holds it until the
-// process ends.
+// ReadFile reads the whole file p names, through the root that holds it
+// (see [RootSetOf]). It reads regular files only: a FIFO, device, socket
+// or directory is refused from its type, without blocking, with
+// [ErrNotRegularFile], and a file over the read limit (see [ReadLimit])
+// with [ErrFileTooLarge]. On Linux 5.6 and later with /proc, the type is
+// read through an O_PATH handle before the file is opened, and the first
+// call opens /proc/self/fd and holds it until the process ends. Elsewhere
+// (on MIPS too, and for a file openat2 refuses on its own) the type is
+// checked before and after the open, so a FIFO or device swapped in
+// between is opened, without blocking, then refused.
 func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 	f, size, err := s.openRegular(p)
 	if errors.Is(err, ErrNotRegularFile) {
@@ -1371,8 +1306,7 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 	if size > s.readLimit {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrFileTooLarge}
 	}
-	// The size is a hint: the file can change while it is read, and the
-	// limit holds whatever it says.
+	// The size is a hint: the file can change while it is read.
 	data := make([]byte, 0, min(size, s.readLimit, 1<<20)+512)
 	for {
 		if len(data) == cap(data) {
@@ -1391,8 +1325,7 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 	}
 }
 
-// Stat is [os.Stat] through the root that holds p: it describes the file
-// a final link leads to.
+// Stat is [os.Stat] through the root that holds p (see [RootSetOf]).
 func (s *RootSetOf[R]) Stat(p string) (fs.FileInfo, error) {
 	return act(s, "stat", p, resolveMode{}, (*os.Root).Stat)
 }
@@ -1403,10 +1336,9 @@ func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
 	return act(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
 }
 
-// Mkdir is [os.Mkdir] through the root that holds p. As the kernel's
-// mkdir, it makes the last name itself, final separators or not: where
-// that name is a link, even one that leads nowhere, it says the name
-// exists.
+// Mkdir is [os.Mkdir] through the root that holds p. As the kernel's, it
+// makes the last name itself, final separators or not: a link there, even
+// a dangling one, exists.
 func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
 	_, err := act(s, "mkdir", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
@@ -1415,10 +1347,9 @@ func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 	return pathError("mkdir", p, err)
 }
 
-// MkdirAll is [os.MkdirAll] through the root that holds p: each missing
-// directory is made through the root, so a link cannot lead the rest out.
-// Unlike os.MkdirAll, it makes nothing that a ".." steps out of: the
-// directory before each ".." must exist ("d/a/../b" is ENOENT without d/a).
+// MkdirAll is [os.MkdirAll] through the root that holds p, each missing
+// directory made through the root. Unlike os.MkdirAll, it makes nothing a
+// ".." steps out of: "d/a/../b" is ENOENT without d/a.
 func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
 	for !s.windows && strings.HasSuffix(q, "/.") && len(q) > 2 {
@@ -1431,9 +1362,8 @@ func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 }
 
 // trimFinal returns p without its final separators, and whether it had
-// any, for the methods that act on the last name itself (Mkdir, MkdirAll,
-// Remove): the kernel's mkdir and rmdir never follow a link there, "link/"
-// included. The top of the tree ("/", "C:\") keeps its separator.
+// any, for Mkdir, MkdirAll and Remove: the kernel's mkdir and rmdir never
+// follow a last link, "link/" included. "/" and "C:\" keep theirs.
 func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {
 	seps := "/"
 	if s.windows {
@@ -1446,10 +1376,10 @@ func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {
 	return q, len(q) < len(p)
 }
 
-// mkdirAll makes the directories of name, a relative path, under dir in
-// time linear in its length: the longest part that exists is found by
-// halves (links in it followed, inside dir), and each directory after it
-// is made in the one before, held open, not by walking from dir again.
+// mkdirAll makes the directories of name under dir in time linear in its
+// length: the longest part that exists is found by halves (links followed
+// inside dir), and each directory after it made in the one before, held
+// open.
 func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 	names := slices.DeleteFunc(strings.Split(filepath.ToSlash(name), "/"), func(n string) bool { return n == "" || n == "." })
 	lo, hi := 0, len(names) // names[:lo] exists; names[:hi+1] does not, past the end
@@ -1502,12 +1432,11 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 }
 
 // Remove is [os.Remove] through the root that holds p: a final link is
-// removed, not what it points to. As the kernel's rmdir, a path that ends
-// in a separator removes a directory only (ENOTDIR), and on POSIX systems
-// a directory named by a last "." or ".." is not removed (EINVAL,
-// ENOTEMPTY). The directory of a root (or of a part inside [Bounds]) is
-// not removed either (EBUSY), however it is spelled, unless a rename
-// inside the roots swaps it in during the call.
+// removed, not what it points to. As with the kernel's rmdir, a final
+// separator removes a directory only (ENOTDIR), and on POSIX a last "." or
+// ".." removes nothing (EINVAL, ENOTEMPTY). A directory of [RootSetOf.Dirs]
+// is not removed (EBUSY), however spelled, unless a rename inside the
+// roots swaps it in during the call.
 func (s *RootSetOf[R]) Remove(p string) error {
 	q, dirOnly := s.trimFinal(p)
 	last := q[strings.LastIndexByte(q, '/')+1:]
@@ -1532,8 +1461,7 @@ func (s *RootSetOf[R]) Remove(p string) error {
 	return pathError("remove", p, err)
 }
 
-// isRootDir reports whether info, from identify, is the directory of one
-// of the set's roots (or of its parts inside [Bounds]).
+// isRootDir reports whether info, from identify, is one of s.dirs.
 func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
 	for i := range s.dirs {
 		if id := s.dirs[i].id; id != nil && os.SameFile(id, info) {
@@ -1543,11 +1471,10 @@ func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
 	return false
 }
 
-// OpenRoot returns a new [os.Root] on the directory of the root that holds
-// what p names, p's path relative to it (resolved, so without links or
-// ".." names), and the root, for the file operations this set has no
-// method for. The caller closes the os.Root; whatever it does through it
-// stays inside the root.
+// OpenRoot returns, for the operations the set has no method for, a new
+// [os.Root] on the directory of the root that holds what p names, p
+// resolved (no links or "..") relative to it, and the root. The caller
+// closes the os.Root; what it does through it stays inside the root.
 func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, string, R, error) {
 	var zero R
 	if s.closed.Load() {
