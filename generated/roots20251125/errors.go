@@ -10,13 +10,11 @@ import (
 // The errors of asking a client for its roots, shared by every revision:
 // errors.Is matches them whatever revision's package returned the error.
 var (
-	// ErrNoRootsCapability: the client did not declare the roots
-	// capability, so nothing was asked.
+	// ErrNoRootsCapability: the client did not declare roots; nothing was asked.
 	ErrNoRootsCapability = errors.New("the client did not declare the roots capability")
 	// ErrNoAnswer: the client did not answer roots/list in time.
 	ErrNoAnswer = errors.New("roots/list: no answer from the client")
-	// ErrTooManyPages: a paged answer did not end within the pages a
-	// Server reads.
+	// ErrTooManyPages: a paged answer did not end within the pages a Server reads.
 	ErrTooManyPages = errors.New("roots/list: too many pages")
 )
 

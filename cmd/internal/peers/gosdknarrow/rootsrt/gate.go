@@ -19,9 +19,6 @@ import (
 	"time"
 )
 
-// The gate serves the roots feature of every revision of a kit (see
-// RegisterRevisions) with one code path; single-revision packages lack it.
-
 // Root is a root as every revision knows it. Converting to and from a
 // revision's Root keeps every member: a revision whose Root has no _meta
 // keeps it among the members it does not know.
@@ -29,8 +26,8 @@ type Root struct {
 	URI  string         `json:"uri"`             // the root's file:// URI
 	Name string         `json:"name,omitempty"`  // its display name; empty when it has none
 	Meta map[string]any `json:"_meta,omitempty"` // its _meta; nil when it has none
-	// Extra holds the members of the root that no field above stands for,
-	// as the client sent them. encoding/json does not write them.
+	// Extra holds the members no field above stands for, as the client
+	// sent them. encoding/json does not write them.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -47,10 +44,9 @@ type Revision struct {
 	Deprecated    bool   // the revision deprecates roots
 }
 
-// A RevisionPackage is what the gate needs of one revision's package: how
-// the revision carries roots, and the functions that take its path, in
-// terms of the gate's Root. Each revision's package in a kit declares one;
-// the functions its revision does not have are nil.
+// A RevisionPackage is what the gate needs of one revision's package,
+// which declares it: how the revision carries roots, and the functions of
+// its path in terms of the gate's Root, nil where the revision has none.
 type RevisionPackage struct {
 	Revision
 	// VersionKey names the _meta member in which a request names its
@@ -63,21 +59,19 @@ type RevisionPackage struct {
 	Client func(list ListRootsFunc, listChanged bool) RevisionClient
 	// Capabilities (DirectRequest) reads the client capabilities declared
 	// at initialize: whether they declare roots, and roots.listChanged
-	// (where the revision has both the flag and the notification).
+	// where the revision has both the flag and the notification.
 	Capabilities func(raw json.RawMessage) (roots, listChanged bool, err error)
 	// ListRootsMethod (DirectRequest) is the method that asks for roots,
 	// and ListRootsParams its params for the page at cursor (see AskConfig).
 	ListRootsMethod string
 	ListRootsParams func(cursor string) (json.RawMessage, error)
-	// Paged (DirectRequest): an answer may be one page of several, which
-	// a Session follows to the last.
+	// Paged (DirectRequest): answers may come in pages, which a Session follows.
 	Paged bool
 	// DecodeListRoots (DirectRequest) is AskConfig.Decode, but when not
 	// lenient the *ValidationError of invalid roots is err.
 	DecodeListRoots func(result json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error)
 	// ListChangedMethod (DirectRequest, ListChanged) names the
-	// notification that the roots changed, and CheckListChanged reads
-	// its params.
+	// notification that the roots changed; CheckListChanged reads its params.
 	ListChangedMethod string
 	CheckListChanged  func(params json.RawMessage) error
 	// AskForRoots (InputRequests) is the InputRequiredResult, as JSON,
@@ -138,15 +132,16 @@ type StandAlone struct {
 	Roots func(key string, lenient bool) (roots []Root, invalid error, err error)
 }
 
-// gateRevisions are the revisions the gate serves (see RegisterRevisions).
+// gateRevisions are the revisions the gate serves, oldest first: every
+// revision of a kit, with one code path (single-revision packages have none).
 var gateRevisions []*RevisionPackage
 
 // RegisterRevisions makes revs, oldest first, the revisions the gate
 // serves. The kit's front package calls it once, as it is loaded.
 func RegisterRevisions(revs ...*RevisionPackage) { gateRevisions = revs }
 
-// Revisions returns the revisions the gate serves, oldest first. The
-// slice is the caller's own: changing it changes nothing here.
+// Revisions returns the revisions the gate serves, oldest first, in a
+// slice of the caller's own.
 func Revisions() []Revision {
 	out := make([]Revision, len(gateRevisions))
 	for i, r := range gateRevisions {
@@ -155,10 +150,10 @@ func Revisions() []Revision {
 	return out
 }
 
-// The errors of the gate, for errors.Is. Each error returned says more
-// (the protocol version, what was refused) and wraps one of these, or one
-// the revisions share (ErrNoRootsCapability, ErrNoAnswer, ErrOutsideRoots,
-// the ErrState errors, ...).
+// The errors of the gate, for errors.Is. An error returned says more (the
+// protocol version, what was refused) and wraps one of these or one the
+// revisions share (ErrNoRootsCapability, ErrNoAnswer, ErrOutsideRoots, the
+// ErrState errors, ...).
 var (
 	// ErrMalformedRequest: the request's params are not what its revision
 	// requires; see [MalformedRequestError].
@@ -213,12 +208,9 @@ func isDate(s string) bool {
 	if len(s) != len("2006-01-02") {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		if i == 4 || i == 7 {
-			if s[i] != '-' {
-				return false
-			}
-		} else if s[i] < '0' || s[i] > '9' {
+	for i := range len(s) {
+		dash := i == 4 || i == 7
+		if dash && s[i] != '-' || !dash && (s[i] < '0' || s[i] > '9') {
 			return false
 		}
 	}
@@ -240,11 +232,11 @@ type Ask struct {
 }
 
 // AskForRoots returns how to ask a client for its roots under version.
-// clientHasRoots is whether the client declared the roots capability
-// (at initialization, or in the request's _meta); without it nothing may
-// be asked and the error wraps ErrNoRootsCapability. key and requestState
-// are used where the version embeds the request in an InputRequiredResult.
-// A [Session] does all of this, and keeps the answer.
+// clientHasRoots is whether the client declared the roots capability (at
+// initialization, or in the request's _meta); without it the error wraps
+// ErrNoRootsCapability. key and requestState are used where the version
+// embeds the request in an InputRequiredResult. A [Session] does all this,
+// and keeps the answer.
 func AskForRoots(version string, clientHasRoots bool, key, requestState string) (Ask, error) {
 	r, err := lookup(version)
 	if err != nil {
@@ -265,11 +257,10 @@ func AskForRoots(version string, clientHasRoots bool, key, requestState string) 
 }
 
 // RootsFromAnswer reads the client's roots under version from its answer:
-// the roots/list result for a direct request, or the params of the retried
-// request (with inputResponses) where the request was embedded. lenient
-// keeps the valid roots and reports the invalid ones in the error. An
-// answer that is one page of several is an error wrapping ErrMorePages: a
-// [Session] follows the pages.
+// the roots/list result of a direct request, or the params of the request
+// retried with inputResponses. lenient keeps the valid roots and reports
+// the invalid ones in the error. An answer that is one page of several is
+// an error wrapping ErrMorePages: a [Session] follows the pages.
 func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient bool) ([]Root, error) {
 	r, err := lookup(version)
 	if err != nil {
@@ -341,45 +332,38 @@ const DefaultInputKey = "roots"
 
 // A Session is the server side of the roots feature on one connection,
 // for every revision the gate serves: a tool handler calls
-// sess.Roots(ctx, params), params being the JSON params of the request
-// being served, whatever the revision.
+// sess.Roots(ctx, params) with the JSON params of the request it serves.
 //
-// On a revision where roots/list is a request of its own, call Initialize
-// when the connection negotiates its version, and HandleNotification for
-// every notification. The session asks the client with Request, with the
-// guarantees of a single-revision package's Server: one request shared by
-// concurrent callers, a timeout, no request at all when the client did
-// not declare roots, and no stale list once a list_changed notification
-// is handled.
+// Where roots/list is a request of its own, call Initialize when the
+// connection negotiates its version, and HandleNotification for every
+// notification; concurrent callers share one request.
 //
-// On a revision where roots/list travels inside an InputRequiredResult,
-// each request stands alone: its _meta names its version and declares the
-// client's capabilities, and no answer is kept between requests. Such
-// requests are served only by a session never initialized: once
-// Initialize has been called, its version decides every request, and one
-// whose _meta names another version is refused (ErrWrongPath), never
-// served on another path, so that a client cannot write its way around
-// the capability check or the Timeout of the version it negotiated.
+// Where roots/list travels inside an InputRequiredResult, each request
+// stands alone: its _meta names its version and declares the client's
+// capabilities, and no answer is kept between requests. Only a session
+// never initialized serves them: once initialized, its version decides
+// every request, and one whose _meta names another is refused
+// (ErrWrongPath), so that a client cannot write its way around the
+// capability check or the Timeout of the version it negotiated.
 //
 // Set the fields before the first call and do not change them after; a
 // Session is safe for concurrent use.
 type Session struct {
-	// Request sends roots/list to the client on this connection and
-	// returns its result's JSON, or the error the client answered with (an
-	// *RPCError) or the transport's. It must return when ctx is done.
-	// Revisions where roots/list is a request of its own need it.
+	// Request sends roots/list to the client and returns its result's
+	// JSON, or the error the client answered with (an *RPCError) or the
+	// transport's; it must return when ctx is done. Needed where roots/list
+	// is a request of its own.
 	Request func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	// Timeout bounds each roots/list request; zero means DefaultTimeout.
 	Timeout time.Duration
-	// MaxAge, when positive, lets Roots reuse an answer while it is younger
-	// than MaxAge, counted from when its request was sent. When zero, the
+	// MaxAge, when positive, lets Roots reuse an answer younger than
+	// MaxAge, counted from when its request was sent. When zero, the
 	// answer of a client that declared listChanged is kept until it
-	// announces a change, and any other client is asked again on every
-	// call, since it will never say that its roots changed.
+	// announces a change; any other client is asked on every call.
 	MaxAge time.Duration
 	// Lenient keeps the valid roots of an answer that has invalid ones,
-	// and gives the error that lists the others to OnInvalidRoots, when
-	// set; otherwise such an answer is an error.
+	// giving the error that lists the others to OnInvalidRoots, when set;
+	// otherwise such an answer is an error.
 	Lenient        bool
 	OnInvalidRoots func(error)
 	// OnListChanged, when set, is called as HandleNotification says.
@@ -387,37 +371,32 @@ type Session struct {
 	// InputKey names the roots/list entry in inputRequests and
 	// inputResponses; empty means DefaultInputKey.
 	InputKey string
-	// RequestState, when set, returns the requestState of the
-	// input_required result that asks for roots while serving the request
-	// with these params. The client sends it back unchanged; without a
-	// Sealer, treat what comes back as the client's word, not yours.
+	// RequestState, when set, gives the requestState of the input_required
+	// result asking for roots, from the params of the request served. The
+	// client sends it back; without a Sealer it is only the client's word.
 	RequestState func(params json.RawMessage) string
 	// Sealer, when set, seals the requestState of every input_required
-	// result (what RequestState returns, or an empty state) for the
-	// StateBinding in the call's ctx, and a retried request's roots are
-	// read only once its requestState opens for that request's binding:
-	// otherwise Roots fails with an error wrapping one of the ErrState
-	// errors, or ErrStateUnbound without a StateBinding in the ctx.
-	// Sealing bounds replay to the sealer's TTL but does not make a state
-	// single-use (see [StateSealer]).
+	// result (RequestState's, or an empty state) for the StateBinding in
+	// the call's ctx; a retried request's roots are read only once its
+	// requestState opens for its binding, else the error wraps an ErrState
+	// error, or ErrStateUnbound. Sealing bounds replay to the sealer's TTL
+	// but does not make a state single-use (see [StateSealer]).
 	Sealer *StateSealer
 	// FallBackToBounds opts into the migration off roots (SEP-2577
-	// deprecates them from 2026-07-28): when a client declares no roots,
-	// or Ask chose not to ask it, RootSet gives a set of the directories
-	// of the Bounds option alone, with the same safe file methods, instead
-	// of an error wrapping ErrNoRootsCapability. A client's roots, when it
-	// gives them, are intersected with the Bounds as always. RootSet
-	// without the Bounds option is then an error: falling back to no
-	// bounds would allow every file. Roots is unchanged.
+	// deprecates them from 2026-07-28): when a client declares no roots or
+	// Ask chose not to ask it, RootSet gives a set of the Bounds option's
+	// directories alone, with the same safe file methods, instead of an
+	// error wrapping ErrNoRootsCapability; without the Bounds option that
+	// is an error, as no bounds would allow every file. A client's roots
+	// are intersected with the Bounds as always. Roots is unchanged.
 	FallBackToBounds bool
 	// Ask, when set, says whether to ask a client speaking revision r for
 	// its roots (see FallBackToBounds); nil asks every client with roots.
 	Ask func(r Revision) bool
 	// OnDeprecatedRoots, when set, is called as roots are used on a
-	// revision that deprecates them: once per session initialized for it,
-	// and, where requests stand alone, once per request that brings roots
-	// in inputResponses (once per tool call that asked for them). It is
-	// the warning SEP-2577 asks implementations to give: log or count it.
+	// revision that deprecates them (the warning SEP-2577 asks for: log or
+	// count it): once per session initialized for it and, where requests
+	// stand alone, once per request that brings roots in inputResponses.
 	OnDeprecatedRoots func(version string)
 
 	legacy atomic.Pointer[legacySession] // nil until Initialize
@@ -428,12 +407,12 @@ type Session struct {
 	lists listSetCache // the RootSets of requests that stand alone
 }
 
-// legacySession is a session on a revision where roots/list is a request
-// of its own: what the client declared, the Asker that asks it and keeps
-// its answer, and the count of roots/list requests sent.
+// legacySession is a session where roots/list is a request of its own:
+// whether the client declared roots, the Asker that asks it and keeps its
+// answer, and the count of roots/list requests sent.
 type legacySession struct {
 	r             *RevisionPackage
-	roots         bool // the client declared roots
+	roots         bool
 	ask           AskConfig[Root]
 	onListChanged func(ctx context.Context) error
 	asker         Asker[Root]
@@ -446,11 +425,10 @@ type sentKey struct{}
 
 // Initialize sets the session up for the protocol version the connection
 // negotiated and the client capabilities (JSON, as declared at initialize;
-// empty or null means none). From then on, version decides every request,
-// as [Session] says. A version without initialize, where each request
-// declares its capabilities, is an error wrapping ErrWrongPath. The session
-// keeps Request, Timeout, MaxAge, Lenient, OnInvalidRoots and OnListChanged
-// as they are when Initialize is called.
+// empty or null means none), keeping Request, Timeout, MaxAge, Lenient,
+// OnInvalidRoots and OnListChanged as they are now. From then on, version
+// decides every request. A version without initialize is an error
+// wrapping ErrWrongPath.
 func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
 	r, err := lookup(version)
 	if err != nil {
@@ -494,18 +472,17 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 
 // HandleNotification handles a notification from the client. On a session
 // initialized for a revision with notifications/roots/list_changed, that
-// notification drops the cached roots (the next Roots asks again) and then
-// calls OnListChanged; its params may be absent, null or {}, and params
-// the revision refuses are the error, with the roots dropped all the same
-// and OnListChanged not called. Every other notification, and any
-// notification before Initialize, is ignored.
+// notification drops the cached roots (the next Roots asks again), then
+// calls OnListChanged. Its params may be absent, null or {}; params the
+// revision refuses are the error, the roots dropped all the same and
+// OnListChanged not called. Other notifications, and any before
+// Initialize, are ignored.
 func (s *Session) HandleNotification(ctx context.Context, method string, params json.RawMessage) error {
 	l := s.legacy.Load()
 	if l == nil || l.r.ListChangedMethod == "" || method != l.r.ListChangedMethod {
 		return nil
 	}
-	// Whatever its params, the notification says the roots changed.
-	l.asker.Invalidate()
+	l.asker.Invalidate() // whatever its params, the notification says the roots changed
 	var err error
 	if len(params) > 0 {
 		err = l.r.CheckListChanged(params)
@@ -535,52 +512,38 @@ func (s *Session) Version() string {
 // Roots returns the client's roots for the request being served, whose
 // JSON params are params (empty or null when it has none):
 //
-//   - On a session initialized for a revision where roots/list is a
-//     request of its own, the cached roots while they may be trusted (see
-//     MaxAge), else the client's answer to a new roots/list. Errors wrap
-//     ErrNoRootsCapability (nothing was sent) or ErrNoAnswer (the client
-//     did not answer within Timeout).
-//   - On a session never initialized, for a request whose _meta names a
-//     revision where roots/list travels in inputRequests, the roots in
-//     its inputResponses (with a Sealer, once its requestState opens);
-//     else an [*InputRequiredError] if it has none, a
-//     [*MissingCapabilityError] if its capabilities lack roots, or a
-//     [*MalformedRequestError] if its params are not what the revision
-//     requires.
+//   - Initialized where roots/list is a request of its own: the cached
+//     roots while they may be trusted (see MaxAge), else the answer to a
+//     new roots/list. Errors wrap ErrNoRootsCapability (nothing was sent)
+//     or ErrNoAnswer (no answer within Timeout).
+//   - Never initialized, for a request whose _meta names a revision where
+//     roots/list travels in inputRequests: the roots in its inputResponses
+//     (with a Sealer, once its requestState opens); else an
+//     [*InputRequiredError], [*MissingCapabilityError] or
+//     [*MalformedRequestError].
 //
-// A request whose version is not a date wraps ErrMalformedVersion; one
-// this gate does not serve, or with no version on a session that was not
-// initialized, ErrUnknownVersion; a revision that would need what the
-// session lacks, or on an initialized session a _meta naming another
-// version than the session's, ErrWrongPath. The roots are the caller's to
-// keep; their Meta and Extra maps are shared, so do not modify them.
+// Other errors wrap ErrMalformedVersion, ErrUnknownVersion or ErrWrongPath.
+// The roots are the caller's to keep; their Meta and Extra maps are
+// shared, so do not modify them.
 func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, error) {
 	a, err := s.roots(ctx, params)
 	return a.roots, err
 }
 
-// RootSet is Roots made into a [RootSet] of the revision the roots came
-// from. Its errors are those of Roots, with a nil set; or, as with
-// [NewRootSet], a set of the good roots together with an error naming the
-// roots it left out. Close the set when done.
+// RootSet is Roots made into a [RootSet] of the roots' revision. Its
+// errors are those of Roots, with a nil set, or, as from [NewRootSet], an
+// error naming the roots left out beside a set of the good ones.
 //
-// On a session initialized for a revision where roots/list is a request
-// of its own, the calls that get the same answer of the client (its
-// cached roots) with the same options share one set, built once: its
-// directories are opened, and with ResolveSymlinks or Bounds its links
-// resolved, once. A new answer (after a list_changed notification,
-// Invalidate, or MaxAge) gives a new set. The session keeps sets for up
-// to 8 different option lists. Each set returned is still the caller's to
-// Close, which leaves the other callers' sets usable; the directories
-// close once every caller has closed its set and the session has dropped
-// it, for a newer answer or on [Session.Close].
-//
-// A request whose revision carries roots/list in inputRequests stands
-// alone, but a client sends the same list again and again: the requests
-// that carry the same roots (every member compared), under the same
-// revision and options, share one set while it is younger than a minute
-// (or MaxAge, when shorter). The session keeps up to 16 such sets, holding
-// up to 4096 roots in all, the least recently used dropped first.
+// Calls share sets, each built once (its directories opened, its links
+// resolved): where roots/list is a request of its own, the calls that get
+// the same answer with the same options, for up to 8 option lists, until a
+// new answer (after list_changed, Invalidate or MaxAge); for requests that
+// stand alone, those that carry the same roots (every member compared)
+// under the same revision and options, while the set is younger than a
+// minute (or MaxAge, when shorter), up to 16 sets of 4096 roots in all,
+// the least recently used dropped first. Each caller closes its own set,
+// leaving the others usable; the directories close once every caller has
+// closed it and the session has dropped it, as above or on [Session.Close].
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
 	// Not for a client that failed to answer, or whose request is malformed.
@@ -628,9 +591,8 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 }
 
 // Close closes the RootSets the session keeps (see [Session.RootSet]) as
-// soon as the callers holding them have closed theirs; a set already
-// handed out stays usable until then. Call it when the connection ends.
-// The session can still be used after: RootSet builds a set again.
+// soon as the callers holding them have closed theirs. Call it when the
+// connection ends; the session stays usable.
 func (s *Session) Close() error {
 	s.mu.Lock()
 	stale := s.sets.drop()
@@ -794,7 +756,7 @@ func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMe
 }
 
 // A DecodedRequest is a request that stands alone (its revision carries
-// roots/list in inputRequests), as an SDK has already decoded it: what
+// roots/list in inputRequests) as an SDK decoded it: what
 // Session.DecodedRootSet needs of it, without its JSON.
 type DecodedRequest struct {
 	Version string // the protocol version its _meta names; "" for none
@@ -814,12 +776,11 @@ type DecodedRequest struct {
 }
 
 // DecodedRootSet is RootSet for a request that stands alone, as an SDK
-// decoded it: the same checks, the same sets kept for the same roots
-// lists, and no JSON decoded again. Roots that break the revision's rules
-// are left out with an error naming them beside the set, as from
-// NewRootSet, whatever Lenient and without OnInvalidRoots: the caller
-// refuses the list or reports them. Its [*InputRequiredError] has no
-// Result: the SDK answers with its own types, from Key and RequestState.
+// decoded it: the same checks and shared sets, no JSON decoded again.
+// Whatever Lenient, and without OnInvalidRoots, roots that break the
+// revision's rules are left out with an error naming them beside the set,
+// as from NewRootSet. Its [*InputRequiredError] has no Result: the SDK
+// answers with its own types, from Key and RequestState.
 func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*RootSet, error) {
 	if req.Version == "" {
 		return nil, fmt.Errorf("%w: the request names no protocol version", ErrUnknownVersion)
@@ -905,11 +866,10 @@ func (s *Session) deprecated(r *RevisionPackage, session bool) {
 
 // State returns the state the session's RequestState gave when it asked
 // for roots, as the request being served (with these JSON params) brings
-// it back in requestState: with a Sealer, once it opens as for Roots (see
-// Sealer); without, as the client sent it, unchecked, or nil when there
-// is none. A request whose params the revision refuses is a
-// [*MalformedRequestError], as with Roots; one whose revision has no
-// requestState, an error wrapping ErrWrongPath.
+// it back: with a Sealer, once it opens as for Roots; without, as the
+// client sent it, unchecked, or nil when there is none. Params the
+// revision refuses are a [*MalformedRequestError], as with Roots; a
+// revision without requestState is an error wrapping ErrWrongPath.
 func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, error) {
 	r, l, err := s.versionOf(params)
 	if err != nil {
@@ -939,19 +899,17 @@ func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, er
 	return state, nil
 }
 
-// InputRequiredError is the error of [Session.Roots] for a request that
-// must be answered with an input_required result asking for roots: its
-// revision carries roots/list inside an InputRequiredResult, and the
-// request does not carry the answer yet. Send Result as its result; the
-// client retries it with its roots in inputResponses[Key], which Roots on
-// that request returns. It wraps ErrInputRequired.
+// InputRequiredError is the error of [Session.Roots] for a request whose
+// revision carries roots/list inside an InputRequiredResult and which does
+// not carry the answer yet. Send Result as its result; the client retries
+// it with its roots in inputResponses[Key], which Roots then returns. It
+// wraps ErrInputRequired.
 type InputRequiredError struct {
 	Version string // the request's protocol version
 	Key     string // the key of the roots/list entry in inputRequests
-	// RequestState is the requestState of Result, sealed when the
-	// session has a Sealer, for an SDK that builds the result from its
-	// own types: an inputRequests entry roots/list under Key, with empty
-	// params, and this requestState.
+	// RequestState is Result's requestState, sealed with a Sealer, for an
+	// SDK that builds the result from its own types: an inputRequests entry
+	// roots/list under Key, with empty params, and this requestState.
 	RequestState string
 	// Result is the InputRequiredResult to send, as JSON; nil from
 	// [Session.DecodedRootSet].
@@ -968,10 +926,9 @@ func (e *InputRequiredError) Unwrap() error { return ErrInputRequired }
 
 // MissingCapabilityError is the error of [Session.Roots] for a request
 // whose _meta does not declare the roots capability, on a revision where
-// each request declares the client's capabilities and such a request gets
-// error -32021 (MissingRequiredClientCapability); nothing was asked.
-// Answer with Object as the JSON-RPC response's error member, and over
-// HTTP with status HTTPStatus(). It wraps ErrNoRootsCapability.
+// such a request gets error -32021 (MissingRequiredClientCapability);
+// nothing was asked. Answer with Object as the JSON-RPC response's error
+// member, over HTTP with status HTTPStatus(). It wraps ErrNoRootsCapability.
 type MissingCapabilityError struct {
 	Version string // the request's protocol version
 	// Object is the error member to send: code -32021, a message, and
@@ -992,22 +949,19 @@ func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
 func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 
 // MalformedRequestError is the error of [Session.Roots], [Session.RootSet]
-// and [Session.State] for a request, on a revision where each request
-// stands alone, whose params are not what the revision requires: most
-// often a _meta that leaves out the client capabilities every such request
-// must declare (or gives them as anything but a JSON object), or a member
-// of the wrong type. Whatever it declares, the server answers it with
-// error -32602 (Invalid params), not the -32021 of a well-formed request
-// lacking roots ([MissingCapabilityError]); nothing was asked. Answer it
-// as a MissingCapabilityError says. It wraps ErrMalformedRequest and Err,
-// and not ErrNoRootsCapability.
+// and [Session.State] for a request that stands alone whose params are not
+// what its revision requires: most often a _meta without the client
+// capabilities (an object) every such request must declare, or a member of
+// the wrong type. Whatever it declares, it gets error -32602 (Invalid
+// params), not the -32021 of a well-formed request lacking roots; nothing
+// was asked. Answer it as for a [MissingCapabilityError]. It wraps
+// ErrMalformedRequest and Err, not ErrNoRootsCapability.
 type MalformedRequestError struct {
 	Version string // the request's protocol version
 	// Object is the error member to send: code -32602, "Invalid params",
 	// and data.reason saying what is wrong.
 	Object *RPCError
-	// Err is what the revision's decoder found.
-	Err error
+	Err    error // what the revision's decoder found
 }
 
 // Malformed is the *MalformedRequestError of a request under version
@@ -1092,7 +1046,7 @@ func release(sets []*sharedRootSet) error {
 }
 
 // sharedRootSet is a RootSet a Session's cache keeps, with what NewRootSet
-// said of the roots it left out. The cache hands out views of it (Share);
+// said of the roots it left out. The cache hands out views of it (share);
 // the directories close when the cache and every caller closed theirs.
 type sharedRootSet struct {
 	set *RootSet
@@ -1104,10 +1058,9 @@ func (sh *sharedRootSet) share() *RootSet {
 	return &RootSet{sh.set.Share(), sh.set.version}
 }
 
-// listSet returns the RootSet of a, the roots that a request standing
-// alone carried (or, boundsOnly, the server's directories a Session falls
-// back to), built with the options keyed by options: the one kept for the
-// same list, or a new one, then kept.
+// listSet returns the RootSet, built with the options keyed by options, of
+// the roots a request standing alone carried (or, boundsOnly, the server's
+// directories to fall back to): the one kept for the same list, or a new one.
 func (s *Session) listSet(a answer, options string, opts []RootSetOption, boundsOnly bool) (*RootSet, error) {
 	key := listKey{version: a.version, options: options, roots: rootsDigest(a.roots)}
 	now := time.Now()
