@@ -29,9 +29,9 @@ type asker[R any] struct {
 	valid  bool
 	sent   time.Time // when the request that got cached was sent
 	gen    uint64    // counts invalidations, so a fetch that began before one is not cached
-	call   *fetch[R]
-	// running are the fetches in flight, oldest first: the one callers
-	// join and those an Invalidate left running for their callers.
+	call   *fetch[R] // the fetch new callers join
+	// running are the fetches in flight, oldest first: call, and those
+	// an Invalidate left running for their callers.
 	running []*fetch[R]
 }
 
@@ -45,11 +45,10 @@ type fetch[R any] struct {
 	ends   time.Time // when its Timeout ends
 }
 
-// maxListings bounds the roots/list requests an asker has in flight: a
-// client that keeps announcing changes and answers none would otherwise
-// have a request running per announcement, each for Timeout. A new one
-// beyond the bound stops the oldest (if its Request returns when its ctx
-// is done), whose callers then wait for the new one's answer, until the
+// maxListings bounds the roots/list requests an asker has in flight, for a
+// client that keeps announcing changes and answers none. A new one beyond
+// the bound stops the oldest (if its Request returns when its ctx is
+// done), whose callers then wait for the new one's answer, until the
 // Timeout of the request they joined first.
 const maxListings = 4
 
@@ -59,8 +58,8 @@ type askConfig[R any] struct {
 	Timeout time.Duration // bounds each listing; zero means DefaultTimeout
 	MaxAge  time.Duration // when positive, an answer is reused while younger
 	Keep    bool          // the client announces changes: keep an answer until Invalidate (or MaxAge)
-	// Paged: answers come in pages, which are followed to the end, at
-	// most MaxPages of them (zero means DefaultMaxPages).
+	// Paged: answers come in pages, followed to the end, at most MaxPages
+	// of them (zero means DefaultMaxPages).
 	Paged    bool
 	MaxPages int
 	// Lenient keeps the valid roots of an answer, reporting the rest to
@@ -69,8 +68,7 @@ type askConfig[R any] struct {
 	OnInvalidRoots func(error)
 	// Request sends roots/list with params and returns the result's JSON.
 	Request func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
-	// Params are the params of the request for the page at cursor ("" for
-	// the first, or the only one).
+	// Params are the params for the page at cursor ("" for the first).
 	Params func(cursor string) (json.RawMessage, error)
 	// Decode reads a result: its roots (the valid ones when lenient, with
 	// the invalid ones' *ValidationError as invalid), and the cursor of
@@ -84,12 +82,11 @@ type askConfig[R any] struct {
 // sent before it.
 //
 // The request runs with the values of the ctx of the caller that started
-// it, but with its own deadline, Timeout from its start: a caller whose ctx
-// ends stops waiting and gets the ctx's error, while the request runs on,
-// so that the others still get its answer. A ctx that is already done
-// gets its error at once, cached roots or not, and nothing is sent. A
-// panic in Request or OnInvalidRoots reaches every waiter as an error,
-// and the next call asks again.
+// it, but with its own deadline, Timeout from its start, and runs on for
+// the others when a caller's ctx ends: that caller gets the ctx's error.
+// A ctx that is already done gets its error at once, cached roots or not,
+// and nothing is sent. A panic in Request or OnInvalidRoots reaches every
+// waiter as an error, and the next call asks again.
 func (a *asker[R]) Roots(ctx context.Context, c *askConfig[R]) ([]R, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -106,11 +103,11 @@ func (a *asker[R]) Roots(ctx context.Context, c *askConfig[R]) ([]R, error) {
 		call = &fetch[R]{done: make(chan struct{}), ends: time.Now().Add(c.timeout())}
 		if len(a.running) == maxListings {
 			a.running[0].next = call
-			a.running[0].cancel() // run takes it out of running
+			a.running[0].cancel()
 			a.running = a.running[1:]
 		}
 		var runCtx context.Context
-		runCtx, call.cancel = context.WithCancel(context.WithoutCancel(ctx))
+		runCtx, call.cancel = context.WithDeadline(context.WithoutCancel(ctx), call.ends)
 		a.call, a.running = call, append(a.running, call)
 		go a.run(runCtx, c, call, a.gen)
 	}
@@ -149,13 +146,10 @@ func (a *asker[R]) Invalidate() {
 }
 
 // run sends the shared request for call, which began at generation gen,
-// and hands its outcome to the callers waiting on call.done. ctx carries
-// the values of the caller that started it, without its cancellation;
-// Roots cancels it when maxListings newer requests are in flight.
+// and hands its outcome to the callers waiting on call.done. Roots cancels
+// ctx when maxListings newer requests are in flight.
 func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen uint64) {
 	defer call.cancel()
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
 	sent, returned := time.Now(), false
 	defer func() {
 		if !returned {
@@ -183,9 +177,8 @@ func (a *asker[R]) run(ctx context.Context, c *askConfig[R], call *fetch[R], gen
 	returned = true
 }
 
-// list asks for every page of the client's roots, following the cursors
-// from page to page and joining the pages: at most MaxPages pages, and a
-// cursor the client already gave is an error, not a loop.
+// list asks for the client's roots, joining the pages: at most MaxPages,
+// and a cursor the client already gave is an error, not a loop.
 func (c *askConfig[R]) list(ctx context.Context) ([]R, error) {
 	maxPages := cmp.Or(max(c.MaxPages, 0), DefaultMaxPages)
 	var all []R
@@ -215,14 +208,14 @@ func (c *askConfig[R]) list(ctx context.Context) ([]R, error) {
 	}
 }
 
-// page sends one roots/list and reads the answer: its roots (the valid
-// ones, when Lenient) and the cursor of the next page, if any.
+// page sends one roots/list and returns its roots (the valid ones when
+// Lenient) and the cursor of the next page.
 func (c *askConfig[R]) page(ctx context.Context, params json.RawMessage) (roots []R, next string, err error) {
 	raw, err := guard("Request", func() (json.RawMessage, error) { return c.Request(ctx, params) })
 	if err != nil {
 		// A failure once the timeout has passed is the timeout's doing,
-		// whatever Request made of it; a panic is reported as such. An
-		// answer, even one that came just as time ran out, is used.
+		// whatever Request made of it, unless it is a panic. An answer is
+		// used even if it came as time ran out.
 		if _, isPanic := err.(*panicError); !isPanic && ctx.Err() == context.DeadlineExceeded {
 			return nil, "", fmt.Errorf("%w within %v", ErrNoAnswer, c.timeout())
 		}

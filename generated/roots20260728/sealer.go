@@ -24,69 +24,59 @@ import (
 	"unsafe"
 )
 
-// The errors of opening a sealed requestState, for errors.Is. A state that
-// Open, or a function built on it, refuses is one of them as it is: the
-// message says which check failed and nothing about what was expected,
-// since the state comes from the client and the error may go back to it.
+// The errors of opening a sealed requestState, which Open returns
+// unwrapped. They name the failed check and nothing of what was expected,
+// as they may go back to the client. The last five are of authentic states.
 var (
-	// ErrStateMissing: the retried request carries no requestState,
-	// though the server sealed one into the result that asked for input.
+	// ErrStateMissing: the retried request carries no requestState.
 	ErrStateMissing = errors.New("requestState: missing")
 	// ErrStateTampered: the state is not one this server sealed, or was
-	// altered on the way: it is not unpadded base64url, is too short or
-	// too long, has an unknown format, or fails authentication.
+	// altered: bad base64url, length or format, or failed authentication.
 	ErrStateTampered = errors.New("requestState: failed verification")
 	// ErrStateUnknownKey: the state names a key id the sealer does not
-	// hold: a key removed after a rotation, another deployment's key, or
-	// an altered id.
+	// hold: one removed after a rotation, another deployment's, or altered.
 	ErrStateUnknownKey = errors.New("requestState: sealed with an unknown key")
-	// ErrStateWrongAudience: the state is authentic, but it was sealed
-	// for another audience: by another service that holds the same key
-	// (see StateSealerConfig.Audience).
+	// ErrStateWrongAudience: the state was sealed by a service that holds
+	// the same key for another audience (see StateSealerConfig.Audience).
 	ErrStateWrongAudience = errors.New("requestState: sealed for another audience")
-	// ErrStateNotYetValid: the state is authentic, but it was issued more
-	// than MaxStateClockSkew ahead of the opener's clock: the sealer's
-	// clock runs fast, or the opener's slow.
+	// ErrStateNotYetValid: the state was issued more than
+	// [MaxStateClockSkew] ahead of the opener's clock.
 	ErrStateNotYetValid = errors.New("requestState: issued in the future")
-	// ErrStateExpired: the state is authentic, but its time to live has
-	// passed, or is longer than the opener's (see StateSealerConfig.TTL).
+	// ErrStateExpired: the state's time to live has passed, or is longer
+	// than the opener's (see StateSealerConfig.TTL).
 	ErrStateExpired = errors.New("requestState: expired")
-	// ErrStateWrongPrincipal: the state is authentic, but it was sealed
-	// for another principal.
+	// ErrStateWrongPrincipal: the state was sealed for another principal.
 	ErrStateWrongPrincipal = errors.New("requestState: sealed for another principal")
-	// ErrStateWrongRequest: the state is authentic, but it was sealed for
-	// another request: another method, or other salient params.
+	// ErrStateWrongRequest: the state was sealed for another method, or
+	// other salient params.
 	ErrStateWrongRequest = errors.New("requestState: sealed for another request")
 )
 
-// DefaultStateTTL is how long a sealed requestState can come back when
-// StateSealerConfig.TTL is zero: time for a person to answer what the
-// client asks them, and no more. A client answers roots/list alone
-// without a person; a server that asks for nothing else can set seconds.
+// DefaultStateTTL is the TTL when StateSealerConfig.TTL is zero: time for
+// a person to answer the client. A client answers roots/list alone; a
+// server that asks for nothing else can set seconds.
 const DefaultStateTTL = 5 * time.Minute
 
-// MaxStateClockSkew is how far ahead of the opener's clock the issue time
-// of a state may lie (see ErrStateNotYetValid): the clocks of the servers
-// that seal and open may differ by this much.
+// MaxStateClockSkew is how far ahead of the opener's clock a state's issue
+// time may lie: how far the clocks of the servers that seal and open may
+// differ.
 const MaxStateClockSkew = time.Minute
 
-// MaxStateSize is the largest state, in bytes, a StateSealer seals. Its
-// sealed form is 4/3 of its size and of its key id plus about 190 bytes, and
-// travels to the client and back on every retry: keep larger data on the
-// server and seal a reference to it.
+// MaxStateSize is the largest state, in bytes, a StateSealer seals. Sealed,
+// it takes 4/3 of its size and of its key id plus about 190 bytes, on every
+// retry: keep larger data on the server and seal a reference to it.
 const MaxStateSize = 64 << 10
 
-// The layout of a sealed state, before its base64url encoding:
+// The layout of a sealed state, before base64url, where the header (the
+// first three parts) is the additional data the tag covers:
 //
 //	format (1) | key id length (1) | key id | nonce (12) | AES-GCM(plaintext) with its tag (16)
 //
-// The first three parts, the header, are the additional data the tag
-// covers. The plaintext is:
+// The plaintext, with the times in Unix milliseconds, big-endian:
 //
 //	issued (8) | expiry (8) | audience digest (32) | principal digest (32) | request digest (32) | state
 //
-// with the times in Unix milliseconds, big-endian. Format 1 had neither
-// the issue time nor the audience; its states are refused as tampered.
+// Format 1, without issue time and audience, is refused as tampered.
 const (
 	stateFormat = 2
 	stateNonce  = 12
@@ -102,12 +92,11 @@ var stateEncoding = base64.RawURLEncoding.Strict()
 
 // StateKey is a key a StateSealer seals and opens requestState with.
 type StateKey struct {
-	// ID names the key inside every state sealed with it, so that a
-	// state sealed before a key rotation finds its key: 1 to 255 bytes.
-	// It is not secret.
+	// ID, 1 to 255 bytes and not secret, names the key in every state
+	// sealed with it, so that the state finds it after a rotation.
 	ID string
 	// Secret is the AES key: 16, 24 or 32 bytes (32 recommended) from a
-	// cryptographically secure source, such as crypto/rand or a secret
+	// cryptographically secure source such as crypto/rand or a secret
 	// store. The sealer keeps a copy.
 	Secret []byte
 }
@@ -116,45 +105,38 @@ type StateKey struct {
 type StateSealerConfig struct {
 	// Current seals every new state, and opens the states it sealed.
 	Current StateKey
-	// Older keys only open: the states sealed with them before a
-	// rotation. Keep a key here for TTL after it stopped being Current,
-	// then remove it; its states are refused with ErrStateUnknownKey.
+	// Older keys only open the states sealed with them before a rotation.
+	// Keep a key here for TTL after it stopped being Current, then remove
+	// it; its states are refused with ErrStateUnknownKey.
 	Older []StateKey
-	// TTL is how long after sealing a state can be opened; zero means
-	// DefaultStateTTL. It also bounds the states the sealer opens: one
-	// whose expiry lies more than TTL after its issue time (sealed by a
-	// sealer with a longer TTL) is refused with ErrStateExpired.
+	// TTL is how long after sealing a state can be opened (zero means
+	// DefaultStateTTL); a state sealed with a longer TTL is refused with
+	// ErrStateExpired.
 	TTL time.Duration
-	// Audience names the service every state the sealer seals is for,
-	// such as the server's name, so that services sharing a key cannot
-	// take each other's states (ErrStateWrongAudience). The empty
-	// audience is one like any other: a sealer with audience "a" refuses
-	// what a sealer with "" sealed, and the reverse.
+	// Audience names the service the sealer's states are for, such as the
+	// server's name, so that services sharing a key cannot take each
+	// other's states (ErrStateWrongAudience); "" is one like any other.
 	Audience string
 	// Now, when set, is the sealer's clock (for tests); nil means time.Now.
 	Now func() time.Time
 }
 
 // A StateSealer protects the requestState a server sends in an
-// InputRequiredResult. The client echoes it on its retry, and whoever
-// controls the client can change it, so the specification requires a
-// server to treat it as attacker-controlled and, where it matters, to
-// protect its integrity and bind it to the principal, to a short expiry
-// and to the originating request. Seal encrypts and authenticates the
-// state with AES-GCM under the current key, together with its issue time,
-// its expiry and digests of the sealer's audience and of a StateBinding
-// (the principal, the method, the salient params), all of which Open checks.
+// InputRequiredResult, which the client echoes on its retry and may have
+// changed: the specification asks a server to protect its integrity and
+// bind it to the principal, a short expiry and the originating request.
+// Seal encrypts and authenticates the state with AES-GCM under the current
+// key, with its issue time, its expiry and digests of the sealer's audience
+// and of a StateBinding, all of which Open checks.
 //
-// Sealing bounds replay but does not prevent it: the same principal can
-// send a state again, on the same request, until it expires, and a
-// retry looks exactly like a replay. Where a state must be used at most
-// once (a payment, a one-time grant), put a unique id in the state and
-// record its use on the server.
+// Sealing bounds replay (to the principal and request, until expiry) but
+// cannot prevent it: a retry looks exactly like a replay. Where a state
+// must be used at most once (a payment, a one-time grant), put a unique id
+// in it and record its use on the server.
 //
 // The nonces are random (96 bits): rotate the key well before it has
-// sealed 2^32 states. A StateSealer is safe for concurrent use; to
-// rotate, build a new one and swap it in (with sync/atomic.Pointer, for
-// example).
+// sealed 2^32 states. A StateSealer is safe for concurrent use; to rotate,
+// build a new one and swap it in (with sync/atomic.Pointer, for example).
 type StateSealer struct {
 	current  *sealKey
 	keys     map[string]*sealKey
@@ -165,13 +147,13 @@ type StateSealer struct {
 
 // sealKey is one key, ready to use.
 type sealKey struct {
-	header []byte // format, id length, id: what every state sealed with the key begins with
+	header []byte // format, id length, id: how its states begin
 	aead   cipher.AEAD
 }
 
-// NewStateSealer returns a sealer with the keys, TTL and audience of c.
-// It refuses a key whose id is empty, longer than 255 bytes or given
-// twice, a secret that is not an AES key, and a negative TTL.
+// NewStateSealer returns a sealer configured by c. It refuses a key whose
+// id is empty, longer than 255 bytes or given twice, a secret that is not
+// an AES key, and a negative TTL.
 func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	if c.TTL < 0 {
 		return nil, fmt.Errorf("StateSealer: negative TTL %v", c.TTL)
@@ -207,39 +189,34 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	return s, nil
 }
 
-// StateBinding is the request a sealed state belongs to. Open must be
-// given the binding of the request that brought the state back, and
-// refuses the state unless it is the one the state was sealed with.
+// StateBinding is the request a sealed state belongs to: Open refuses a
+// state unless given the binding it was sealed with.
 type StateBinding struct {
-	// Principal is who made the request, as the server authenticated
-	// them: a user or client id from an access token, for example. Without
+	// Principal is who made the request, as the server authenticated them
+	// (a user or client id from an access token, for example). Without
 	// authentication, use a value that stands for the connection, or a
-	// fixed one such as "anonymous"; states then move freely between the
-	// callers that share it.
+	// fixed one such as "anonymous" that lets states move between callers.
 	Principal string
-	// Method is the request's method, such as "tools/call".
-	Method string
+	Method    string // the request's method, such as "tools/call"
 	// Params are the bytes of the request's params that the state is
-	// about, in a form the retry reproduces exactly; SalientParams makes
-	// one. Nil binds the state to the method alone.
+	// about, in a form the retry reproduces exactly, as SalientParams
+	// makes. Nil binds the state to the method alone.
 	Params []byte
 }
 
 // SalientParams returns the part of a request's params that a sealed
-// requestState is bound to by default: every member except _meta,
+// requestState is bound to by default: every member but _meta,
 // inputResponses and requestState, which differ between the first attempt
-// and the retry, as canonical JSON (members sorted by name at every
-// level, no white space between tokens, numbers as written, strings
-// escaped as encoding/json escapes them). For tools/call, that is the
-// tool's name and arguments. Absent or null params give {}.
+// and the retry (for tools/call, the tool's name and arguments), as
+// canonical JSON: members sorted by name at every level, no white space,
+// numbers as written, strings escaped as encoding/json escapes them.
+// Absent or null params give {}.
 //
-// Params that are not a JSON object are an error, and so are params that
-// JSON decoders read in different ways, which SalientParams refuses
-// rather than pick one reading: an object with a member name twice (at
-// any depth, also in the members it drops, and however the names are
+// It refuses params that are not a JSON object, nest deeper than 10000
+// levels, or that JSON decoders read in different ways: an object with a
+// member name twice (at any depth, also in the members it drops, however
 // escaped), text that is not UTF-8, and an escaped surrogate that is not
-// half of a pair (such as "\ud800"). Nesting deeper than 10000 levels is
-// an error too.
+// half of a pair (such as "\ud800").
 func SalientParams(params []byte) ([]byte, error) {
 	i := skipSpace(params, 0)
 	if len(params) == 0 || isNullValue(params[i:]) {
@@ -271,7 +248,7 @@ var (
 )
 
 // salientCanon reads params into a tree of nodes, then writes the tree
-// as canonical JSON. Its slices are kept between calls.
+// as canonical JSON. Its slices are kept between calls, in a pool.
 type salientCanon struct {
 	in    []byte
 	pos   int
@@ -284,17 +261,17 @@ type salientCanon struct {
 
 // salientNode is one value: for '{' and '[', its children are
 // kids[start:end]; for '"', it is text[start:end]; for 0 (a number,
-// true, false or null), it is in[start:end] as written.
+// true, false or null), it is in[start:end].
 type salientNode struct {
 	kind       byte
 	start, end int
 }
 
-// salientKid is a child of a container: a value, and for an object the
-// member name, text[name:nameEnd].
+// salientKid is a child of a container: its node, and in an object its
+// name, text[name:nameEnd]. Both types stay within the 4 fields and 32
+// bytes the compiler keeps in registers: larger kids sort much slower.
 type salientKid struct {
-	name, nameEnd int
-	node          int
+	name, nameEnd, node int
 }
 
 var salientPool = sync.Pool{New: func() any { return new(salientCanon) }}
@@ -310,14 +287,16 @@ func (c *salientCanon) release() {
 	}
 }
 
-// value reads the value at c.pos, which is not white space, at depth
-// containers deep, and returns its node.
+// value reads the value after the white space at c.pos, depth containers
+// deep, and returns its node.
 func (c *salientCanon) value(depth int) (int, error) {
 	in := c.in
+	c.pos = skipSpace(in, c.pos)
 	if c.pos >= len(in) {
 		return 0, errSalientSyntax
 	}
 	n := salientNode{start: c.pos}
+	var err error
 	switch b := in[c.pos]; {
 	case b == '{' || b == '[':
 		if depth++; depth > 10000 { // as in encoding/json
@@ -337,11 +316,8 @@ func (c *salientCanon) value(depth int) (int, error) {
 			}
 		}
 	case b == '"':
-		start, end, err := c.str()
-		if err != nil {
-			return 0, err
-		}
-		n.kind, n.start, n.end = '"', start, end
+		n.kind = b
+		n.start, n.end, err = c.str()
 	case bytes.HasPrefix(in[c.pos:], []byte("true")), bytes.HasPrefix(in[c.pos:], []byte("null")):
 		c.pos += 4
 		n.end = c.pos
@@ -349,15 +325,13 @@ func (c *salientCanon) value(depth int) (int, error) {
 		c.pos += 5
 		n.end = c.pos
 	case b == '-' || '0' <= b && b <= '9':
-		if err := c.number(); err != nil {
-			return 0, err
-		}
+		err = c.number()
 		n.end = c.pos
 	default:
-		return 0, errSalientSyntax
+		err = errSalientSyntax
 	}
 	c.nodes = append(c.nodes, n)
-	return len(c.nodes) - 1, nil
+	return len(c.nodes) - 1, err
 }
 
 // compareNames orders the members of an object by their decoded names.
@@ -368,55 +342,49 @@ func (c *salientCanon) compareNames(a, b salientKid) int {
 // items reads the members of the object, or the elements of the array,
 // that open begins at c.pos onto c.stack.
 func (c *salientCanon) items(depth int, open byte) error {
-	end := open + 2 // '}' or ']'
-	c.pos = skipSpace(c.in, c.pos+1)
-	if c.pos < len(c.in) && c.in[c.pos] == end {
-		c.pos++
-		return nil
-	}
-	for {
+	c.eat(open)
+	for first := true; !c.eat(open + 2); first = false { // '}' or ']'
+		if !first && !c.eat(',') {
+			return errSalientSyntax
+		}
 		var kid salientKid
 		var err error
 		if open == '{' {
-			if c.pos >= len(c.in) || c.in[c.pos] != '"' {
-				return errSalientSyntax
-			}
 			if kid.name, kid.nameEnd, err = c.str(); err != nil {
 				return err
 			}
-			c.pos = skipSpace(c.in, c.pos)
-			if c.pos >= len(c.in) || c.in[c.pos] != ':' {
+			if !c.eat(':') {
 				return errSalientSyntax
 			}
-			c.pos = skipSpace(c.in, c.pos+1)
 		}
 		if kid.node, err = c.value(depth); err != nil {
 			return err
 		}
 		c.stack = append(c.stack, kid)
-		if c.pos = skipSpace(c.in, c.pos); c.pos < len(c.in) && c.in[c.pos] == ',' {
-			c.pos = skipSpace(c.in, c.pos+1)
-			continue
-		}
-		if c.pos < len(c.in) && c.in[c.pos] == end {
-			c.pos++
-			return nil
-		}
-		return errSalientSyntax
 	}
+	return nil
+}
+
+// eat skips white space, then b if it is there, and says whether it was.
+func (c *salientCanon) eat(b byte) bool {
+	c.pos = skipSpace(c.in, c.pos)
+	if c.pos < len(c.in) && c.in[c.pos] == b {
+		c.pos++
+		return true
+	}
+	return false
 }
 
 // number reads the number at c.pos: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 func (c *salientCanon) number() error {
-	in, i := c.in, c.pos
-	// skip moves i past a byte of set (all of them if many) and says
+	// skip moves c.pos past a byte of set (all of them if many) and says
 	// whether it moved.
 	skip := func(set string, many bool) bool {
-		start := i
-		for i < len(in) && strings.IndexByte(set, in[i]) >= 0 && (many || i == start) {
-			i++
+		start := c.pos
+		for c.pos < len(c.in) && strings.IndexByte(set, c.in[c.pos]) >= 0 && (many || c.pos == start) {
+			c.pos++
 		}
-		return i > start
+		return c.pos > start
 	}
 	skip("-", false)
 	ok := skip("0", false) || skip("0123456789", true)
@@ -430,14 +398,17 @@ func (c *salientCanon) number() error {
 	if !ok {
 		return errSalientSyntax
 	}
-	c.pos = i
 	return nil
 }
 
-// str decodes the string at c.pos onto c.text and returns where it lies
-// there.
+// str decodes the string after the white space at c.pos onto c.text and
+// returns where it lies there.
 func (c *salientCanon) str() (start, end int, err error) {
+	c.pos = skipSpace(c.in, c.pos)
 	in, i := c.in, c.pos+1
+	if c.pos >= len(in) || in[c.pos] != '"' {
+		return 0, 0, errSalientSyntax
+	}
 	start = len(c.text)
 	for {
 		j := i
@@ -491,12 +462,12 @@ func hexEscape(b []byte) rune {
 // write appends node n to out as canonical JSON, leaving out the members
 // that differ between the attempts of a request if top.
 func (c *salientCanon) write(out []byte, n int, top bool) []byte {
-	node := c.nodes[n]
-	switch node.kind {
+	v := c.nodes[n]
+	switch v.kind {
 	case '{', '[':
-		out = append(out, node.kind)
+		out = append(out, v.kind)
 		first := true
-		for _, m := range c.kids[node.start:node.end] {
+		for _, m := range c.kids[v.start:v.end] {
 			name := c.text[m.name:m.nameEnd] // empty in an array
 			if top && (string(name) == "_meta" || string(name) == "inputResponses" || string(name) == "requestState") {
 				continue
@@ -504,16 +475,16 @@ func (c *salientCanon) write(out []byte, n int, top bool) []byte {
 			if !first {
 				out = append(out, ',')
 			}
-			if first = false; node.kind == '{' {
+			if first = false; v.kind == '{' {
 				out = append(appendString(out, name), ':')
 			}
 			out = c.write(out, m.node, false)
 		}
-		return append(out, node.kind+2) // '}' or ']'
+		return append(out, v.kind+2) // '}' or ']'
 	case '"':
-		return appendString(out, c.text[node.start:node.end])
+		return appendString(out, c.text[v.start:v.end])
 	}
-	return append(out, c.in[node.start:node.end]...)
+	return append(out, c.in[v.start:v.end]...)
 }
 
 // stateBuffers holds scratch space, so that sealing and opening allocate
@@ -555,25 +526,20 @@ func (b *StateBinding) digestInput() int {
 	return 32 + binary.MaxVarintLen64 + len(b.Method) + max(len(b.Principal), len(b.Params))
 }
 
-var (
-	errNilSealer  = errors.New("requestState: nil StateSealer")
-	errZeroSealer = errors.New("requestState: a StateSealer not made by NewStateSealer has no key")
-)
-
 // ready says why s cannot seal or open, or nil when it can.
 func (s *StateSealer) ready() error {
 	switch {
 	case s == nil:
-		return errNilSealer
+		return errors.New("requestState: nil StateSealer")
 	case s.current == nil:
-		return errZeroSealer
+		return errors.New("requestState: a StateSealer not made by NewStateSealer has no key")
 	}
 	return nil
 }
 
 // Seal seals state for the request b describes, to be opened within the
 // sealer's TTL, and returns the requestState to send: unpadded base64url
-// text that the client can neither read nor change unnoticed.
+// that the client can neither read nor change unnoticed.
 func (s *StateSealer) Seal(state []byte, b StateBinding) (string, error) {
 	text, err := s.AppendSeal(nil, state, b)
 	if err != nil {
@@ -607,12 +573,7 @@ func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, err
 	raw = append(append(append(raw, s.audience[:]...), principal[:]...), request[:]...)
 	raw = append(raw, state...)
 	raw = k.aead.Seal(raw[:off], raw[len(k.header):off], raw[off:], k.header)
-	m := stateEncoding.EncodedLen(len(raw))
-	if cap(dst)-len(dst) < m {
-		dst = append(make([]byte, 0, len(dst)+m), dst...)
-	}
-	stateEncoding.Encode(dst[len(dst):len(dst)+m], raw)
-	return dst[:len(dst)+m], nil
+	return stateEncoding.AppendEncode(dst, raw), nil
 }
 
 // Open checks a requestState that came back with the request b describes
@@ -622,7 +583,7 @@ func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, err
 // ErrStateUnknownKey, ErrStateTampered (authentication),
 // ErrStateWrongAudience, ErrStateNotYetValid, ErrStateExpired,
 // ErrStateWrongPrincipal, ErrStateWrongRequest. A state that opens is
-// authentic and fresh, not unused: see StateSealer on replay.
+// authentic and fresh, not unused: see [StateSealer] on replay.
 func (s *StateSealer) Open(sealed string, b StateBinding) ([]byte, error) {
 	return s.AppendOpen(nil, sealed, b)
 }
