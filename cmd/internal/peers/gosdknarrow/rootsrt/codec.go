@@ -38,12 +38,6 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 var ErrRequired = errors.New("required")
 
-// NewDecodeError is the *DecodeError for a value of typeName that does not
-// fit: the value itself when path is empty, else its member at path.
-func NewDecodeError(typeName, path string, err error) error {
-	return &DecodeError{Type: typeName, Path: path, Err: err}
-}
-
 // CheckJSON says what is wrong when data is not one valid JSON value. The
 // decoders only delimit the values they walk past, so raw bytes from a
 // transport go through it once, where they reach a decoder, and a
@@ -60,23 +54,31 @@ func CheckJSON(data []byte) error {
 // errors from nested values name the whole path from typeName.
 func MemberError(typeName, member string, err error) error {
 	if de, ok := err.(*DecodeError); ok {
-		if de.Path != "" && de.Path[0] != '[' {
-			member += "."
-		}
-		member, err = member+de.Path, de.Err
+		member, err = joinPath(member, de.Path), de.Err
 	}
 	return &DecodeError{Type: typeName, Path: member, Err: err}
 }
 
-// Members walks the members of a JSON object in place: no map, no copies.
-// Each value is only delimited here; the code that decodes it checks it.
+// joinPath is the path of path, a member's ("uri") or an element's ("[2]"),
+// in the value at prefix.
+func joinPath(prefix, path string) string {
+	if path != "" && path[0] != '[' {
+		prefix += "."
+	}
+	return prefix + path
+}
+
+// Members walks the members of a JSON object, or the elements of an array
+// (with no Key), in place: no map, no copies. Each value is only
+// delimited here; the code that decodes it checks it.
 type Members struct {
 	data  []byte
 	pos   int
+	close byte // '}', or ']' for an array
+	more  bool
 	Key   []byte // the member's name, unescaped
 	Value []byte // the member's value, as written
 	Err   error  // what ended the walk early
-	more  bool
 }
 
 // ObjectMembers starts a walk over data, which must be a JSON object; for
@@ -89,97 +91,67 @@ func ObjectMembers(data []byte) (m Members, isNull bool, err error) {
 	if i == len(data) || data[i] != '{' {
 		return m, false, fmt.Errorf("want a JSON object, got %s", KindOf(data[i:]))
 	}
-	return Members{data: data, pos: i + 1}, false, nil
+	return Members{data: data, pos: i + 1, close: '}'}, false, nil
 }
 
-// Next moves to the next member, setting Key and Value; it returns false
-// at the end of the object or on malformed JSON (then Err is set).
+// Next moves to the next member or element, setting Key and Value; it
+// returns false at the end or on malformed JSON (then Err is set).
 func (m *Members) Next() bool {
-	i := nextItem(&m.data, m.pos, m.more, &m.Err, '}', "malformed JSON: data after the object", "malformed JSON: want , or } after a member")
-	if i < 0 {
+	if m.Err != nil || m.data == nil {
 		return false
 	}
-	end, err := ScanString(m.data, i)
-	if err != nil {
-		m.Err = err
-		return false
+	container, item := "object", "a member"
+	if m.close == ']' {
+		container, item = "array", "an element"
 	}
-	m.Key = m.data[i+1 : end-1]
-	if bytes.IndexByte(m.Key, '\\') >= 0 || !utf8.Valid(m.Key) {
-		// Decode escapes, and replace invalid UTF-8 with U+FFFD as
-		// encoding/json does, so that the name survives a round trip.
-		var k string
-		if err := json.Unmarshal(m.data[i:end], &k); err != nil {
-			m.Err = fmt.Errorf("malformed member name: %w", err)
+	i := SkipSpace(m.data, m.pos)
+	switch {
+	case i >= len(m.data):
+		m.Err = errors.New("malformed JSON: unexpected end of input")
+		return false
+	case m.data[i] == m.close:
+		if SkipSpace(m.data, i+1) != len(m.data) {
+			m.Err = errors.New("malformed JSON: data after the " + container)
+		}
+		m.data = nil
+		return false
+	case m.more && m.data[i] != ',':
+		m.Err = fmt.Errorf("malformed JSON: want , or %c after %s", m.close, item)
+		return false
+	case m.more:
+		i = SkipSpace(m.data, i+1)
+	}
+	if m.close == '}' {
+		end, err := ScanString(m.data, i)
+		if err != nil {
+			m.Err = err
 			return false
 		}
-		m.Key = []byte(k)
+		m.Key = m.data[i+1 : end-1]
+		if bytes.IndexByte(m.Key, '\\') >= 0 || !utf8.Valid(m.Key) {
+			// Decode escapes, and replace invalid UTF-8 with U+FFFD as
+			// encoding/json does, so that the name survives a round trip.
+			var k string
+			if err := json.Unmarshal(m.data[i:end], &k); err != nil {
+				m.Err = fmt.Errorf("malformed member name: %w", err)
+				return false
+			}
+			m.Key = []byte(k)
+		}
+		i = SkipSpace(m.data, end)
+		if i >= len(m.data) || m.data[i] != ':' {
+			m.Err = errors.New("malformed JSON: want : after a member name")
+			return false
+		}
+		i = SkipSpace(m.data, i+1)
 	}
-	i = SkipSpace(m.data, end)
-	if i >= len(m.data) || m.data[i] != ':' {
-		m.Err = errors.New("malformed JSON: want : after a member name")
-		return false
-	}
-	i = SkipSpace(m.data, i+1)
-	vend, err := ScanValue(m.data, i)
+	end, err := ScanValue(m.data, i)
 	if err != nil {
 		m.Err = err
 		return false
 	}
-	m.Value, m.pos, m.more = m.data[i:vend], vend, true
+	m.Value, m.pos, m.more = m.data[i:end], end, true
 	return true
-}
-
-// Elements walks the elements of a JSON array, like Members.
-type Elements struct {
-	data  []byte
-	pos   int
-	Value []byte
-	Err   error
-	more  bool
-}
-
-func (e *Elements) Next() bool {
-	i := nextItem(&e.data, e.pos, e.more, &e.Err, ']', "malformed JSON: data after the array", "malformed JSON: want , or ] after an element")
-	if i < 0 {
-		return false
-	}
-	end, err := ScanValue(e.data, i)
-	if err != nil {
-		e.Err = err
-		return false
-	}
-	e.Value, e.pos, e.more = e.data[i:end], end, true
-	return true
-}
-
-// nextItem moves a walk over *data, an object or array that end closes,
-// from pos to its next item and returns where that begins. It returns -1
-// at the end, setting *data to nil, and on malformed JSON, setting *err:
-// to after for bytes after the container, to want for a byte after an
-// item that is neither ',' nor end.
-func nextItem(data *[]byte, pos int, more bool, err *error, end byte, after, want string) int {
-	if *err != nil || *data == nil {
-		return -1
-	}
-	d := *data
-	i := SkipSpace(d, pos)
-	switch {
-	case i >= len(d):
-		*err = errors.New("malformed JSON: unexpected end of input")
-	case d[i] == end:
-		if SkipSpace(d, i+1) != len(d) {
-			*err = errors.New(after)
-		}
-		*data = nil
-	case more && d[i] != ',':
-		*err = errors.New(want)
-	case more:
-		return SkipSpace(d, i+1)
-	default:
-		return i
-	}
-	return -1
 }
 
 func SkipSpace(data []byte, i int) int {
@@ -334,7 +306,7 @@ func DecodeSlice[T any, P interface {
 	}
 	// Count first: one quick pass over the bytes costs less than growing
 	// the slice step by step (append grows large slices by a quarter).
-	count := Elements{data: value, pos: 1}
+	count := Members{data: value, pos: 1, close: ']'}
 	n := 0
 	for count.Next() {
 		n++
@@ -342,16 +314,13 @@ func DecodeSlice[T any, P interface {
 	if count.Err != nil {
 		return count.Err
 	}
-	e := Elements{data: value, pos: 1}
-	out := make([]T, 0, n)
-	for e.Next() {
-		out = append(out, *new(T))
-		if err := P(&out[len(out)-1]).UnmarshalJSON(e.Value); err != nil {
-			return MemberError("", "["+strconv.Itoa(len(out)-1)+"]", err)
+	// The same walk again: it cannot fail now.
+	e := Members{data: value, pos: 1, close: ']'}
+	out := make([]T, n)
+	for i := 0; e.Next(); i++ {
+		if err := P(&out[i]).UnmarshalJSON(e.Value); err != nil {
+			return MemberError("", "["+strconv.Itoa(i)+"]", err)
 		}
-	}
-	if e.Err != nil {
-		return e.Err
 	}
 	*dst = out
 	return nil
@@ -364,19 +333,17 @@ func AppendString[S ~string | ~[]byte](b []byte, s S) []byte {
 	done := 0 // s[:done] is in b
 	for i := 0; i < len(s); {
 		c, size := s[i], 1
-		if c < utf8.RuneSelf && plainJSON[c] {
+		if c < utf8.RuneSelf && asciiEscape[c] == 0 {
 			i++
 			continue
 		}
 		b = append(b, s[done:i]...)
 		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < ' ' && shortEscape[c] != 0:
-			b = append(b, '\\', shortEscape[c])
-		case c < utf8.RuneSelf: // another control byte, or < > & for HTML
+		case c < utf8.RuneSelf && asciiEscape[c] == 'u':
 			b = append(b, `\u00`...)
 			b = append(b, hexDigits[c>>4], hexDigits[c&0xF])
+		case c < utf8.RuneSelf:
+			b = append(b, '\\', asciiEscape[c])
 		default:
 			// At most four bytes: a conversion that does not allocate.
 			var r rune
@@ -400,17 +367,16 @@ func AppendString[S ~string | ~[]byte](b []byte, s S) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// shortEscape holds the control bytes encoding/json writes as \b, \t, \n,
-// \f and \r.
-var shortEscape = [' ']byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
-
-// plainJSON holds the ASCII bytes that stand for themselves in a JSON
-// string as encoding/json writes it (it also escapes <, > and &).
-var plainJSON = func() (set [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		set[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+// asciiEscape is how encoding/json writes each ASCII byte in a string: 0
+// as itself, 'u' as \u00XX (control bytes, and < > & for HTML), another as
+// a backslash and that byte.
+var asciiEscape = func() (e [utf8.RuneSelf]byte) {
+	for c := range ' ' {
+		e[c] = 'u'
 	}
-	return set
+	e['<'], e['>'], e['&'], e['"'], e['\\'] = 'u', 'u', 'u', '"', '\\'
+	e['\b'], e['\t'], e['\n'], e['\f'], e['\r'] = 'b', 't', 'n', 'f', 'r'
+	return e
 }()
 
 // AppendMarshalled appends any other value as encoding/json writes it.
@@ -441,31 +407,6 @@ func KeepMember[E any](extra map[string]E, key, value []byte) (map[string]E, err
 	}
 	extra[string(key)] = e
 	return extra, nil
-}
-
-// AppendExtra appends the members kept in extra that do not have a known
-// name, in sorted order, and closes the object; comma says whether members
-// precede them.
-func AppendExtra[E any](b []byte, comma bool, extra map[string]E, known ...string) ([]byte, error) {
-	if len(extra) == 0 {
-		return append(b, '}'), nil
-	}
-	for _, k := range SortedKeys(extra) {
-		if slices.Contains(known, k) {
-			continue
-		}
-		if comma {
-			b = append(b, ',')
-		}
-		comma = true
-		b = AppendString(b, k)
-		b = append(b, ':')
-		var err error
-		if b, err = AppendMarshalled(b, extra[k]); err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-	}
-	return append(b, '}'), nil
 }
 
 func SortedKeys[V any](m map[string]V) []string {
@@ -544,39 +485,47 @@ func EndObject[E any](o *Object, extra map[string]E, known ...string) ([]byte, e
 	if o.err != nil {
 		return nil, o.err
 	}
-	return AppendExtra(o.B, o.n > 0, extra, known...)
-}
-
-// UnmarshalObject is a generated type's UnmarshalJSON: it decodes data as
-// DecodeObject does, through member, which fills *p, a fresh value, and
-// copies *p to *x only when the whole object decodes. JSON null leaves *x
-// unchanged. (The caller declares p, so that it stays on its stack.)
-func UnmarshalObject[T any](x, p *T, data []byte, typeName string, member func(key, value []byte) error, required ...string) error {
-	isNull, err := DecodeObject(data, typeName, member, required...)
-	if err == nil && !isNull {
-		*x = *p
+	b, comma := o.B, o.n > 0
+	if len(extra) == 0 {
+		return append(b, '}'), nil // without the allocations of SortedKeys
 	}
-	return err
+	for _, k := range SortedKeys(extra) {
+		if slices.Contains(known, k) {
+			continue
+		}
+		if comma {
+			b = append(b, ',')
+		}
+		comma = true
+		b = append(AppendString(b, k), ':')
+		var err error
+		if b, err = AppendMarshalled(b, extra[k]); err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+	}
+	return append(b, '}'), nil
 }
 
-// DecodeObject decodes data, a JSON object or null, member by member:
-// member decodes each, with its name and value as written. Names match
-// exactly (encoding/json would also match them in another case); a member
-// of required that is missing or null, or a member member refuses, is a
-// *DecodeError of a value of typeName naming the member's path. It
-// reports null data as isNull, with no member decoded.
-func DecodeObject(data []byte, typeName string, member func(key, value []byte) error, required ...string) (isNull bool, err error) {
+// UnmarshalObject is a generated type's UnmarshalJSON: it decodes data, a
+// JSON object, through member, which fills *p, a fresh value, from each
+// member's name and value as written, and copies *p to *x only when the
+// whole object decodes. JSON null leaves *x unchanged. Names match exactly
+// (encoding/json would also match them in another case). A member of
+// required that is missing or null, or a member member refuses, is a
+// *DecodeError of a value of typeName naming the member's path. (The
+// caller declares p, so that it stays on its stack.)
+func UnmarshalObject[T any](x, p *T, data []byte, typeName string, member func(key, value []byte) error, required ...string) error {
 	m, isNull, err := ObjectMembers(data)
 	if err != nil {
-		return false, NewDecodeError(typeName, "", err)
+		return &DecodeError{Type: typeName, Err: err}
 	}
 	if isNull {
-		return true, nil
+		return nil
 	}
 	var seen uint64 // bit i: required[i] was given, not null
 	for m.Next() {
 		if err := member(m.Key, m.Value); err != nil {
-			return false, MemberError(typeName, string(m.Key), err)
+			return MemberError(typeName, string(m.Key), err)
 		}
 		for i, name := range required {
 			if string(m.Key) == name {
@@ -589,14 +538,15 @@ func DecodeObject(data []byte, typeName string, member func(key, value []byte) e
 		}
 	}
 	if m.Err != nil {
-		return false, NewDecodeError(typeName, "", m.Err)
+		return &DecodeError{Type: typeName, Err: m.Err}
 	}
 	for i, name := range required {
 		if seen&(1<<i) == 0 {
-			return false, NewDecodeError(typeName, name, ErrRequired)
+			return &DecodeError{Type: typeName, Path: name, Err: ErrRequired}
 		}
 	}
-	return false, nil
+	*x = *p
+	return nil
 }
 
 // DecodePtr decodes value into a new *T, or sets *dst to nil for null.

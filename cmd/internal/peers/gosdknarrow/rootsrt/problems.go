@@ -5,6 +5,7 @@ package rootsrt
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,9 +26,8 @@ type Problem struct {
 	Message string // what is wrong with it
 }
 
-// Error lists the problems, separated by semicolons: the first 20 and how
-// many more (Problems has them all), so that many bad roots make no log
-// line of megabytes.
+// Error lists the first 20 problems, separated by semicolons, and counts
+// the rest (Problems has them all), so that log lines stay short.
 func (e *ValidationError) Error() string {
 	const listed = 20
 	var b strings.Builder
@@ -76,14 +76,8 @@ func (v *Validator) AddErr(at *Path, err error) {
 	}
 	prefix := at.String()
 	for _, p := range verr.Problems {
-		switch {
-		case prefix == "":
-		case p.Path == "":
-			p.Path = prefix
-		case p.Path[0] == '[':
-			p.Path = prefix + p.Path
-		default:
-			p.Path = prefix + "." + p.Path
+		if prefix != "" {
+			p.Path = joinPath(prefix, p.Path)
 		}
 		v.Problems = append(v.Problems, p)
 	}
@@ -148,53 +142,41 @@ func (p *Path) String() string {
 	if p == nil {
 		return ""
 	}
-	var b strings.Builder
-	p.write(&b)
-	return b.String()
-}
-
-func (p *Path) write(b *strings.Builder) {
-	if p.parent != nil {
-		p.parent.write(b)
+	s := p.parent.String()
+	if s != "" && p.name != "" {
+		s += "."
 	}
-	if p.name != "" {
-		if b.Len() > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(p.name)
-	}
+	s += p.name
 	if p.index >= 0 {
-		b.WriteString("[" + strconv.Itoa(p.index) + "]")
+		s += "[" + strconv.Itoa(p.index) + "]"
 	}
+	return s
 }
 
 // CheckURI returns why s is not an absolute URI (RFC 3986) with one of the
 // given schemes, or "" when it is one. With no schemes, any scheme will do.
-// A required scheme must be spelled as given, in lower case: RFC 3986 lets
-// schemes vary in case, but the protocol says root URIs start with
-// "file://" and peers (the TypeScript SDK) reject "FILE://" with the whole
-// list. It allocates nothing for a valid URI.
+// Schemes match as given, in lower case, though RFC 3986 lets them vary:
+// root URIs start with "file://", and peers (the TypeScript SDK) reject a
+// list holding "FILE://". It allocates nothing for a valid URI.
 func CheckURI(s string, schemes ...string) string {
-	colon := strings.IndexByte(s, ':')
-	if colon <= 0 || !isScheme(s[:colon]) {
+	// A scheme is a letter, then letters, digits, "+", "-" or ".".
+	scheme, rest, ok := strings.Cut(s, ":")
+	if !ok || scheme == "" || !strings.Contains(asciiLetters, scheme[:1]) ||
+		strings.Trim(scheme, asciiLetters+asciiDigits+"+-.") != "" {
 		return "not an absolute URI: it must start with a scheme such as file:"
 	}
-	for i := colon + 1; i < len(s); i++ {
-		c := s[i]
-		if c == '%' {
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return "malformed percent-encoding"
-			}
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '%' && (i+2 >= len(rest) || !isHex(rest[i+1]) || !isHex(rest[i+2])):
+			return "malformed percent-encoding"
+		case c == '%':
 			i += 2
-			continue
-		}
-		if !uriChars[c] {
-			return mustEncode(s[i:])
+		case !uriChars[c]:
+			return mustEncode(rest[i:])
 		}
 	}
 	// A file URI is an authority (empty for the local host) and an
 	// absolute path, with no query or fragment.
-	scheme, rest := s[:colon], s[colon+1:]
 	switch {
 	case len(schemes) == 0:
 		return ""
@@ -220,22 +202,7 @@ func mustEncode(s string) string {
 	if r == utf8.RuneError && size <= 1 {
 		return fmt.Sprintf("byte 0x%02X is not UTF-8 text; percent-encode it as %%%02X", s[0], s[0])
 	}
-	var encoded strings.Builder
-	for i := 0; i < size; i++ {
-		fmt.Fprintf(&encoded, "%%%02X", s[i])
-	}
-	return fmt.Sprintf("character %q must be percent-encoded as %s", r, encoded.String())
-}
-
-func isScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !alpha && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return false
-		}
-	}
-	return s != ""
+	return fmt.Sprintf("character %q must be percent-encoded as %s", r, url.PathEscape(s[:size]))
 }
 
 func isHex(c byte) bool {
@@ -245,8 +212,13 @@ func isHex(c byte) bool {
 // uriChars are the bytes that may appear unescaped in a URI: unreserved,
 // general delimiters and sub-delimiters.
 var uriChars = func() (set [256]bool) {
-	for _, c := range "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=" {
+	for _, c := range asciiLetters + asciiDigits + "-._~:/?#[]@!$&'()*+,;=" {
 		set[c] = true
 	}
 	return set
 }()
+
+const (
+	asciiLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	asciiDigits  = "0123456789"
+)
