@@ -35,82 +35,75 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"func _() { _ = requires(\"go-sdk v1.8.0 or later, which needs Go 1.25\").SupportedProtocolVersions }\n" +
 			"\n" +
-			"// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)\n" +
-			"// this package was written against.\n" +
+			"// SDKVersion is the version of go-sdk this package was written against.\n" +
 			"const SDKVersion = \"v1.8.0\"\n" +
 			"\n" +
 			"// An Option configures an Adapter.\n" +
 			"type Option func(*Adapter)\n" +
 			"\n" +
-			"// Timeout bounds each roots/list request sent to a client; zero means\n" +
-			"// the gate's DefaultTimeout.\n" +
-			"func Timeout(d time.Duration) Option { return func(a *Adapter) { a.perRequest.Timeout = d } }\n" +
-			"\n" +
-			"// MaxAge lets a session reuse its client's roots while they are younger\n" +
-			"// than d (see the gate's Session.MaxAge); zero keeps them until the client\n" +
-			"// announces a change, when it can.\n" +
-			"func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.perRequest.MaxAge = d } }\n" +
-			"\n" +
-			"// Strict refuses a roots list that holds an invalid root, instead of\n" +
-			"// keeping its valid roots.\n" +
-			"func Strict() Option { return func(a *Adapter) { a.perRequest.Lenient = false } }\n" +
-			"\n" +
-			"// OnInvalidRoots receives the error naming the roots left out of a list\n" +
-			"// (by index, with the rule each breaks), when the list is kept. A session\n" +
-			"// that serves its cached roots again reports the same roots once.\n" +
-			"func OnInvalidRoots(f func(error)) Option {\n" +
-			"\treturn func(a *Adapter) { a.perRequest.OnInvalidRoots = f }\n" +
+			"// setting is the Option that applies f to every gate session of the adapter.\n" +
+			"func setting(f func(*Session)) Option {\n" +
+			"\treturn func(a *Adapter) { a.settings = append(a.settings, f) }\n" +
 			"}\n" +
 			"\n" +
-			"// InputKey names the roots/list entry of the input_required results\n" +
-			"// (2026-07-28); empty means the gate's DefaultInputKey.\n" +
-			"func InputKey(key string) Option { return func(a *Adapter) { a.perRequest.InputKey = key } }\n" +
+			"// Timeout bounds each roots/list request; zero means the gate's DefaultTimeout.\n" +
+			"func Timeout(d time.Duration) Option { return setting(func(s *Session) { s.Timeout = d }) }\n" +
+			"\n" +
+			"// MaxAge lets a session reuse its client's roots while younger than d; zero\n" +
+			"// keeps them until the client says they changed, if it can (Session.MaxAge).\n" +
+			"func MaxAge(d time.Duration) Option { return setting(func(s *Session) { s.MaxAge = d }) }\n" +
+			"\n" +
+			"// Strict refuses a roots list with an invalid root rather than keep the rest.\n" +
+			"func Strict() Option { return setting(func(s *Session) { s.Lenient = false }) }\n" +
+			"\n" +
+			"// OnInvalidRoots receives the error naming each root left out of a kept\n" +
+			"// list, by index and rule broken; a session's cached list is reported once.\n" +
+			"func OnInvalidRoots(f func(error)) Option {\n" +
+			"\treturn setting(func(s *Session) { s.OnInvalidRoots = f })\n" +
+			"}\n" +
+			"\n" +
+			"// InputKey names the roots/list entry of input_required results\n" +
+			"// (2026-07-28); empty means DefaultInputKey.\n" +
+			"func InputKey(key string) Option { return setting(func(s *Session) { s.InputKey = key }) }\n" +
 			"\n" +
 			"// RootSetOptions are given to every RootSet the adapter builds, such as\n" +
-			"// Bounds to intersect the client's roots with the directories the\n" +
-			"// server allows.\n" +
+			"// [Bounds] to intersect the client's roots with the directories allowed.\n" +
 			"func RootSetOptions(opts ...RootSetOption) Option {\n" +
 			"\treturn func(a *Adapter) { a.setOpts = append(a.setOpts, opts...) }\n" +
 			"}\n" +
 			"\n" +
-			"// Sealer seals the requestState of the input_required results, so that\n" +
-			"// the roots of a retried request are taken only from a state this server\n" +
-			"// sealed for the same request and principal (the UserID of the request's\n" +
-			"// bearer token, else \"anonymous\"). The audience is the sealer's: set\n" +
-			"// StateSealerConfig.Audience to the server's name, so that another\n" +
-			"// service holding the same key cannot take its states. See the gate's\n" +
-			"// StateSealer.\n" +
-			"func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.perRequest.Sealer = s } }\n" +
+			"// Sealer seals the requestState of input_required results: a retried\n" +
+			"// request's roots are taken only from a state sealer sealed for the same\n" +
+			"// request and principal (its bearer token's UserID, else \"anonymous\").\n" +
+			"// Set [StateSealerConfig].Audience to the server's name, so that another\n" +
+			"// service holding the same key cannot take its states.\n" +
+			"func Sealer(sealer *StateSealer) Option { return setting(func(s *Session) { s.Sealer = sealer }) }\n" +
 			"\n" +
-			"// FallBackToBounds opts into the migration off roots (SEP-2577 deprecates\n" +
-			"// them from 2026-07-28): a client that declares no roots, or that ask\n" +
-			"// chooses not to ask (nil asks every client that declares roots), works in\n" +
-			"// the directories of the Bounds option alone, and nothing is sent to it; a\n" +
-			"// client's roots, when it gives them, are intersected with the Bounds.\n" +
-			"// Give Bounds with RootSetOptions: without them RootSet fails rather than\n" +
-			"// allow every file. ask takes the revision the client speaks; for example\n" +
-			"// func(r Revision) bool { return !r.Deprecated } stops asking where roots\n" +
-			"// are deprecated.\n" +
+			"// FallBackToBounds opts into the migration off roots (SEP-2577): a client\n" +
+			"// that declares no roots, or that ask(its revision) says not to ask (nil\n" +
+			"// asks all), works in the [Bounds] directories alone and is sent nothing;\n" +
+			"// roots a client gives are intersected with the Bounds. func(r Revision)\n" +
+			"// bool { return !r.Deprecated } stops asking where roots are deprecated.\n" +
+			"// Without Bounds in RootSetOptions, RootSet fails rather than allow every\n" +
+			"// file.\n" +
 			"func FallBackToBounds(ask func(Revision) bool) Option {\n" +
-			"\treturn func(a *Adapter) {\n" +
-			"\t\ta.perRequest.FallBackToBounds = true\n" +
-			"\t\ta.perRequest.Ask = ask\n" +
-			"\t}\n" +
+			"\treturn setting(func(s *Session) {\n" +
+			"\t\ts.FallBackToBounds = true\n" +
+			"\t\ts.Ask = ask\n" +
+			"\t})\n" +
 			"}\n" +
 			"\n" +
-			"// OnDeprecatedRoots is called as roots are used on a revision that\n" +
-			"// deprecates them: once per session that negotiated such a revision and,\n" +
-			"// where requests stand alone (2026-07-28), once per tool call that gets\n" +
-			"// the client's roots. It is the warning SEP-2577 asks for; log it or\n" +
-			"// count it.\n" +
+			"// OnDeprecatedRoots, the warning SEP-2577 asks for, is called as roots are\n" +
+			"// used on a revision that deprecates them: once per session that\n" +
+			"// negotiated one and, where requests stand alone (2026-07-28), once per\n" +
+			"// tool call that gets the client's roots.\n" +
 			"func OnDeprecatedRoots(f func(version string)) Option {\n" +
-			"\treturn func(a *Adapter) { a.perRequest.OnDeprecatedRoots = f }\n" +
+			"\treturn setting(func(s *Session) { s.OnDeprecatedRoots = f })\n" +
 			"}\n" +
 			"\n" +
-			"// An Adapter serves the roots of the clients of one or more go-sdk\n" +
-			"// servers through the kit's gate: it gives a tool handler the roots of\n" +
-			"// the client of the request it serves, on whatever revision the client\n" +
-			"// negotiated, with one call. Create it with New; it is safe for\n" +
+			"// An Adapter gives the tool handlers of one or more go-sdk servers the\n" +
+			"// roots of the client of the request they serve, through the kit's gate,\n" +
+			"// on whatever revision it negotiated. Create it with New; it is safe for\n" +
 			"// concurrent use.\n" +
 			"//\n" +
 			"//\ta := gosdk.New()\n" +
@@ -125,40 +118,44 @@ var SDKAdapters = map[string]SDKAdapter{
 			"//\t\t...\n" +
 			"//\t}))\n" +
 			"type Adapter struct {\n" +
-			"\t// perRequest serves the requests that stand alone: it keeps only the\n" +
-			"\t// RootSets of the roots lists their inputResponses bring. It holds the\n" +
-			"\t// options' settings, which the gate session of every session that\n" +
-			"\t// began with initialize copies.\n" +
-			"\tperRequest *Session\n" +
+			"\tsettings   []func(*Session)\n" +
 			"\tsetOpts    []RootSetOption\n" +
+			"\tperRequest *Session // serves the requests that stand alone\n" +
 			"\n" +
 			"\tmu       sync.Mutex\n" +
 			"\tsessions map[*mcp.ServerSession]*session\n" +
 			"}\n" +
 			"\n" +
 			"// session is what the adapter keeps of a session that began with\n" +
-			"// initialize: the protocol version the server answered, once seen, and the\n" +
-			"// gate session that asks its client for roots, once needed.\n" +
+			"// initialize: the version the server answered and the gate session, once\n" +
+			"// known, and the last report of roots left out (see finish).\n" +
 			"type session struct {\n" +
 			"\tversion string\n" +
 			"\tgate    *Session\n" +
-			"\t// invalid is the last report of roots left out, made once while the\n" +
-			"\t// cached roots it is about are served again.\n" +
 			"\tinvalid string\n" +
 			"}\n" +
 			"\n" +
 			"// New returns an Adapter configured by opts.\n" +
 			"func New(opts ...Option) *Adapter {\n" +
-			"\ta := &Adapter{perRequest: &Session{Lenient: true}, sessions: make(map[*mcp.ServerSession]*session)}\n" +
+			"\ta := &Adapter{sessions: make(map[*mcp.ServerSession]*session)}\n" +
 			"\tfor _, o := range opts {\n" +
 			"\t\to(a)\n" +
 			"\t}\n" +
+			"\ta.perRequest = a.gateSession()\n" +
 			"\treturn a\n" +
 			"}\n" +
 			"\n" +
+			"// gateSession returns a gate session with the options' settings.\n" +
+			"func (a *Adapter) gateSession() *Session {\n" +
+			"\ts := &Session{Lenient: true}\n" +
+			"\tfor _, f := range a.settings {\n" +
+			"\t\tf(s)\n" +
+			"\t}\n" +
+			"\treturn s\n" +
+			"}\n" +
+			"\n" +
 			"// NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with\n" +
-			"// a.Middleware installed: a server whose tool handlers can ask a for\n" +
-			"// roots. It panics as ServerOptions does.\n" +
+			"// a.Middleware installed. It panics as ServerOptions does.\n" +
 			"func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {\n" +
 			"\tserver := mcp.NewServer(impl, a.ServerOptions(opts))\n" +
 			"\tserver.AddReceivingMiddleware(a.Middleware)\n" +
@@ -166,9 +163,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// Middleware is a receiving middleware that records the protocol version\n" +
-			"// the server answers each initialize with: the version the session speaks,\n" +
-			"// which may differ from the one the client offered (and which the SDK\n" +
-			"// reports as the session's). Without it the adapter takes the offered one.\n" +
+			"// the server answers each initialize with, which the session speaks (the\n" +
+			"// SDK reports the one offered, which the adapter takes without it).\n" +
 			"func (a *Adapter) Middleware(next mcp.MethodHandler) mcp.MethodHandler {\n" +
 			"\treturn func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {\n" +
 			"\t\tres, err := next(ctx, method, req)\n" +
@@ -183,8 +179,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t}\n" +
 			"}\n" +
 			"\n" +
-			"// session returns what the adapter keeps of ss, kept from now until ss\n" +
-			"// ends. The caller holds a.mu.\n" +
+			"// session returns what the adapter keeps of ss until ss ends. The caller\n" +
+			"// holds a.mu.\n" +
 			"func (a *Adapter) session(ss *mcp.ServerSession) *session {\n" +
 			"\tif s := a.sessions[ss]; s != nil {\n" +
 			"\t\treturn s\n" +
@@ -205,18 +201,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// ServerOptions returns a copy of opts (nil means none) for a server whose\n" +
-			"// roots a serves:\n" +
-			"//\n" +
-			"//   - SupportedProtocolVersions narrowed to the versions the gate serves\n" +
-			"//     (from opts' list, or from every version go-sdk supports when it is\n" +
-			"//     empty), so that go-sdk offers and negotiates no other: a client\n" +
-			"//     offering another version at initialize is answered with one of\n" +
-			"//     these, and a 2026-07-28 request naming another one is refused;\n" +
-			"//   - a RootsListChangedHandler that drops the cached roots of the session\n" +
-			"//     the notification came from, then calls the handler opts had, if any.\n" +
-			"//\n" +
-			"// It panics, as mcp.NewServer does for a version it does not support,\n" +
-			"// when no version is left, naming the versions of each side.\n" +
+			"// roots a serves: its SupportedProtocolVersions (opts', or all go-sdk\n" +
+			"// supports when empty) narrowed to those the gate serves, so that go-sdk\n" +
+			"// negotiates no other and refuses a 2026-07-28 request naming another, and\n" +
+			"// a RootsListChangedHandler that drops the cached roots of the notifying\n" +
+			"// session, then calls opts' handler, if any. It panics, as mcp.NewServer\n" +
+			"// does for a version it does not support, when none is left, naming both.\n" +
 			"func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {\n" +
 			"\tvar o mcp.ServerOptions\n" +
 			"\tif opts != nil {\n" +
@@ -257,28 +247,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn &o\n" +
 			"}\n" +
 			"\n" +
-			"// Roots returns the roots of the client of req, a request the server is\n" +
-			"// serving (a tools/call, prompts/get or resources/read), each checked by\n" +
-			"// the rules of the revision they came in, those of its RootSet included:\n" +
-			"// the roots of RootSet.\n" +
-			"//\n" +
-			"// The session decides how, never the request's _meta. On a session that\n" +
-			"// began with initialize for a revision where roots/list is a request of\n" +
-			"// its own (2025-11-25 and earlier), they are asked for with\n" +
-			"// ServerSession.ListRoots and kept per session by the gate, one request\n" +
-			"// shared by concurrent callers. Requests stand alone, on the\n" +
-			"// input_required path, only on a session that never ran initialize, whose\n" +
-			"// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the\n" +
-			"// first such request on a stream transport, from each on a stateless\n" +
-			"// StreamableHTTPHandler.\n" +
-			"//\n" +
-			"// Its errors wrap the gate's: ErrNoRootsCapability\n" +
-			"// when the client did not declare roots (nothing was sent; on 2026-07-28 a\n" +
-			"// *MissingCapabilityError), ErrMalformedRequest when a 2026-07-28\n" +
-			"// request's params are not what the revision requires (a\n" +
-			"// *MalformedRequestError), ErrNoAnswer when it did not answer in\n" +
-			"// time, and ErrInputRequired (a [*ToolInputRequiredError]) when the request\n" +
-			"// must first be answered with an input_required result.\n" +
+			"// Roots returns the roots of the set [Adapter.RootSet] returns, or its error.\n" +
 			"func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {\n" +
 			"\tset, err := a.RootSet(ctx, req)\n" +
 			"\tif err != nil {\n" +
@@ -288,12 +257,30 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn set.Roots(), nil\n" +
 			"}\n" +
 			"\n" +
-			"// RootSet is Roots made into a gate RootSet with the safe path API: its\n" +
-			"// file methods act only inside a root, links and \"..\" resolved. Unless the\n" +
-			"// adapter is Strict, roots the RootSet rules refuse (a file URI naming\n" +
-			"// another host, say) are left out and reported to OnInvalidRoots. The\n" +
-			"// requests that stand alone and bring the same roots share one set. Close\n" +
-			"// the set when done.\n" +
+			"// RootSet returns the roots of the client of req, a request the server is\n" +
+			"// serving (a tools/call, prompts/get or resources/read), as a gate\n" +
+			"// RootSet, whose file methods act only inside a root, links and \"..\"\n" +
+			"// resolved. Each root is checked by the rules of the revision it came in,\n" +
+			"// the RootSet's included; unless the adapter is Strict, those they refuse\n" +
+			"// are left out and reported to OnInvalidRoots. Close the set when done.\n" +
+			"//\n" +
+			"// The session decides how, never the request's _meta. On a session that\n" +
+			"// began with initialize for a revision where roots/list is a request of\n" +
+			"// its own (2025-11-25 and earlier), the gate asks with\n" +
+			"// ServerSession.ListRoots and keeps the answer per session, one request\n" +
+			"// shared by concurrent callers. Requests stand alone, on the\n" +
+			"// input_required path, only on a session that never ran initialize, whose\n" +
+			"// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the\n" +
+			"// first such request on a stream transport, from each on a stateless\n" +
+			"// StreamableHTTPHandler. Those that bring the same roots share one set.\n" +
+			"//\n" +
+			"// Its errors wrap the gate's: ErrNoRootsCapability when the client did not\n" +
+			"// declare roots (nothing was sent; on 2026-07-28 a *MissingCapabilityError),\n" +
+			"// ErrMalformedRequest (a *MalformedRequestError) when a 2026-07-28\n" +
+			"// request's params are not what the revision requires, ErrNoAnswer when\n" +
+			"// the client did not answer in time, and ErrInputRequired (a\n" +
+			"// [*ToolInputRequiredError]) when the request must first be answered with\n" +
+			"// an input_required result.\n" +
 			"func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {\n" +
 			"\tif req == nil || req.GetParams() == nil {\n" +
 			"\t\treturn nil, errors.New(\"gosdk: no request\")\n" +
@@ -302,17 +289,17 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif !ok || ss == nil {\n" +
 			"\t\treturn nil, fmt.Errorf(\"gosdk: %T is not a request a server received\", req)\n" +
 			"\t}\n" +
-			"\tif a.standsAlone(ss) {\n" +
+			"\ts, kept, err := a.legacy(ss)\n" +
+			"\tif err != nil {\n" +
+			"\t\treturn nil, err\n" +
+			"\t}\n" +
+			"\tif s == nil {\n" +
 			"\t\td, err := a.decode(req)\n" +
 			"\t\tif err != nil {\n" +
 			"\t\t\treturn nil, err\n" +
 			"\t\t}\n" +
 			"\t\tset, err := a.perRequest.DecodedRootSet(d, a.setOpts...)\n" +
 			"\t\treturn a.finish(nil, set, err)\n" +
-			"\t}\n" +
-			"\ts, kept, err := a.legacy(ss)\n" +
-			"\tif err != nil {\n" +
-			"\t\treturn nil, err\n" +
 			"\t}\n" +
 			"\t// No params: their _meta would name the version, and the gate session\n" +
 			"\t// reads nothing else of them.\n" +
@@ -321,16 +308,14 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// finish is what RootSet returns for the set and error of the gate session\n" +
-			"// that served the request; kept is what the adapter keeps of a legacy\n" +
-			"// session, nil for a request that stands alone.\n" +
+			"// that served the request; kept is nil for a request that stands alone.\n" +
 			"func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {\n" +
 			"\tif err == nil {\n" +
 			"\t\treturn set, nil // before ir, whose address would cost every call an allocation\n" +
 			"\t}\n" +
 			"\tif set != nil {\n" +
-			"\t\t// The set holds the valid roots; err names the ones left out, passed\n" +
-			"\t\t// to OnInvalidRoots unless the session reported it last (about the\n" +
-			"\t\t// same cached roots).\n" +
+			"\t\t// The set holds the valid roots; err names the others, reported\n" +
+			"\t\t// unless the session reported it last (about the same cached roots).\n" +
 			"\t\tif !a.perRequest.Lenient { // Strict\n" +
 			"\t\t\tset.Close()\n" +
 			"\t\t\treturn nil, err\n" +
@@ -347,9 +332,6 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t\treturn set, nil\n" +
 			"\t}\n" +
-			"\t// The gate's InputRequiredError becomes a ToolInputRequiredError, which\n" +
-			"\t// holds what the SDK sends: the one roots/list entry the gate asks for,\n" +
-			"\t// and its requestState.\n" +
 			"\tvar ir *InputRequiredError\n" +
 			"\tif !errors.As(err, &ir) {\n" +
 			"\t\treturn nil, err\n" +
@@ -362,12 +344,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// decode reads what the gate needs of req, a request that stands alone,\n" +
-			"// from what go-sdk decoded: the protocol version and client capabilities\n" +
-			"// its _meta declares, the roots its inputResponses bring under the input\n" +
-			"// key, its requestState and, for the Sealer, the request a state is bound\n" +
-			"// to: its method and the members of its params other than _meta,\n" +
-			"// inputResponses and requestState (for a tools/call, its name and\n" +
-			"// arguments), as SalientParams writes them.\n" +
+			"// from what go-sdk decoded. For the Sealer, a state is bound to the\n" +
+			"// request's method and its params but _meta, inputResponses and\n" +
+			"// requestState (for a tools/call, its name and arguments).\n" +
 			"func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {\n" +
 			"\tvar d DecodedRequest\n" +
 			"\tvar meta map[string]any\n" +
@@ -437,9 +416,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn d, nil\n" +
 			"}\n" +
 			"\n" +
-			"// declaresRoots reads the client capabilities of a request's _meta, as\n" +
-			"// go-sdk decoded them: whether they are an object, and whether they\n" +
-			"// declare roots (a member \"roots\" that is not null).\n" +
+			"// declaresRoots reads the client capabilities of a _meta, as go-sdk decoded\n" +
+			"// them: whether they are an object, and whether they declare roots.\n" +
 			"func declaresRoots(caps any) (object, roots bool) {\n" +
 			"\tswitch c := caps.(type) {\n" +
 			"\tcase map[string]any:\n" +
@@ -467,8 +445,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn out\n" +
 			"}\n" +
 			"\n" +
-			"// toolParams is what SalientParams makes of the params of a tools/call\n" +
-			"// with this name and these arguments, without the members it drops.\n" +
+			"// toolParams is SalientParams of the params of a tools/call with this\n" +
+			"// name and these arguments, built without the members it drops.\n" +
 			"func toolParams(name string, args json.RawMessage) ([]byte, error) {\n" +
 			"\tquoted, err := json.Marshal(name)\n" +
 			"\tif err != nil {\n" +
@@ -491,42 +469,13 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn SalientParams(raw)\n" +
 			"}\n" +
 			"\n" +
-			"// standsAlone reports whether the requests of ss stand alone (see\n" +
-			"// Roots). Those of any other session are served as the version it\n" +
-			"// negotiated, with the gate's capability check and Timeout: go-sdk would\n" +
-			"// fulfil an input_required result on such a session itself, with\n" +
-			"// ServerSession.ListRoots, with no capability check and no deadline.\n" +
-			"func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {\n" +
-			"\tinit := ss.InitializeParams()\n" +
-			"\tif init == nil {\n" +
-			"\t\treturn true\n" +
-			"\t}\n" +
-			"\tif rev, err := Lookup(init.ProtocolVersion); err != nil || rev.DirectRequest {\n" +
-			"\t\treturn false\n" +
-			"\t}\n" +
-			"\tvar negotiated string\n" +
-			"\ta.mu.Lock()\n" +
-			"\tif kept := a.sessions[ss]; kept != nil {\n" +
-			"\t\tnegotiated = kept.version\n" +
-			"\t}\n" +
-			"\ta.mu.Unlock()\n" +
-			"\tif negotiated == \"\" {\n" +
-			"\t\treturn true // no initialize answered, or no Middleware to see it\n" +
-			"\t}\n" +
-			"\trev, err := Lookup(negotiated)\n" +
-			"\treturn err != nil || !rev.DirectRequest\n" +
-			"}\n" +
-			"\n" +
-			"// HTTPHandler serves the servers getServer returns over Streamable HTTP,\n" +
-			"// on every revision the kit serves. go-sdk serves a revision whose\n" +
-			"// requests stand alone (2026-07-28) only on a stateless\n" +
-			"// StreamableHTTPHandler, and a revision where roots/list is a request of\n" +
-			"// its own only on a stateful one, since only a session that lasts can\n" +
-			"// send it: HTTPHandler makes one of each, with opts (nil means none; its\n" +
-			"// Stateless is set for the one and cleared for the other), and sends each\n" +
-			"// HTTP request to the one its Mcp-Protocol-Version header calls for. A\n" +
-			"// request without the header, as an initialize is, goes to the stateful\n" +
-			"// one.\n" +
+			"// HTTPHandler serves the servers getServer returns over Streamable HTTP on\n" +
+			"// every revision the kit serves. go-sdk serves a revision whose requests\n" +
+			"// stand alone (2026-07-28) only on a stateless StreamableHTTPHandler, and\n" +
+			"// the others only on a stateful one, which can send roots/list: HTTPHandler\n" +
+			"// makes both from opts (nil means none; Stateless set for each) and routes\n" +
+			"// each request by its Mcp-Protocol-Version header; one without it, as an\n" +
+			"// initialize, goes to the stateful one.\n" +
 			"func HTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler {\n" +
 			"\tvar o mcp.StreamableHTTPOptions\n" +
 			"\tif opts != nil {\n" +
@@ -537,7 +486,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\to.Stateless = true\n" +
 			"\tstateless := mcp.NewStreamableHTTPHandler(getServer, &o)\n" +
 			"\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {\n" +
-			"\t\tif rev, err := Lookup(r.Header.Get(\"Mcp-Protocol-Version\")); err == nil && !rev.DirectRequest {\n" +
+			"\t\tif standsAlone(r.Header.Get(\"Mcp-Protocol-Version\")) {\n" +
 			"\t\t\tstateless.ServeHTTP(w, r)\n" +
 			"\t\t\treturn\n" +
 			"\t\t}\n" +
@@ -545,18 +494,40 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t})\n" +
 			"}\n" +
 			"\n" +
-			"// legacy returns the gate session of ss, a session that negotiated its\n" +
-			"// revision at initialize, set up on first use.\n" +
+			"// standsAlone reports whether version is a revision whose requests stand\n" +
+			"// alone, carrying roots/list in input_required results.\n" +
+			"func standsAlone(version string) bool {\n" +
+			"\trev, err := Lookup(version)\n" +
+			"\treturn err == nil && !rev.DirectRequest\n" +
+			"}\n" +
+			"\n" +
+			"// legacy returns the gate session of ss, set up on first use, and what the\n" +
+			"// adapter keeps of ss; no session when its requests stand alone (see\n" +
+			"// RootSet). Any other session is served as the version it negotiated, with\n" +
+			"// the gate's capability check and Timeout: go-sdk would fulfil an\n" +
+			"// input_required result on it itself, with ListRoots, without either.\n" +
 			"func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {\n" +
+			"\tinit := ss.InitializeParams()\n" +
+			"\tif init == nil {\n" +
+			"\t\treturn nil, nil, nil\n" +
+			"\t}\n" +
 			"\ta.mu.Lock()\n" +
 			"\tdefer a.mu.Unlock()\n" +
+			"\tif standsAlone(init.ProtocolVersion) {\n" +
+			"\t\tvar negotiated string\n" +
+			"\t\tif kept := a.sessions[ss]; kept != nil {\n" +
+			"\t\t\tnegotiated = kept.version\n" +
+			"\t\t}\n" +
+			"\t\tif negotiated == \"\" {\n" +
+			"\t\t\treturn nil, nil, nil // no initialize answered, or no Middleware to see it\n" +
+			"\t\t}\n" +
+			"\t\tif rev, err := Lookup(negotiated); err != nil || !rev.DirectRequest {\n" +
+			"\t\t\treturn nil, nil, nil\n" +
+			"\t\t}\n" +
+			"\t}\n" +
 			"\tkept := a.session(ss)\n" +
 			"\tif kept.gate != nil {\n" +
 			"\t\treturn kept.gate, kept, nil\n" +
-			"\t}\n" +
-			"\tinit := ss.InitializeParams()\n" +
-			"\tif init == nil {\n" +
-			"\t\treturn nil, nil, fmt.Errorf(\"gosdk: the session has not been initialized: %w\", ErrUnknownVersion)\n" +
 			"\t}\n" +
 			"\tversion := cmp.Or(kept.version, init.ProtocolVersion)\n" +
 			"\tif init.Capabilities == nil && kept.version == \"\" {\n" +
@@ -566,18 +537,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn nil, nil, fmt.Errorf(\"gosdk: %s: %w: the session has no initialize parameters, as on a stateless HTTP handler, which cannot send roots/list: serve %s on a stateful handler (HTTPHandler routes each request to the right one)\",\n" +
 			"\t\t\tversion, ErrWrongPath, version)\n" +
 			"\t}\n" +
-			"\topts := a.perRequest // the options' settings\n" +
-			"\ts := &Session{\n" +
-			"\t\tTimeout:           opts.Timeout,\n" +
-			"\t\tMaxAge:            opts.MaxAge,\n" +
-			"\t\tLenient:           opts.Lenient,\n" +
-			"\t\tOnInvalidRoots:    opts.OnInvalidRoots,\n" +
-			"\t\tInputKey:          opts.InputKey,\n" +
-			"\t\tSealer:            opts.Sealer,\n" +
-			"\t\tFallBackToBounds:  opts.FallBackToBounds,\n" +
-			"\t\tAsk:               opts.Ask,\n" +
-			"\t\tOnDeprecatedRoots: opts.OnDeprecatedRoots,\n" +
-			"\t}\n" +
+			"\ts := a.gateSession()\n" +
 			"\ts.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {\n" +
 			"\t\tif method != \"roots/list\" {\n" +
 			"\t\t\treturn nil, fmt.Errorf(\"gosdk: cannot send %q\", method)\n" +
@@ -599,14 +559,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t}\n" +
 			"\t// The roots part of what the client declared at initialize: go-sdk\n" +
 			"\t// sets RootsV2 only when the client declared roots.\n" +
-			"\tvar caps string\n" +
-			"\tswitch c := init.Capabilities; {\n" +
-			"\tcase c == nil || c.RootsV2 == nil:\n" +
-			"\t\tcaps = \"{}\"\n" +
-			"\tcase c.RootsV2.ListChanged:\n" +
-			"\t\tcaps = `{\"roots\":{\"listChanged\":true}}`\n" +
-			"\tdefault:\n" +
-			"\t\tcaps = `{\"roots\":{}}`\n" +
+			"\tcaps := \"{}\"\n" +
+			"\tif c := init.Capabilities; c != nil && c.RootsV2 != nil {\n" +
+			"\t\tcaps = fmt.Sprintf(`{\"roots\":{\"listChanged\":%t}}`, c.RootsV2.ListChanged)\n" +
 			"\t}\n" +
 			"\tif err := s.Initialize(version, json.RawMessage(caps)); err != nil {\n" +
 			"\t\treturn nil, nil, err\n" +
@@ -627,12 +582,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn fmt.Sprintf(\"%T\", req)\n" +
 			"}\n" +
 			"\n" +
-			"// ToolInputRequiredError is the error of Roots and RootSet for a request whose\n" +
-			"// revision carries roots/list inside an input_required result, when the\n" +
-			"// request does not carry the client's roots yet: answer it with a result\n" +
-			"// holding InputRequests and RequestState ([Handler] and [HandlerFor] do,\n" +
-			"// for tools). The client retries the request with its roots. It wraps the\n" +
-			"// gate's InputRequiredError, and so ErrInputRequired.\n" +
+			"// ToolInputRequiredError is the error of Roots and RootSet for a request\n" +
+			"// that must ask for the client's roots in an input_required result: answer\n" +
+			"// it with a result holding InputRequests and RequestState ([Handler] and\n" +
+			"// [HandlerFor] do, for tools), and the client retries it with its roots.\n" +
+			"// It wraps the gate's InputRequiredError, and so ErrInputRequired.\n" +
 			"type ToolInputRequiredError struct {\n" +
 			"\tInputRequests mcp.InputRequestMap\n" +
 			"\tRequestState  string\n" +
@@ -651,14 +605,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// ToolResult turns an error of Roots or RootSet into what a tool handler\n" +
-			"// returns: an input_required result for a [*ToolInputRequiredError], a\n" +
-			"// JSON-RPC error -32021 for a request without the roots capability\n" +
-			"// (*MissingCapabilityError), a JSON-RPC error -32602 for a malformed\n" +
-			"// request (*MalformedRequestError), and otherwise err itself. go-sdk\n" +
-			"// sends a *jsonrpc.Error that a tool handler returns as the response's\n" +
-			"// error member, as it is. A 2026-07-28 request whose _meta leaves out the\n" +
-			"// client capabilities, or gives them null or in a form that does not\n" +
-			"// decode, go-sdk refuses with -32602 itself, before any handler runs.\n" +
+			"// returns: an input_required result for a [*ToolInputRequiredError]; a\n" +
+			"// *jsonrpc.Error, which go-sdk sends as the response's error as it is,\n" +
+			"// -32021 for a *MissingCapabilityError and -32602 for a\n" +
+			"// *MalformedRequestError; and otherwise err itself. A 2026-07-28 request\n" +
+			"// whose _meta lacks the client capabilities, or has them null or\n" +
+			"// undecodable, go-sdk refuses with -32602 before any handler runs.\n" +
 			"func ToolResult(err error) (*mcp.CallToolResult, error) {\n" +
 			"\tif ir := (*ToolInputRequiredError)(nil); errors.As(err, &ir) {\n" +
 			"\t\treturn ir.CallToolResult(), nil\n" +
@@ -703,9 +655,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t}\n" +
 			"}\n" +
 			"\n" +
-			"// CheckRoots checks roots by the rules of every revision the gate serves,\n" +
-			"// as a server would read them, touching no file. The error names each\n" +
-			"// invalid root by its index.\n" +
+			"// CheckRoots checks roots as a server would, by the rules of every revision\n" +
+			"// the gate serves, touching no file; the error names each invalid one by index.\n" +
 			"func CheckRoots(roots ...*mcp.Root) error {\n" +
 			"\tfor i, r := range roots {\n" +
 			"\t\tif r == nil {\n" +

@@ -26,82 +26,75 @@ func requires(string) *mcp.ServerOptions { return nil }
 
 func _() { _ = requires("go-sdk v1.8.0 or later, which needs Go 1.25").SupportedProtocolVersions }
 
-// SDKVersion is the version of go-sdk (github.com/modelcontextprotocol/go-sdk)
-// this package was written against.
+// SDKVersion is the version of go-sdk this package was written against.
 const SDKVersion = "v1.8.0"
 
 // An Option configures an Adapter.
 type Option func(*Adapter)
 
-// Timeout bounds each roots/list request sent to a client; zero means
-// the gate's DefaultTimeout.
-func Timeout(d time.Duration) Option { return func(a *Adapter) { a.perRequest.Timeout = d } }
-
-// MaxAge lets a session reuse its client's roots while they are younger
-// than d (see the gate's Session.MaxAge); zero keeps them until the client
-// announces a change, when it can.
-func MaxAge(d time.Duration) Option { return func(a *Adapter) { a.perRequest.MaxAge = d } }
-
-// Strict refuses a roots list that holds an invalid root, instead of
-// keeping its valid roots.
-func Strict() Option { return func(a *Adapter) { a.perRequest.Lenient = false } }
-
-// OnInvalidRoots receives the error naming the roots left out of a list
-// (by index, with the rule each breaks), when the list is kept. A session
-// that serves its cached roots again reports the same roots once.
-func OnInvalidRoots(f func(error)) Option {
-	return func(a *Adapter) { a.perRequest.OnInvalidRoots = f }
+// setting is the Option that applies f to every gate session of the adapter.
+func setting(f func(*Session)) Option {
+	return func(a *Adapter) { a.settings = append(a.settings, f) }
 }
 
-// InputKey names the roots/list entry of the input_required results
-// (2026-07-28); empty means the gate's DefaultInputKey.
-func InputKey(key string) Option { return func(a *Adapter) { a.perRequest.InputKey = key } }
+// Timeout bounds each roots/list request; zero means the gate's DefaultTimeout.
+func Timeout(d time.Duration) Option { return setting(func(s *Session) { s.Timeout = d }) }
+
+// MaxAge lets a session reuse its client's roots while younger than d; zero
+// keeps them until the client says they changed, if it can (Session.MaxAge).
+func MaxAge(d time.Duration) Option { return setting(func(s *Session) { s.MaxAge = d }) }
+
+// Strict refuses a roots list with an invalid root rather than keep the rest.
+func Strict() Option { return setting(func(s *Session) { s.Lenient = false }) }
+
+// OnInvalidRoots receives the error naming each root left out of a kept
+// list, by index and rule broken; a session's cached list is reported once.
+func OnInvalidRoots(f func(error)) Option {
+	return setting(func(s *Session) { s.OnInvalidRoots = f })
+}
+
+// InputKey names the roots/list entry of input_required results
+// (2026-07-28); empty means DefaultInputKey.
+func InputKey(key string) Option { return setting(func(s *Session) { s.InputKey = key }) }
 
 // RootSetOptions are given to every RootSet the adapter builds, such as
-// Bounds to intersect the client's roots with the directories the
-// server allows.
+// [Bounds] to intersect the client's roots with the directories allowed.
 func RootSetOptions(opts ...RootSetOption) Option {
 	return func(a *Adapter) { a.setOpts = append(a.setOpts, opts...) }
 }
 
-// Sealer seals the requestState of the input_required results, so that
-// the roots of a retried request are taken only from a state this server
-// sealed for the same request and principal (the UserID of the request's
-// bearer token, else "anonymous"). The audience is the sealer's: set
-// StateSealerConfig.Audience to the server's name, so that another
-// service holding the same key cannot take its states. See the gate's
-// StateSealer.
-func Sealer(s *StateSealer) Option { return func(a *Adapter) { a.perRequest.Sealer = s } }
+// Sealer seals the requestState of input_required results: a retried
+// request's roots are taken only from a state sealer sealed for the same
+// request and principal (its bearer token's UserID, else "anonymous").
+// Set [StateSealerConfig].Audience to the server's name, so that another
+// service holding the same key cannot take its states.
+func Sealer(sealer *StateSealer) Option { return setting(func(s *Session) { s.Sealer = sealer }) }
 
-// FallBackToBounds opts into the migration off roots (SEP-2577 deprecates
-// them from 2026-07-28): a client that declares no roots, or that ask
-// chooses not to ask (nil asks every client that declares roots), works in
-// the directories of the Bounds option alone, and nothing is sent to it; a
-// client's roots, when it gives them, are intersected with the Bounds.
-// Give Bounds with RootSetOptions: without them RootSet fails rather than
-// allow every file. ask takes the revision the client speaks; for example
-// func(r Revision) bool { return !r.Deprecated } stops asking where roots
-// are deprecated.
+// FallBackToBounds opts into the migration off roots (SEP-2577): a client
+// that declares no roots, or that ask(its revision) says not to ask (nil
+// asks all), works in the [Bounds] directories alone and is sent nothing;
+// roots a client gives are intersected with the Bounds. func(r Revision)
+// bool { return !r.Deprecated } stops asking where roots are deprecated.
+// Without Bounds in RootSetOptions, RootSet fails rather than allow every
+// file.
 func FallBackToBounds(ask func(Revision) bool) Option {
-	return func(a *Adapter) {
-		a.perRequest.FallBackToBounds = true
-		a.perRequest.Ask = ask
-	}
+	return setting(func(s *Session) {
+		s.FallBackToBounds = true
+		s.Ask = ask
+	})
 }
 
-// OnDeprecatedRoots is called as roots are used on a revision that
-// deprecates them: once per session that negotiated such a revision and,
-// where requests stand alone (2026-07-28), once per tool call that gets
-// the client's roots. It is the warning SEP-2577 asks for; log it or
-// count it.
+// OnDeprecatedRoots, the warning SEP-2577 asks for, is called as roots are
+// used on a revision that deprecates them: once per session that
+// negotiated one and, where requests stand alone (2026-07-28), once per
+// tool call that gets the client's roots.
 func OnDeprecatedRoots(f func(version string)) Option {
-	return func(a *Adapter) { a.perRequest.OnDeprecatedRoots = f }
+	return setting(func(s *Session) { s.OnDeprecatedRoots = f })
 }
 
-// An Adapter serves the roots of the clients of one or more go-sdk
-// servers through the kit's gate: it gives a tool handler the roots of
-// the client of the request it serves, on whatever revision the client
-// negotiated, with one call. Create it with New; it is safe for
+// An Adapter gives the tool handlers of one or more go-sdk servers the
+// roots of the client of the request they serve, through the kit's gate,
+// on whatever revision it negotiated. Create it with New; it is safe for
 // concurrent use.
 //
 //	a := gosdkroots.New()
@@ -116,40 +109,44 @@ func OnDeprecatedRoots(f func(version string)) Option {
 //		...
 //	}))
 type Adapter struct {
-	// perRequest serves the requests that stand alone: it keeps only the
-	// RootSets of the roots lists their inputResponses bring. It holds the
-	// options' settings, which the gate session of every session that
-	// began with initialize copies.
-	perRequest *Session
+	settings   []func(*Session)
 	setOpts    []RootSetOption
+	perRequest *Session // serves the requests that stand alone
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
 }
 
 // session is what the adapter keeps of a session that began with
-// initialize: the protocol version the server answered, once seen, and the
-// gate session that asks its client for roots, once needed.
+// initialize: the version the server answered and the gate session, once
+// known, and the last report of roots left out (see finish).
 type session struct {
 	version string
 	gate    *Session
-	// invalid is the last report of roots left out, made once while the
-	// cached roots it is about are served again.
 	invalid string
 }
 
 // New returns an Adapter configured by opts.
 func New(opts ...Option) *Adapter {
-	a := &Adapter{perRequest: &Session{Lenient: true}, sessions: make(map[*mcp.ServerSession]*session)}
+	a := &Adapter{sessions: make(map[*mcp.ServerSession]*session)}
 	for _, o := range opts {
 		o(a)
 	}
+	a.perRequest = a.gateSession()
 	return a
 }
 
+// gateSession returns a gate session with the options' settings.
+func (a *Adapter) gateSession() *Session {
+	s := &Session{Lenient: true}
+	for _, f := range a.settings {
+		f(s)
+	}
+	return s
+}
+
 // NewServer returns mcp.NewServer(impl, a.ServerOptions(opts)) with
-// a.Middleware installed: a server whose tool handlers can ask a for
-// roots. It panics as ServerOptions does.
+// a.Middleware installed. It panics as ServerOptions does.
 func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mcp.Server {
 	server := mcp.NewServer(impl, a.ServerOptions(opts))
 	server.AddReceivingMiddleware(a.Middleware)
@@ -157,9 +154,8 @@ func (a *Adapter) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *
 }
 
 // Middleware is a receiving middleware that records the protocol version
-// the server answers each initialize with: the version the session speaks,
-// which may differ from the one the client offered (and which the SDK
-// reports as the session's). Without it the adapter takes the offered one.
+// the server answers each initialize with, which the session speaks (the
+// SDK reports the one offered, which the adapter takes without it).
 func (a *Adapter) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
@@ -174,8 +170,8 @@ func (a *Adapter) Middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// session returns what the adapter keeps of ss, kept from now until ss
-// ends. The caller holds a.mu.
+// session returns what the adapter keeps of ss until ss ends. The caller
+// holds a.mu.
 func (a *Adapter) session(ss *mcp.ServerSession) *session {
 	if s := a.sessions[ss]; s != nil {
 		return s
@@ -196,18 +192,12 @@ func (a *Adapter) session(ss *mcp.ServerSession) *session {
 }
 
 // ServerOptions returns a copy of opts (nil means none) for a server whose
-// roots a serves:
-//
-//   - SupportedProtocolVersions narrowed to the versions the gate serves
-//     (from opts' list, or from every version go-sdk supports when it is
-//     empty), so that go-sdk offers and negotiates no other: a client
-//     offering another version at initialize is answered with one of
-//     these, and a 2026-07-28 request naming another one is refused;
-//   - a RootsListChangedHandler that drops the cached roots of the session
-//     the notification came from, then calls the handler opts had, if any.
-//
-// It panics, as mcp.NewServer does for a version it does not support,
-// when no version is left, naming the versions of each side.
+// roots a serves: its SupportedProtocolVersions (opts', or all go-sdk
+// supports when empty) narrowed to those the gate serves, so that go-sdk
+// negotiates no other and refuses a 2026-07-28 request naming another, and
+// a RootsListChangedHandler that drops the cached roots of the notifying
+// session, then calls opts' handler, if any. It panics, as mcp.NewServer
+// does for a version it does not support, when none is left, naming both.
 func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	var o mcp.ServerOptions
 	if opts != nil {
@@ -248,28 +238,7 @@ func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	return &o
 }
 
-// Roots returns the roots of the client of req, a request the server is
-// serving (a tools/call, prompts/get or resources/read), each checked by
-// the rules of the revision they came in, those of its RootSet included:
-// the roots of RootSet.
-//
-// The session decides how, never the request's _meta. On a session that
-// began with initialize for a revision where roots/list is a request of
-// its own (2025-11-25 and earlier), they are asked for with
-// ServerSession.ListRoots and kept per session by the gate, one request
-// shared by concurrent callers. Requests stand alone, on the
-// input_required path, only on a session that never ran initialize, whose
-// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the
-// first such request on a stream transport, from each on a stateless
-// StreamableHTTPHandler.
-//
-// Its errors wrap the gate's: ErrNoRootsCapability
-// when the client did not declare roots (nothing was sent; on 2026-07-28 a
-// *MissingCapabilityError), ErrMalformedRequest when a 2026-07-28
-// request's params are not what the revision requires (a
-// *MalformedRequestError), ErrNoAnswer when it did not answer in
-// time, and ErrInputRequired (a [*ToolInputRequiredError]) when the request
-// must first be answered with an input_required result.
+// Roots returns the roots of the set [Adapter.RootSet] returns, or its error.
 func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
 	set, err := a.RootSet(ctx, req)
 	if err != nil {
@@ -279,12 +248,30 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
 	return set.Roots(), nil
 }
 
-// RootSet is Roots made into a gate RootSet with the safe path API: its
-// file methods act only inside a root, links and ".." resolved. Unless the
-// adapter is Strict, roots the RootSet rules refuse (a file URI naming
-// another host, say) are left out and reported to OnInvalidRoots. The
-// requests that stand alone and bring the same roots share one set. Close
-// the set when done.
+// RootSet returns the roots of the client of req, a request the server is
+// serving (a tools/call, prompts/get or resources/read), as a gate
+// RootSet, whose file methods act only inside a root, links and ".."
+// resolved. Each root is checked by the rules of the revision it came in,
+// the RootSet's included; unless the adapter is Strict, those they refuse
+// are left out and reported to OnInvalidRoots. Close the set when done.
+//
+// The session decides how, never the request's _meta. On a session that
+// began with initialize for a revision where roots/list is a request of
+// its own (2025-11-25 and earlier), the gate asks with
+// ServerSession.ListRoots and keeps the answer per session, one request
+// shared by concurrent callers. Requests stand alone, on the
+// input_required path, only on a session that never ran initialize, whose
+// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the
+// first such request on a stream transport, from each on a stateless
+// StreamableHTTPHandler. Those that bring the same roots share one set.
+//
+// Its errors wrap the gate's: ErrNoRootsCapability when the client did not
+// declare roots (nothing was sent; on 2026-07-28 a *MissingCapabilityError),
+// ErrMalformedRequest (a *MalformedRequestError) when a 2026-07-28
+// request's params are not what the revision requires, ErrNoAnswer when
+// the client did not answer in time, and ErrInputRequired (a
+// [*ToolInputRequiredError]) when the request must first be answered with
+// an input_required result.
 func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error) {
 	if req == nil || req.GetParams() == nil {
 		return nil, errors.New("gosdkroots: no request")
@@ -293,17 +280,17 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error
 	if !ok || ss == nil {
 		return nil, fmt.Errorf("gosdkroots: %T is not a request a server received", req)
 	}
-	if a.standsAlone(ss) {
+	s, kept, err := a.legacy(ss)
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
 		d, err := a.decode(req)
 		if err != nil {
 			return nil, err
 		}
 		set, err := a.perRequest.DecodedRootSet(d, a.setOpts...)
 		return a.finish(nil, set, err)
-	}
-	s, kept, err := a.legacy(ss)
-	if err != nil {
-		return nil, err
 	}
 	// No params: their _meta would name the version, and the gate session
 	// reads nothing else of them.
@@ -312,16 +299,14 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error
 }
 
 // finish is what RootSet returns for the set and error of the gate session
-// that served the request; kept is what the adapter keeps of a legacy
-// session, nil for a request that stands alone.
+// that served the request; kept is nil for a request that stands alone.
 func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, error) {
 	if err == nil {
 		return set, nil // before ir, whose address would cost every call an allocation
 	}
 	if set != nil {
-		// The set holds the valid roots; err names the ones left out, passed
-		// to OnInvalidRoots unless the session reported it last (about the
-		// same cached roots).
+		// The set holds the valid roots; err names the others, reported
+		// unless the session reported it last (about the same cached roots).
 		if !a.perRequest.Lenient { // Strict
 			set.Close()
 			return nil, err
@@ -338,9 +323,6 @@ func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, erro
 		}
 		return set, nil
 	}
-	// The gate's InputRequiredError becomes a ToolInputRequiredError, which
-	// holds what the SDK sends: the one roots/list entry the gate asks for,
-	// and its requestState.
 	var ir *InputRequiredError
 	if !errors.As(err, &ir) {
 		return nil, err
@@ -353,12 +335,9 @@ func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, erro
 }
 
 // decode reads what the gate needs of req, a request that stands alone,
-// from what go-sdk decoded: the protocol version and client capabilities
-// its _meta declares, the roots its inputResponses bring under the input
-// key, its requestState and, for the Sealer, the request a state is bound
-// to: its method and the members of its params other than _meta,
-// inputResponses and requestState (for a tools/call, its name and
-// arguments), as SalientParams writes them.
+// from what go-sdk decoded. For the Sealer, a state is bound to the
+// request's method and its params but _meta, inputResponses and
+// requestState (for a tools/call, its name and arguments).
 func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 	var d DecodedRequest
 	var meta map[string]any
@@ -428,9 +407,8 @@ func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 	return d, nil
 }
 
-// declaresRoots reads the client capabilities of a request's _meta, as
-// go-sdk decoded them: whether they are an object, and whether they
-// declare roots (a member "roots" that is not null).
+// declaresRoots reads the client capabilities of a _meta, as go-sdk decoded
+// them: whether they are an object, and whether they declare roots.
 func declaresRoots(caps any) (object, roots bool) {
 	switch c := caps.(type) {
 	case map[string]any:
@@ -458,8 +436,8 @@ func gateRoots(roots []*mcp.Root) []Root {
 	return out
 }
 
-// toolParams is what SalientParams makes of the params of a tools/call
-// with this name and these arguments, without the members it drops.
+// toolParams is SalientParams of the params of a tools/call with this
+// name and these arguments, built without the members it drops.
 func toolParams(name string, args json.RawMessage) ([]byte, error) {
 	quoted, err := json.Marshal(name)
 	if err != nil {
@@ -482,42 +460,13 @@ func marshalSalient(v any) ([]byte, error) {
 	return SalientParams(raw)
 }
 
-// standsAlone reports whether the requests of ss stand alone (see
-// Roots). Those of any other session are served as the version it
-// negotiated, with the gate's capability check and Timeout: go-sdk would
-// fulfil an input_required result on such a session itself, with
-// ServerSession.ListRoots, with no capability check and no deadline.
-func (a *Adapter) standsAlone(ss *mcp.ServerSession) bool {
-	init := ss.InitializeParams()
-	if init == nil {
-		return true
-	}
-	if rev, err := Lookup(init.ProtocolVersion); err != nil || rev.DirectRequest {
-		return false
-	}
-	var negotiated string
-	a.mu.Lock()
-	if kept := a.sessions[ss]; kept != nil {
-		negotiated = kept.version
-	}
-	a.mu.Unlock()
-	if negotiated == "" {
-		return true // no initialize answered, or no Middleware to see it
-	}
-	rev, err := Lookup(negotiated)
-	return err != nil || !rev.DirectRequest
-}
-
-// HTTPHandler serves the servers getServer returns over Streamable HTTP,
-// on every revision the kit serves. go-sdk serves a revision whose
-// requests stand alone (2026-07-28) only on a stateless
-// StreamableHTTPHandler, and a revision where roots/list is a request of
-// its own only on a stateful one, since only a session that lasts can
-// send it: HTTPHandler makes one of each, with opts (nil means none; its
-// Stateless is set for the one and cleared for the other), and sends each
-// HTTP request to the one its Mcp-Protocol-Version header calls for. A
-// request without the header, as an initialize is, goes to the stateful
-// one.
+// HTTPHandler serves the servers getServer returns over Streamable HTTP on
+// every revision the kit serves. go-sdk serves a revision whose requests
+// stand alone (2026-07-28) only on a stateless StreamableHTTPHandler, and
+// the others only on a stateful one, which can send roots/list: HTTPHandler
+// makes both from opts (nil means none; Stateless set for each) and routes
+// each request by its Mcp-Protocol-Version header; one without it, as an
+// initialize, goes to the stateful one.
 func HTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.StreamableHTTPOptions) http.Handler {
 	var o mcp.StreamableHTTPOptions
 	if opts != nil {
@@ -528,7 +477,7 @@ func HTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.Streamable
 	o.Stateless = true
 	stateless := mcp.NewStreamableHTTPHandler(getServer, &o)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rev, err := Lookup(r.Header.Get("Mcp-Protocol-Version")); err == nil && !rev.DirectRequest {
+		if standsAlone(r.Header.Get("Mcp-Protocol-Version")) {
 			stateless.ServeHTTP(w, r)
 			return
 		}
@@ -536,18 +485,40 @@ func HTTPHandler(getServer func(*http.Request) *mcp.Server, opts *mcp.Streamable
 	})
 }
 
-// legacy returns the gate session of ss, a session that negotiated its
-// revision at initialize, set up on first use.
+// standsAlone reports whether version is a revision whose requests stand
+// alone, carrying roots/list in input_required results.
+func standsAlone(version string) bool {
+	rev, err := Lookup(version)
+	return err == nil && !rev.DirectRequest
+}
+
+// legacy returns the gate session of ss, set up on first use, and what the
+// adapter keeps of ss; no session when its requests stand alone (see
+// RootSet). Any other session is served as the version it negotiated, with
+// the gate's capability check and Timeout: go-sdk would fulfil an
+// input_required result on it itself, with ListRoots, without either.
 func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
+	init := ss.InitializeParams()
+	if init == nil {
+		return nil, nil, nil
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if standsAlone(init.ProtocolVersion) {
+		var negotiated string
+		if kept := a.sessions[ss]; kept != nil {
+			negotiated = kept.version
+		}
+		if negotiated == "" {
+			return nil, nil, nil // no initialize answered, or no Middleware to see it
+		}
+		if rev, err := Lookup(negotiated); err != nil || !rev.DirectRequest {
+			return nil, nil, nil
+		}
+	}
 	kept := a.session(ss)
 	if kept.gate != nil {
 		return kept.gate, kept, nil
-	}
-	init := ss.InitializeParams()
-	if init == nil {
-		return nil, nil, fmt.Errorf("gosdkroots: the session has not been initialized: %w", ErrUnknownVersion)
 	}
 	version := cmp.Or(kept.version, init.ProtocolVersion)
 	if init.Capabilities == nil && kept.version == "" {
@@ -557,18 +528,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 		return nil, nil, fmt.Errorf("gosdkroots: %s: %w: the session has no initialize parameters, as on a stateless HTTP handler, which cannot send roots/list: serve %s on a stateful handler (HTTPHandler routes each request to the right one)",
 			version, ErrWrongPath, version)
 	}
-	opts := a.perRequest // the options' settings
-	s := &Session{
-		Timeout:           opts.Timeout,
-		MaxAge:            opts.MaxAge,
-		Lenient:           opts.Lenient,
-		OnInvalidRoots:    opts.OnInvalidRoots,
-		InputKey:          opts.InputKey,
-		Sealer:            opts.Sealer,
-		FallBackToBounds:  opts.FallBackToBounds,
-		Ask:               opts.Ask,
-		OnDeprecatedRoots: opts.OnDeprecatedRoots,
-	}
+	s := a.gateSession()
 	s.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {
 			return nil, fmt.Errorf("gosdkroots: cannot send %q", method)
@@ -590,14 +550,9 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	}
 	// The roots part of what the client declared at initialize: go-sdk
 	// sets RootsV2 only when the client declared roots.
-	var caps string
-	switch c := init.Capabilities; {
-	case c == nil || c.RootsV2 == nil:
-		caps = "{}"
-	case c.RootsV2.ListChanged:
-		caps = `{"roots":{"listChanged":true}}`
-	default:
-		caps = `{"roots":{}}`
+	caps := "{}"
+	if c := init.Capabilities; c != nil && c.RootsV2 != nil {
+		caps = fmt.Sprintf(`{"roots":{"listChanged":%t}}`, c.RootsV2.ListChanged)
 	}
 	if err := s.Initialize(version, json.RawMessage(caps)); err != nil {
 		return nil, nil, err
@@ -618,12 +573,11 @@ func method(req mcp.Request) string {
 	return fmt.Sprintf("%T", req)
 }
 
-// ToolInputRequiredError is the error of Roots and RootSet for a request whose
-// revision carries roots/list inside an input_required result, when the
-// request does not carry the client's roots yet: answer it with a result
-// holding InputRequests and RequestState ([Handler] and [HandlerFor] do,
-// for tools). The client retries the request with its roots. It wraps the
-// gate's InputRequiredError, and so ErrInputRequired.
+// ToolInputRequiredError is the error of Roots and RootSet for a request
+// that must ask for the client's roots in an input_required result: answer
+// it with a result holding InputRequests and RequestState ([Handler] and
+// [HandlerFor] do, for tools), and the client retries it with its roots.
+// It wraps the gate's InputRequiredError, and so ErrInputRequired.
 type ToolInputRequiredError struct {
 	InputRequests mcp.InputRequestMap
 	RequestState  string
@@ -642,14 +596,12 @@ func (e *ToolInputRequiredError) CallToolResult() *mcp.CallToolResult {
 }
 
 // ToolResult turns an error of Roots or RootSet into what a tool handler
-// returns: an input_required result for a [*ToolInputRequiredError], a
-// JSON-RPC error -32021 for a request without the roots capability
-// (*MissingCapabilityError), a JSON-RPC error -32602 for a malformed
-// request (*MalformedRequestError), and otherwise err itself. go-sdk
-// sends a *jsonrpc.Error that a tool handler returns as the response's
-// error member, as it is. A 2026-07-28 request whose _meta leaves out the
-// client capabilities, or gives them null or in a form that does not
-// decode, go-sdk refuses with -32602 itself, before any handler runs.
+// returns: an input_required result for a [*ToolInputRequiredError]; a
+// *jsonrpc.Error, which go-sdk sends as the response's error as it is,
+// -32021 for a *MissingCapabilityError and -32602 for a
+// *MalformedRequestError; and otherwise err itself. A 2026-07-28 request
+// whose _meta lacks the client capabilities, or has them null or
+// undecodable, go-sdk refuses with -32602 before any handler runs.
 func ToolResult(err error) (*mcp.CallToolResult, error) {
 	if ir := (*ToolInputRequiredError)(nil); errors.As(err, &ir) {
 		return ir.CallToolResult(), nil
@@ -694,9 +646,8 @@ func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[I
 	}
 }
 
-// CheckRoots checks roots by the rules of every revision the gate serves,
-// as a server would read them, touching no file. The error names each
-// invalid root by its index.
+// CheckRoots checks roots as a server would, by the rules of every revision
+// the gate serves, touching no file; the error names each invalid one by index.
 func CheckRoots(roots ...*mcp.Root) error {
 	for i, r := range roots {
 		if r == nil {
