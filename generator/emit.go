@@ -96,7 +96,7 @@ func typeDoc(t *Type) []string {
 		case KindRawUnion:
 			doc = append(doc, "", "The protocol allows other kinds of values here; only the roots ones are modelled, and every value is kept as raw JSON so that none is lost.")
 		case KindStruct:
-			doc = append(doc, "", "The protocol defines more members than the roots ones modelled here; the others are kept in "+t.ExtraName+".")
+			doc = append(doc, "", "The protocol defines more members than are modelled here; "+t.ExtraName+" keeps them.")
 		default:
 			doc = append(doc, "", "Only the roots-related part of the protocol's definition is modelled here.")
 		}
@@ -250,7 +250,10 @@ func (e *emitter) structFields(m *Model, t *Type, g *jen.Group) {
 		g.Id(f.Name).Add(typ).Tag(map[string]string{"json": tag})
 	}
 	if t.Extra != nil {
-		docComments(g, []string{fmt.Sprintf("%s keeps the members that have no field above, so that they survive a round trip.", t.ExtraName)}, nil)
+		// A kit's front package says this once, of every Extra.
+		if e.runtime == "" || t.ExtraName != "Extra" {
+			docComments(g, []string{fmt.Sprintf("%s keeps the members that have no field, so they survive a round trip.", t.ExtraName)}, nil)
+		}
 		g.Id(t.ExtraName).Map(jen.String()).Add(goType(*t.Extra)).Tag(map[string]string{"json": "-"})
 	}
 }

@@ -192,20 +192,22 @@ func (e *emitter) emitUnmarshal(t *Type, f *jen.File) {
 		}
 		cases = append(cases, jen.Case(jen.Lit(fl.JSONName)).Block(e.decodeField(fl)))
 	}
+	// other decodes a member with no field; it is the whole body where
+	// the type has no fields.
+	other := []jen.Code{jen.Return(e.rt("ErrNotAllowed"))}
 	if t.Extra != nil {
-		cases = append(cases, jen.Default().Block(
+		other = []jen.Code{
 			jen.List(jen.Id("p").Dot(t.ExtraName), jen.Err()).Op("=").Add(e.rt("KeepMember")).Call(jen.Id("p").Dot(t.ExtraName), jen.Id("k"), jen.Id("v")),
 			jen.Return(jen.Err()),
-		))
-	} else {
-		cases = append(cases, jen.Default().Block(jen.Return(e.rt("ErrNotAllowed"))))
+		}
+	}
+	if len(cases) > 0 {
+		other = []jen.Code{jen.Switch(jen.String().Call(jen.Id("k"))).Block(append(cases, jen.Default().Block(other...))...)}
 	}
 	if len(required) > 64 {
 		panic(fmt.Sprintf("%s has %d required members; DecodeObject tracks 64", t.Name, len(required)))
 	}
-	member := jen.Func().Params(jen.List(jen.Id("k"), jen.Id("v")).Index().Byte()).Params(jen.Err().Error()).Block(
-		jen.Switch(jen.String().Call(jen.Id("k"))).Block(cases...),
-	)
+	member := jen.Func().Params(jen.List(jen.Id("k"), jen.Id("v")).Index().Byte()).Params(jen.Err().Error()).Block(other...)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Var().Id("p").Id(t.Name),
 		jen.Return(e.rt("UnmarshalObject").Call(
@@ -374,7 +376,7 @@ func (e *emitter) emitValidElements(t *Type, fl *Field, f *jen.File) {
 	docComments(f.Group, []string{
 		fmt.Sprintf("%s returns the elements of %s that pass validation, in order, and a "+
 			"*ValidationError naming each one that does not by its index (nil when all pass). "+
-			"One bad element never costs the good ones: use Validate to reject the whole value instead.", name, fl.Name),
+			"Use Validate to reject the whole value instead.", name, fl.Name),
 	}, nil)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id(name).Params().Params(jen.Index().Id(elem), jen.Error()).Block(
 		jen.Return(e.rt("ValidElements").Call(jen.Lit(t.Name), jen.Lit(fl.JSONName), jen.Id("x").Dot(fl.Name), jen.Parens(jen.Op("*").Id(elem)).Dot("validate"))),
