@@ -430,7 +430,7 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 		jen.Return(jen.Id("u").Dot("raw"), jen.Nil()),
 	)
 	f.Line()
-	f.Comment("UnmarshalJSON keeps a copy of the value; the As methods decode it.")
+	f.Comment("UnmarshalJSON keeps a copy of the value as received.")
 	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Id("u").Dot("raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
 		jen.Return(jen.Nil()),

@@ -35,8 +35,7 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
 	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -48,8 +47,7 @@ type ListRootsRequest struct {
 	ID RequestID `json:"id"`
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *RequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -60,8 +58,7 @@ type ListRootsResult struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -71,8 +68,7 @@ type ListRootsResult struct {
 type RootsListChangedNotification struct {
 	// Optional parameters; this notification defines none beyond _meta.
 	Params *NotificationParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -122,7 +118,7 @@ func (u ServerRequest) MarshalJSON() ([]byte, error) {
 	return u.raw, nil
 }
 
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
+// UnmarshalJSON keeps a copy of the value as received.
 func (u *ServerRequest) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil
@@ -131,14 +127,12 @@ func (u *ServerRequest) UnmarshalJSON(data []byte) error {
 // ClientCapabilities are the features the client declares during
 // initialization. Only the roots-related members are kept here.
 //
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
+// The protocol defines more members than are modelled here; Extra keeps them.
 type ClientCapabilities struct {
 	// Set when the client can answer roots/list; servers should check for it
 	// before asking.
 	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -148,8 +142,7 @@ type RootsCapability struct {
 	// True if the client sends notifications/roots/list_changed whenever its roots
 	// change.
 	ListChanged bool `json:"listChanged,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -240,8 +233,7 @@ func (u *RequestID) UnmarshalJSON(data []byte) error {
 type RequestParams struct {
 	// Request metadata, such as a token for progress updates.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -251,8 +243,7 @@ type RequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -261,8 +252,7 @@ type RequestParamsMeta struct {
 type NotificationParams struct {
 	// Free-form metadata attached to the notification.
 	Meta map[string]any `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

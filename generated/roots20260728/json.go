@@ -162,11 +162,8 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
 	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
-		switch string(k) {
-		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
-			return err
-		}
+		p.Extra, err = keepMember(p.Extra, k, v)
+		return err
 	})
 }
 

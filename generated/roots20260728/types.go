@@ -47,8 +47,7 @@ type Root struct {
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
 	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -63,8 +62,7 @@ type Root struct {
 type ListRootsRequest struct {
 	// Optional parameters; roots/list defines none beyond _meta.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -78,8 +76,7 @@ type ListRootsRequest struct {
 type ListRootsRequestParams struct {
 	// Free-form metadata for this input request.
 	Meta MetaObject `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -94,8 +91,7 @@ type ListRootsRequestParams struct {
 type ListRootsResult struct {
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -103,8 +99,7 @@ type ListRootsResult struct {
 // of every request in this revision. Only the roots-related members are kept
 // here.
 //
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
+// The protocol defines more members than are modelled here; Extra keeps them.
 type ClientCapabilities struct {
 	// Set when the client can answer roots/list. It has no members, since this
 	// revision dropped listChanged.
@@ -114,8 +109,7 @@ type ClientCapabilities struct {
 	// needs as tool arguments, name them with resource URIs, or put them in the
 	// server's own configuration.
 	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -127,8 +121,7 @@ type ClientCapabilities struct {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 type RootsCapability struct {
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -147,8 +140,7 @@ type InputRequiredResult struct {
 	// Says which kind of result this is: input_required here, while final results
 	// use complete.
 	ResultType string `json:"resultType"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -162,8 +154,7 @@ type InputResponseRequestParams struct {
 	InputResponses InputResponses `json:"inputResponses,omitempty"`
 	// The requestState from the InputRequiredResult, returned exactly as received.
 	RequestState string `json:"requestState,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -176,8 +167,7 @@ type MissingRequiredClientCapabilityError struct {
 	Error MissingRequiredClientCapabilityErrorObject `json:"error"`
 	// Id of the request being rejected.
 	ID *RequestID `json:"id,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -188,8 +178,7 @@ type MissingRequiredClientCapabilityErrorObject struct {
 	Data MissingRequiredClientCapabilityErrorData `json:"data"`
 	// Human-readable text that explains the error.
 	Message string `json:"message"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -199,8 +188,7 @@ type MissingRequiredClientCapabilityErrorData struct {
 	// Capabilities the client would need to declare for the server to handle the
 	// request.
 	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -221,16 +209,14 @@ type InputRequests map[string]InputRequest
 // RequestMetaObject is the _meta object that every request carries in this
 // revision. Only the roots-related members are kept here.
 //
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
+// The protocol defines more members than are modelled here; Extra keeps them.
 type RequestMetaObject struct {
 	// What the client supports, declared afresh on every request. A client with
 	// roots support lists roots here.
 	ClientCapabilities ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
 	// Protocol revision the request is written for, such as 2026-07-28.
 	ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -246,8 +232,7 @@ type Error struct {
 	Data any `json:"data,omitempty"`
 	// Human-readable text that explains the error.
 	Message string `json:"message"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	// Extra keeps the members that have no field, so they survive a round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -389,7 +374,7 @@ func (u InputRequest) MarshalJSON() ([]byte, error) {
 	return u.raw, nil
 }
 
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
+// UnmarshalJSON keeps a copy of the value as received.
 func (u *InputRequest) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil
@@ -451,7 +436,7 @@ func (u InputResponse) MarshalJSON() ([]byte, error) {
 	return u.raw, nil
 }
 
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
+// UnmarshalJSON keeps a copy of the value as received.
 func (u *InputResponse) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil

@@ -44,8 +44,7 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 
 // ValidRoots returns the elements of Roots that pass validation, in order, and
 // a *ValidationError naming each one that does not by its index (nil when all
-// pass). One bad element never costs the good ones: use Validate to reject the
-// whole value instead.
+// pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	return validElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }

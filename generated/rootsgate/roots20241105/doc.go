@@ -2,14 +2,8 @@
 
 // Package roots20241105 is revision 2024-11-05 of the roots feature of the Model
 // Context Protocol in a kit that rootsgen wrote from the revision's schema
-// (draft-07): only the types and methods the kit's gate uses, and [Gate],
-// which tells the gate how this revision carries roots. Serve the revision
-// through the kit's front package, whose Session asks for roots and whose
-// RootSet checks paths whatever the revision. Specification:
+// (draft-07): [Gate] and only the types and methods it uses. Serve the
+// revision through the kit's front package, one directory up, which says
+// what Extra holds and what a type lacks. Specification:
 // https://modelcontextprotocol.io/specification/2024-11-05/client/roots
-//
-// A type has the MarshalJSON, UnmarshalJSON and Validate the gate calls,
-// not the others: encoding/json writes or reads it by its field tags then,
-// and loses Extra. The errors are a *rootsrt.DecodeError and a
-// *rootsrt.ValidationError, naming the JSON path of each problem.
 package roots20241105

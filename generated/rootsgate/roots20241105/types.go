@@ -29,9 +29,7 @@ type Root struct {
 	// picker.
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
-	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	URI   string                     `json:"uri"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -75,10 +73,8 @@ func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // beyond _meta.
 type ListRootsRequestParams struct {
 	// Request metadata, such as a token for progress updates.
-	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	Meta  *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
+	Extra map[string]json.RawMessage  `json:"-"`
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
@@ -124,10 +120,8 @@ func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path
 type ListRootsRequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
-	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	ProgressToken *ProgressToken             `json:"progressToken,omitempty"`
+	Extra         map[string]json.RawMessage `json:"-"`
 }
 
 func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
@@ -160,9 +154,7 @@ type ListRootsResult struct {
 	// Free-form metadata attached to the result.
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
-	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Roots []Root                     `json:"roots"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -211,8 +203,7 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // ValidRoots returns the elements of Roots that pass validation, in order, and
 // a *ValidationError naming each one that does not by its index (nil when all
-// pass). One bad element never costs the good ones: use Validate to reject the
-// whole value instead.
+// pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
@@ -221,9 +212,7 @@ func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 // notification defines none beyond _meta.
 type RootsListChangedNotificationParams struct {
 	// Free-form metadata attached to the notification.
-	Meta map[string]any `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Meta  map[string]any             `json:"_meta,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -244,14 +233,11 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 // ClientCapabilities are the features the client declares during
 // initialization. Only the roots-related members are kept here.
 //
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
+// The protocol defines more members than are modelled here; Extra keeps them.
 type ClientCapabilities struct {
 	// Set when the client can answer roots/list; servers should check for it
 	// before asking.
-	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Roots *RootsCapability           `json:"roots,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -274,10 +260,8 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 type RootsCapability struct {
 	// True if the client sends notifications/roots/list_changed whenever its roots
 	// change.
-	ListChanged bool `json:"listChanged,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	ListChanged bool                       `json:"listChanged,omitempty"`
+	Extra       map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.

@@ -32,9 +32,7 @@ type Root struct {
 	// picker.
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
-	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	URI   string                     `json:"uri"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -85,9 +83,7 @@ type ListRootsResult struct {
 	// Free-form metadata attached to the result.
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
-	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Roots []Root                     `json:"roots"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -136,8 +132,7 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // ValidRoots returns the elements of Roots that pass validation, in order, and
 // a *ValidationError naming each one that does not by its index (nil when all
-// pass). One bad element never costs the good ones: use Validate to reject the
-// whole value instead.
+// pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
@@ -146,9 +141,7 @@ func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 // that any request may send.
 type RequestParams struct {
 	// Request metadata, such as a token for progress updates.
-	Meta *RequestParamsMeta `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Meta  *RequestParamsMeta         `json:"_meta,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,10 +188,8 @@ func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 type RequestParamsMeta struct {
 	// Asks for progress updates on this request, each quoting this token. Sending
 	// updates stays optional.
-	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	ProgressToken *ProgressToken             `json:"progressToken,omitempty"`
+	Extra         map[string]json.RawMessage `json:"-"`
 }
 
 func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
@@ -229,9 +220,7 @@ func (x *RequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 // _meta member that any notification may send.
 type NotificationParams struct {
 	// Free-form metadata attached to the notification.
-	Meta map[string]any `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Meta  map[string]any             `json:"_meta,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -7,7 +7,6 @@ package roots20260728
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,27 +14,18 @@ import (
 	rootsrt "github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
 )
 
-// Gate is what the kit's gate needs of this revision: how it carries
-// roots, and this package's functions in terms of the gate's Root.
+// Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.
 var Gate = &rootsrt.RevisionPackage{
 	Revision: rootsrt.Revision{
 		Version:       ProtocolVersion,
-		DirectRequest: false,
 		InputRequests: true,
-		ListChanged:   false,
 		Deprecated:    true,
 	},
 	VersionKey:   "io.modelcontextprotocol/protocolVersion",
 	CheckRoot:    rootsrt.CheckAs(toRoot, (*Root).Validate),
 	Client:       gateClient,
 	MissingRoots: missingRoots,
-	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
-		res, err := askForRoots(key, requestState, ListRootsRequestParams{})
-		if err != nil {
-			return nil, err
-		}
-		return res.MarshalJSON() // compact already: no second pass
-	},
+	AskForRoots:  askForRoots,
 	DecodeRequest: func(params json.RawMessage) (rootsrt.StandAlone, error) {
 		var p InputResponseRequestParams
 		if err := p.UnmarshalJSON(params); err != nil {
@@ -180,27 +170,24 @@ func answerInputRequests(ctx context.Context, requests InputRequests, answer ans
 	return responses, others, nil
 }
 
-// askForRoots is the InputRequiredResult that asks for the page of roots
-// that params name, under key.
-func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
+// askForRoots is the InputRequiredResult, as JSON, that asks for the
+// client's roots (the first page, where there are pages) under key.
+func askForRoots(key, requestState string) (json.RawMessage, error) {
 	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
-		Params: &params,
+		Params: &ListRootsRequestParams{},
 	})
 	if err != nil {
-		return InputRequiredResult{}, err
+		return nil, err
 	}
 	return InputRequiredResult{
 		ResultType:    "input_required",
 		InputRequests: InputRequests{key: req},
 		RequestState:  requestState,
-	}, nil
+	}.MarshalJSON() // compact already: no second pass
 }
 
 // listRootsResultIn decodes the result the client answered under key.
 func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRootsResult, error) {
-	if params == nil {
-		return nil, errors.New("no params: the retried request carries no inputResponses")
-	}
 	resp, ok := params.InputResponses[key]
 	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
 	if err != nil {

@@ -18,6 +18,13 @@
 // [RootSet] of the answer.
 // The code is the kit's runtime package, rootsrt, shared by every
 // revision: the names here are its.
+//
+// In a revision's package, a struct's Extra keeps the members that have no
+// field, so they survive a round trip. A type has the MarshalJSON,
+// UnmarshalJSON and Validate the gate calls, not the others: encoding/json
+// writes or reads it by its field tags then, and loses Extra. The errors
+// are a [*DecodeError] and a [*ValidationError], naming the JSON path of
+// each problem.
 package gosdkroots
 
 import (

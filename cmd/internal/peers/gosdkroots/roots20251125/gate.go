@@ -10,18 +10,14 @@ import (
 	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
 )
 
-// Gate is what the kit's gate needs of this revision: how it carries
-// roots, and this package's functions in terms of the gate's Root.
+// Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.
 var Gate = &rootsrt.RevisionPackage{
 	Revision: rootsrt.Revision{
 		Version:       ProtocolVersion,
 		DirectRequest: true,
-		InputRequests: false,
 		ListChanged:   true,
-		Deprecated:    false,
 	},
-	VersionKey: "",
-	CheckRoot:  rootsrt.CheckAs(toRoot, (*Root).Validate),
+	CheckRoot: rootsrt.CheckAs(toRoot, (*Root).Validate),
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
 		if err := caps.UnmarshalJSON(raw); err != nil {
@@ -31,11 +27,8 @@ var Gate = &rootsrt.RevisionPackage{
 	},
 	ListRootsMethod: string(MethodListRoots),
 	ListRootsParams: listRootsParams,
-	Paged:           false,
-	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
-		roots, invalid, next, err := decodeListRoots(raw, lenient)
-		return rootsrt.FromRoots(roots, fromRoot), invalid, next, err
-	},
+	DecodeListRoots: decodeListRoots,
+
 	ListChangedMethod: string(MethodRootsListChanged),
 	CheckListChanged: func(params json.RawMessage) error {
 		return new(NotificationParams).UnmarshalJSON(params)
@@ -61,14 +54,14 @@ func listRootsParams(cursor string) (json.RawMessage, error) {
 // decodeListRoots reads a roots/list result: its roots (the valid ones
 // when lenient, the others' problems as invalid) and its next page's
 // cursor.
-func decodeListRoots(raw json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error) {
+func decodeListRoots(raw json.RawMessage, lenient bool) (roots []rootsrt.Root, invalid error, next string, err error) {
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {
 		return nil, nil, "", err
 	}
 	if !lenient {
-		return result.Roots, nil, next, result.Validate()
+		return rootsrt.FromRoots(result.Roots, fromRoot), nil, next, result.Validate()
 	}
-	roots, invalid = result.ValidRoots()
-	return roots, invalid, next, nil
+	valid, invalid := result.ValidRoots()
+	return rootsrt.FromRoots(valid, fromRoot), invalid, next, nil
 }

@@ -26,9 +26,7 @@ const (
 // _meta member that any notification may send.
 type NotificationParams struct {
 	// Free-form metadata attached to the notification.
-	Meta map[string]any `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Meta  map[string]any             `json:"_meta,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -46,9 +46,7 @@ type Root struct {
 	// picker.
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
-	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	URI   string                     `json:"uri"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -91,10 +89,8 @@ func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // server's own configuration.
 type ListRootsRequest struct {
 	// Optional parameters; roots/list defines none beyond _meta.
-	Params *ListRootsRequestParams `json:"params,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	Params *ListRootsRequestParams    `json:"params,omitempty"`
+	Extra  map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
@@ -120,9 +116,7 @@ func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
 // server's own configuration.
 type ListRootsRequestParams struct {
 	// Free-form metadata for this input request.
-	Meta MetaObject `json:"_meta,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Meta  MetaObject                 `json:"_meta,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -144,9 +138,7 @@ func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
 // server's own configuration.
 type ListRootsResult struct {
 	// Roots the client exposes; an empty array means it exposes none.
-	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Roots []Root                     `json:"roots"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -166,8 +158,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // ValidRoots returns the elements of Roots that pass validation, in order, and
 // a *ValidationError naming each one that does not by its index (nil when all
-// pass). One bad element never costs the good ones: use Validate to reject the
-// whole value instead.
+// pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
@@ -176,8 +167,7 @@ func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 // of every request in this revision. Only the roots-related members are kept
 // here.
 //
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
+// The protocol defines more members than are modelled here; Extra keeps them.
 type ClientCapabilities struct {
 	// Set when the client can answer roots/list. It has no members, since this
 	// revision dropped listChanged.
@@ -186,9 +176,7 @@ type ClientCapabilities struct {
 	// on or after 2027-07-28 may remove them. Instead, pass the directories a tool
 	// needs as tool arguments, name them with resource URIs, or put them in the
 	// server's own configuration.
-	Roots *RootsCapability `json:"roots,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Roots *RootsCapability           `json:"roots,omitempty"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -222,8 +210,6 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 type RootsCapability struct {
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -236,11 +222,8 @@ func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
 	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
-		switch string(k) {
-		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
-			return err
-		}
+		p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+		return err
 	})
 }
 
@@ -258,10 +241,8 @@ type InputRequiredResult struct {
 	RequestState string `json:"requestState,omitempty"`
 	// Says which kind of result this is: input_required here, while final results
 	// use complete.
-	ResultType string `json:"resultType"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	ResultType string                     `json:"resultType"`
+	Extra      map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
@@ -293,10 +274,8 @@ type InputResponseRequestParams struct {
 	// The client's answers to the server's inputRequests, under the same keys.
 	InputResponses InputResponses `json:"inputResponses,omitempty"`
 	// The requestState from the InputRequiredResult, returned exactly as received.
-	RequestState string `json:"requestState,omitempty"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	RequestState string                     `json:"requestState,omitempty"`
+	Extra        map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
@@ -322,10 +301,8 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 type MissingRequiredClientCapabilityErrorData struct {
 	// Capabilities the client would need to declare for the server to handle the
 	// request.
-	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	RequiredCapabilities ClientCapabilities         `json:"requiredCapabilities"`
+	Extra                map[string]json.RawMessage `json:"-"`
 }
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
@@ -356,17 +333,14 @@ type InputRequests map[string]InputRequest
 // RequestMetaObject is the _meta object that every request carries in this
 // revision. Only the roots-related members are kept here.
 //
-// The protocol defines more members than the roots ones modelled here; the
-// others are kept in Extra.
+// The protocol defines more members than are modelled here; Extra keeps them.
 type RequestMetaObject struct {
 	// What the client supports, declared afresh on every request. A client with
 	// roots support lists roots here.
 	ClientCapabilities ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
 	// Protocol revision the request is written for, such as 2026-07-28.
-	ProtocolVersion string `json:"io.modelcontextprotocol/protocolVersion"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
-	Extra map[string]json.RawMessage `json:"-"`
+	ProtocolVersion string                     `json:"io.modelcontextprotocol/protocolVersion"`
+	Extra           map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
@@ -417,7 +391,7 @@ func (u InputRequest) MarshalJSON() ([]byte, error) {
 	return u.raw, nil
 }
 
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
+// UnmarshalJSON keeps a copy of the value as received.
 func (u *InputRequest) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil
@@ -445,7 +419,7 @@ func (u InputResponse) MarshalJSON() ([]byte, error) {
 	return u.raw, nil
 }
 
-// UnmarshalJSON keeps a copy of the value; the As methods decode it.
+// UnmarshalJSON keeps a copy of the value as received.
 func (u *InputResponse) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
 	return nil

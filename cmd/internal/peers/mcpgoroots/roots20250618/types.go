@@ -26,9 +26,7 @@ type Root struct {
 	// picker.
 	Name string `json:"name,omitempty"`
 	// Identifies the root. This revision only allows file:// URIs.
-	URI string `json:"uri"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	URI   string                     `json:"uri"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -79,9 +77,7 @@ type ListRootsResult struct {
 	// Free-form metadata attached to the result.
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Roots the client exposes; an empty array means it exposes none.
-	Roots []Root `json:"roots"`
-	// Extra keeps the members that have no field above, so that they survive a
-	// round trip.
+	Roots []Root                     `json:"roots"`
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -130,8 +126,7 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // ValidRoots returns the elements of Roots that pass validation, in order, and
 // a *ValidationError naming each one that does not by its index (nil when all
-// pass). One bad element never costs the good ones: use Validate to reject the
-// whole value instead.
+// pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
 	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
