@@ -205,7 +205,7 @@ func (e *emitter) emitUnmarshal(t *Type, f *jen.File) {
 		other = []jen.Code{jen.Switch(jen.String().Call(jen.Id("k"))).Block(append(cases, jen.Default().Block(other...))...)}
 	}
 	if len(required) > 64 {
-		panic(fmt.Sprintf("%s has %d required members; DecodeObject tracks 64", t.Name, len(required)))
+		panic(fmt.Sprintf("%s has %d required members; UnmarshalObject tracks 64", t.Name, len(required)))
 	}
 	member := jen.Func().Params(jen.List(jen.Id("k"), jen.Id("v")).Index().Byte()).Params(jen.Err().Error()).Block(other...)
 	f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
