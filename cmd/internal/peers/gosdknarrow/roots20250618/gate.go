@@ -27,8 +27,10 @@ var Gate = &rootsrt.RevisionPackage{
 	},
 	ListRootsMethod: string(MethodListRoots),
 	ListRootsParams: listRootsParams,
-	DecodeListRoots: decodeListRoots,
-
+	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
+		roots, invalid, next, err := decodeListRoots(raw, lenient)
+		return rootsrt.FromRoots(roots, fromRoot), invalid, next, err
+	},
 	ListChangedMethod: string(MethodRootsListChanged),
 	CheckListChanged: func(params json.RawMessage) error {
 		return new(RootsListChangedNotificationParams).UnmarshalJSON(params)
@@ -54,14 +56,14 @@ func listRootsParams(cursor string) (json.RawMessage, error) {
 // decodeListRoots reads a roots/list result: its roots (the valid ones
 // when lenient, the others' problems as invalid) and its next page's
 // cursor.
-func decodeListRoots(raw json.RawMessage, lenient bool) (roots []rootsrt.Root, invalid error, next string, err error) {
+func decodeListRoots(raw json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error) {
 	var result ListRootsResult
 	if err := result.UnmarshalJSON(raw); err != nil {
 		return nil, nil, "", err
 	}
 	if !lenient {
-		return rootsrt.FromRoots(result.Roots, fromRoot), nil, next, result.Validate()
+		return result.Roots, nil, next, result.Validate()
 	}
-	valid, invalid := result.ValidRoots()
-	return rootsrt.FromRoots(valid, fromRoot), invalid, next, nil
+	roots, invalid = result.ValidRoots()
+	return roots, invalid, next, nil
 }

@@ -7,6 +7,7 @@ package roots20260728
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -25,7 +26,13 @@ var Gate = &rootsrt.RevisionPackage{
 	CheckRoot:    rootsrt.CheckAs(toRoot, (*Root).Validate),
 	Client:       gateClient,
 	MissingRoots: missingRoots,
-	AskForRoots:  askForRoots,
+	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
+		res, err := askForRoots(key, requestState, ListRootsRequestParams{})
+		if err != nil {
+			return nil, err
+		}
+		return res.MarshalJSON() // compact already: no second pass
+	},
 	DecodeRequest: func(params json.RawMessage) (rootsrt.StandAlone, error) {
 		var p InputResponseRequestParams
 		if err := p.UnmarshalJSON(params); err != nil {
@@ -170,24 +177,27 @@ func answerInputRequests(ctx context.Context, requests InputRequests, answer ans
 	return responses, others, nil
 }
 
-// askForRoots is the InputRequiredResult, as JSON, that asks for the
-// client's roots (the first page, where there are pages) under key.
-func askForRoots(key, requestState string) (json.RawMessage, error) {
+// askForRoots is the InputRequiredResult that asks for the page of roots
+// that params name, under key.
+func askForRoots(key, requestState string, params ListRootsRequestParams) (InputRequiredResult, error) {
 	req, err := InputRequestFromListRootsRequest(ListRootsRequest{
-		Params: &ListRootsRequestParams{},
+		Params: &params,
 	})
 	if err != nil {
-		return nil, err
+		return InputRequiredResult{}, err
 	}
 	return InputRequiredResult{
 		ResultType:    "input_required",
 		InputRequests: InputRequests{key: req},
 		RequestState:  requestState,
-	}.MarshalJSON() // compact already: no second pass
+	}, nil
 }
 
 // listRootsResultIn decodes the result the client answered under key.
 func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRootsResult, error) {
+	if params == nil {
+		return nil, errors.New("no params: the retried request carries no inputResponses")
+	}
 	resp, ok := params.InputResponses[key]
 	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
 	if err != nil {
