@@ -158,7 +158,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	what := "revision " + *revision
 	if *sdk != "" {
 		what = "the kit"
-		if files, err = generateKit(*sdk, *revs, *out, name); err != nil {
+		files, err = untilInterrupted(ctx, func() ([]generator.File, error) { return generateKit(*sdk, *revs, *out, name) })
+		if errors.Is(err, errInterrupted) {
+			return interruptedBeforeWriting(*out, *check, stderr)
+		} else if err != nil {
 			if ue := (*generator.UsageError)(nil); errors.As(err, &ue) {
 				return usage("%v", err)
 			}
@@ -167,7 +170,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		}
 	} else {
 		var m *generator.Model
-		if files, m, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth); err != nil {
+		files, err = untilInterrupted(ctx, func() (files []generator.File, err error) {
+			files, m, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth)
+			return files, err
+		})
+		if errors.Is(err, errInterrupted) {
+			return interruptedBeforeWriting(*out, *check, stderr)
+		} else if err != nil {
 			var ue *generator.UsageError
 			var le *generator.LoadError
 			if errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile) {
@@ -192,6 +201,48 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 // interrupted turns the success of a command that only reads into a
 // failure when ctx was done meanwhile: the user asked it to stop, and
 // what it printed may not be what they meant to wait for.
+// errInterrupted: the user interrupted rootsgen before it wrote anything.
+var errInterrupted = errors.New("interrupted")
+
+// untilInterrupted runs generate, which reads and computes but writes
+// nothing, and returns its outcome, or errInterrupted as soon as ctx is
+// done: reading a schema from a FIFO waits for a writer, and the
+// process, which ends right after, must not wait for it.
+func untilInterrupted(ctx context.Context, generate func() ([]generator.File, error)) ([]generator.File, error) {
+	type outcome struct {
+		files []generator.File
+		err   error
+	}
+	if ctx.Err() != nil {
+		return nil, errInterrupted
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		files, err := generate()
+		done <- outcome{files, err}
+	}()
+	select {
+	case o := <-done:
+		return o.files, o.err
+	case <-ctx.Done():
+		return nil, errInterrupted
+	}
+}
+
+// interruptedBeforeWriting says what a run interrupted before its write
+// left in out, and returns its exit status.
+func interruptedBeforeWriting(out string, check bool, stderr io.Writer) int {
+	switch {
+	case check:
+		fmt.Fprintln(stderr, "rootsgen: interrupted")
+	case exists(out):
+		fmt.Fprintf(stderr, "rootsgen: interrupted; %s holds the old package\n", out)
+	default:
+		fmt.Fprintln(stderr, "rootsgen: interrupted; nothing was written")
+	}
+	return exitFail
+}
+
 func interrupted(ctx context.Context, code int, stderr io.Writer) int {
 	if code == exitOK && ctx.Err() != nil {
 		fmt.Fprintln(stderr, "rootsgen: interrupted")

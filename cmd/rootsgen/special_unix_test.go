@@ -3,7 +3,10 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -110,5 +113,47 @@ func TestHugeFileInOut(t *testing.T) {
 				t.Errorf("the huge file was changed: %v", err)
 			}
 		})
+	}
+}
+
+// TestInterruptReadingFIFO: -schema naming a FIFO waits for a writer;
+// Ctrl-C (SIGINT) then ends rootsgen within a second, with exit status 1,
+// and nothing written.
+func TestInterruptReadingFIFO(t *testing.T) {
+	exe := buildRootsgen(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "schema.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(exe, "-revision", "2025-06-18", "-schema", fifo, "-out", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // rootsgen waits in the FIFO's open
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitFail {
+			t.Errorf("exit: %v; want status %d", err, exitFail)
+		}
+		if got := stderr.String(); got != "rootsgen: interrupted; nothing was written\n" {
+			t.Errorf("stderr %q", got)
+		}
+	case <-time.After(time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatal("rootsgen still waits on the FIFO a second after SIGINT")
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the interrupted run made %s: %v", out, err)
 	}
 }
