@@ -59,6 +59,7 @@ var runtimeAPI = []runtimePart{
 	{func(p *Plan) bool { return p.RootSet }, []string{
 		"RootSetOf", "NewRootSetOf", "RootSetOption", "ResolveSymlinks", "Bounds", "WindowsPaths", "ReadLimit", "MaxRoots",
 		"DefaultReadLimit", "DefaultMaxRoots", "ErrOutsideRoots", "ErrOutsideBounds", "ErrNotRegularFile", "ErrFileTooLarge",
+		"ErrNoDescriptors", "SetDescriptorBudget",
 	}},
 	{func(p *Plan) bool { return p.Ask }, []string{
 		"StateSealer", "NewStateSealer", "StateKey", "StateSealerConfig", "StateBinding", "SalientParams",

@@ -26,7 +26,8 @@ var files embed.FS
 // files are listed one by one so that the tests beside them stay out of
 // rootsgen's binary; TestRuntimeFiles keeps the list whole.
 //
-//go:embed rootsrt/asker.go rootsrt/client.go rootsrt/codec.go rootsrt/errors.go rootsrt/gate.go rootsrt/problems.go
+//go:embed rootsrt/asker.go rootsrt/bounds.go rootsrt/client.go rootsrt/codec.go rootsrt/dirpool.go rootsrt/errors.go rootsrt/gate.go
+//go:embed rootsrt/limit_other.go rootsrt/limit_unix.go rootsrt/problems.go
 //go:embed rootsrt/sealer.go rootsrt/set.go rootsrt/set_linux.go rootsrt/set_other.go rootsrt/set_wasm.go
 var Runtime embed.FS
 

@@ -161,8 +161,7 @@ func (p *path) String() string {
 func checkURI(s string, schemes ...string) string {
 	// A scheme is a letter, then letters, digits, "+", "-" or ".".
 	scheme, rest, ok := strings.Cut(s, ":")
-	if !ok || scheme == "" || !strings.Contains(asciiLetters, scheme[:1]) ||
-		strings.Trim(scheme, asciiLetters+asciiDigits+"+-.") != "" {
+	if !ok || !isScheme(scheme) {
 		return "not an absolute URI: it must start with a scheme such as file:"
 	}
 	for i := 0; i < len(rest); i++ {
@@ -188,10 +187,22 @@ func checkURI(s string, schemes ...string) string {
 		return "a file URI must start with file://"
 	case !strings.Contains(rest[2:], "/"):
 		return "a file URI must have an absolute path, as in file:///home/user"
-	case strings.ContainsAny(rest, "?#"):
+	case strings.IndexByte(rest, '?') >= 0 || strings.IndexByte(rest, '#') >= 0:
 		return "a root URI must not have a query or fragment"
 	}
 	return ""
+}
+
+// isScheme reports whether s is a URI scheme: a letter, then letters,
+// digits, "+", "-" or ".".
+func isScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20 // lower case, for letters
+		if !('a' <= c && c <= 'z' || i > 0 && ('0' <= s[i] && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // mustEncode says that the character s starts with may not appear as it is

@@ -11,3 +11,10 @@ func isNull(raw json.RawMessage) bool {
 	t := strings.TrimSpace(string(raw))
 	return t == "" || t == "null"
 }
+
+// refused is the error naming the roots of one answer its revision
+// refused, and which roots/list request it answers.
+type refused struct {
+	sent uint64
+	err  *ValidationError
+}

@@ -161,9 +161,12 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	ttl := cmp.Or(c.TTL, DefaultStateTTL)
 	s := &StateSealer{
 		keys:     make(map[string]*sealKey, 1+len(c.Older)),
-		lifetime: int64((ttl + time.Millisecond - 1) / time.Millisecond),
+		lifetime: int64(ttl / time.Millisecond), // rounded up below, without overflow
 		audience: sha256.Sum256([]byte("mcp requestState audience\x00" + c.Audience)),
 		now:      c.Now,
+	}
+	if ttl%time.Millisecond != 0 {
+		s.lifetime++
 	}
 	if s.now == nil {
 		s.now = time.Now

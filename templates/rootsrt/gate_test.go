@@ -690,7 +690,9 @@ func TestGateSessionRootSetOptionLists(t *testing.T) {
 	sess := gateSession(t, legacyRev.Revision, peer, `{"roots":{"listChanged":true}}`)
 	option := func(i int) rootsrt.RootSetOption { return rootsrt.ReadLimit(int64(1000 + i)) }
 	for i := range 9 {
-		mustRootSet(t, sess, nil, option(i)).Close()
+		set := mustRootSet(t, sess, nil, option(i))
+		readsAs(t, fmt.Sprint("option list ", i, " before the swap"), set, f, "one") // opens the directory
+		set.Close()
 	}
 	swapDir(t, dir, "two")
 	for i := range 9 {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -216,6 +217,17 @@ func TestStateExpiry(t *testing.T) {
 	clock.now = clock.now.Add(time.Millisecond)
 	if _, err := d.Open(sealed, stateBind); !errors.Is(err, rootsrt.ErrStateExpired) {
 		t.Errorf("after DefaultStateTTL: %v", err)
+	}
+	// The longest TTL there is: a state opens a year later, and a day
+	// before it was sealed is too early, as with any TTL.
+	long, err := rootsrt.NewStateSealer(rootsrt.StateSealerConfig{Current: rootsrt.StateKey{ID: "k", Secret: stateSecret1}, TTL: math.MaxInt64, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed = mustSeal(t, long, nil, stateBind)
+	clock.now = clock.now.Add(365 * 24 * time.Hour)
+	if _, err := long.Open(sealed, stateBind); err != nil {
+		t.Errorf("TTL math.MaxInt64, a year later: %v", err)
 	}
 	for _, c := range []rootsrt.StateSealerConfig{
 		{Current: rootsrt.StateKey{ID: "k", Secret: stateSecret1}, TTL: -time.Second},

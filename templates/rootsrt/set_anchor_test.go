@@ -3,6 +3,7 @@ package rootsrt_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -156,47 +157,68 @@ func TestRootSetBoundsRootLinkOut(t *testing.T) {
 }
 
 // TestRootSetRepointedBeforeUse: a root that is a link, re-pointed out of
-// the server's directory after the set was built and before its first use,
-// still names the directory it named when the set was built.
+// the server's directory after the set was built. After the set's first
+// use of the root, the set acts on the directory it opened; before it,
+// the root is refused (it no longer names the directory it named when the
+// set was built), unless Bounds resolved the link when the set was built:
+// the set then opens what it found then, beneath the bound. Nothing
+// outside is read or made either way.
 func TestRootSetRepointedBeforeUse(t *testing.T) {
 	for _, setup := range anchorSetups {
-		e := newAnchorTree(t)
-		s := mustSet(t, []string{fileURI(e.at("data/link"))}, e.options(setup.resolve, setup.bounded)...)
-		e.repoint(t, "data/link", e.at("outside/proj"))
-		if got := noSecret(t, s, e.at("data/link/f")); got != "inside" {
-			t.Errorf("%s: ReadFile(data/link/f) = %q after the link moved, want the file of the directory the set was built on", setup.name, got)
-		}
-		f, err := s.OpenFile(e.at("data/link/made"), os.O_CREATE|os.O_WRONLY, 0o644)
-		if err != nil {
-			t.Errorf("%s: creating under the moved link: %v", setup.name, err)
-		} else {
-			f.Close()
-		}
-		if _, err := os.Stat(e.at("outside/proj/made")); err == nil {
-			t.Fatalf("ESCAPE: %s: a file was made outside", setup.name)
-		}
-		if _, err := os.Stat(e.at("data/proj/made")); err != nil {
-			t.Errorf("%s: the file was not made in the root's directory: %v", setup.name, err)
+		for _, used := range []bool{false, true} {
+			e := newAnchorTree(t)
+			s := mustSet(t, []string{fileURI(e.at("data/link"))}, e.options(setup.resolve, setup.bounded)...)
+			name := fmt.Sprintf("%s, used before=%v", setup.name, used)
+			if used && noSecret(t, s, e.at("data/link/f")) != "inside" {
+				t.Fatalf("%s: ReadFile(data/link/f) before the move", name)
+			}
+			e.repoint(t, "data/link", e.at("outside/proj"))
+			got := noSecret(t, s, e.at("data/link/f"))
+			f, err := s.OpenFile(e.at("data/link/made"), os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				f.Close()
+			}
+			if _, err := os.Stat(e.at("outside/proj/made")); err == nil {
+				t.Fatalf("ESCAPE: %s: a file was made outside", name)
+			}
+			_, madeIn := os.Stat(e.at("data/proj/made"))
+			switch anchored := used || setup.bounded; {
+			case anchored && (got != "inside" || err != nil || madeIn != nil):
+				t.Errorf("%s: after the link moved: ReadFile = %q, create: %v, made in the root's directory: %v; want the directory the set opened", name, got, err, madeIn)
+			case !anchored && (got != "" || err == nil || madeIn == nil):
+				t.Errorf("%s: after the link moved: ReadFile = %q, create: %v; want both refused", name, got, err)
+			}
+			s.Close()
 		}
 	}
 }
 
 // TestRootSetRootSwappedBeforeUse: a root directory renamed and replaced
-// by a link after the set was built is not followed: the set acts on the
-// directory it opened, wherever it now is.
+// by a link after the set was built is never followed: refused before the
+// set's first use of the root, and after it the set acts on the directory
+// it opened, wherever it now is.
 func TestRootSetRootSwappedBeforeUse(t *testing.T) {
 	for _, setup := range anchorSetups {
-		e := newAnchorTree(t)
-		s := mustSet(t, []string{fileURI(e.at("data/proj"))}, e.options(setup.resolve, setup.bounded)...)
-		e.repoint(t, "data/proj", e.at("outside/proj"))
-		if got := noSecret(t, s, e.at("data/proj/f")); got != "inside" {
-			t.Errorf("%s: ReadFile(data/proj/f) = %q after the swap, want the file of the directory the set opened", setup.name, got)
-		}
-		if err := s.Remove(e.at("data/proj/f")); err != nil {
-			t.Errorf("%s: Remove: %v", setup.name, err)
-		}
-		if _, err := os.Stat(e.at("outside/proj/f")); err != nil {
-			t.Fatalf("ESCAPE: %s: Remove reached outside: %v", setup.name, err)
+		for _, used := range []bool{false, true} {
+			e := newAnchorTree(t)
+			s := mustSet(t, []string{fileURI(e.at("data/proj"))}, e.options(setup.resolve, setup.bounded)...)
+			name := fmt.Sprintf("%s, used before=%v", setup.name, used)
+			if used && noSecret(t, s, e.at("data/proj/f")) != "inside" {
+				t.Fatalf("%s: ReadFile(data/proj/f) before the swap", name)
+			}
+			e.repoint(t, "data/proj", e.at("outside/proj"))
+			got := noSecret(t, s, e.at("data/proj/f"))
+			err := s.Remove(e.at("data/proj/f"))
+			if _, err := os.Stat(e.at("outside/proj/f")); err != nil {
+				t.Fatalf("ESCAPE: %s: Remove reached outside: %v", name, err)
+			}
+			switch {
+			case used && (got != "inside" || err != nil):
+				t.Errorf("%s: after the swap: ReadFile = %q, Remove: %v; want the directory the set opened", name, got, err)
+			case !used && (got != "" || err == nil):
+				t.Errorf("%s: after the swap: ReadFile = %q, Remove: %v; want both refused", name, got, err)
+			}
+			s.Close()
 		}
 	}
 }
@@ -537,6 +559,9 @@ func TestRootSetWalkDepth(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := mustSet(t, []string{fileURI(dir)})
+	if _, err := s.Stat(dir); err != nil { // the root's own directory, which the set keeps open
+		t.Fatal(err)
+	}
 	before := openFiles(t)
 	depth := strings.Count(dir, "/")
 	if _, err := s.Stat(dir + "/" + strings.Repeat("d/", 256-depth)); err != nil {

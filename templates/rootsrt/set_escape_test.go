@@ -9,6 +9,7 @@ package rootsrt_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -676,9 +677,10 @@ func TestRootSetSwapRace(t *testing.T) {
 }
 
 // TestRootSetLinkRoot: a root that is itself a link. The file methods act
-// in the directory it names; a path through the link's target is inside
-// only with ResolveSymlinks, and ".." after the root's link leads to the
-// target's parent, which is outside.
+// in the directory it names, for a path written under the root whatever
+// its walk goes through; a path written through the link's target is
+// inside only with ResolveSymlinks, and ".." after the root's link leads
+// to the target's parent, which is outside.
 func TestRootSetLinkRoot(t *testing.T) {
 	e := newEscapeTree(t)
 	if err := os.Symlink(e.rootP, e.at("linkroot")); err != nil {
@@ -697,8 +699,8 @@ func TestRootSetLinkRoot(t *testing.T) {
 		}{
 			{e.at("linkroot/file"), "root/file", false},
 			{e.at("linkroot/sub/file"), "root/sub/file", false},
-			{e.at("linkroot/inlink/../file"), "root/file", true}, // resolved through the link's target
-			{e.at("root/file"), "root/file", true},               // the link's target
+			{e.at("linkroot/inlink/../file"), "root/file", false}, // resolved through the link's target
+			{e.at("root/file"), "root/file", true},                // the link's target
 			{e.at("linkroot/../secret"), "", false},
 			{e.at("linkroot/in/secret"), "", false},
 		} {
@@ -934,4 +936,68 @@ func TestRootSetRemoveDotsOutside(t *testing.T) {
 	if err := s.Remove(e.at("root/sub/.")); !errors.Is(err, fs.ErrClosed) {
 		t.Errorf("Remove on a closed set = %v, want fs.ErrClosed", err)
 	}
+}
+
+// TestRootSetLinkRootEveryMethod: under a root that is a link, OpenRoot and
+// Resolve accept what ReadFile, Open and Stat accept, and OpenRoot's
+// os.Root is named by the root's path, as the client wrote it.
+func TestRootSetLinkRootEveryMethod(t *testing.T) {
+	e := newEscapeTree(t)
+	if err := os.Symlink(e.rootP, e.at("linkroot")); err != nil {
+		t.Fatal(err)
+	}
+	for _, resolve := range []bool{false, true} {
+		var opts []rootsrt.RootSetOption
+		if resolve {
+			opts = append(opts, rootsrt.ResolveSymlinks())
+		}
+		s := mustSet(t, []string{fileURI(e.at("linkroot")), e.root2}, opts...)
+		p := e.at("linkroot/sub/file")
+		if data, err := s.ReadFile(p); err != nil || string(data) != "root/sub/file" {
+			t.Fatalf("resolve=%v: ReadFile: %q, %v", resolve, data, err)
+		}
+		if _, err := s.Stat(p); err != nil {
+			t.Errorf("resolve=%v: Stat: %v", resolve, err)
+		}
+		real, root, err := s.Resolve(p)
+		if err != nil || real != e.rootP+"/sub/file" || root.URI != fileURI(e.at("linkroot")) {
+			t.Errorf("resolve=%v: Resolve = %q, %q, %v; want the file's real path in the link root", resolve, real, root.URI, err)
+		}
+		r, name, root, err := s.OpenRoot(p)
+		if err != nil {
+			t.Fatalf("resolve=%v: OpenRoot: %v", resolve, err)
+		}
+		if data, err := readIn(r, name); err != nil || string(data) != "root/sub/file" || root.URI != fileURI(e.at("linkroot")) {
+			t.Errorf("resolve=%v: OpenRoot: %q in %s: %q, %v", resolve, name, root.URI, data, err)
+		}
+		if want := e.at("linkroot"); r.Name() != want {
+			t.Errorf("resolve=%v: OpenRoot's Name() = %q, want %q", resolve, r.Name(), want)
+		}
+		r.Close()
+		// A root that is not a link: its own path.
+		r, _, _, err = s.OpenRoot(e.root2P + "/file")
+		if err != nil || r.Name() != e.root2P {
+			t.Errorf("resolve=%v: OpenRoot in root2: Name() = %q, %v; want %q", resolve, r.Name(), err, e.root2P)
+		}
+		if r != nil {
+			r.Close()
+		}
+		// What lies above the link root's target stays outside.
+		if _, _, err := s.Resolve(e.at("linkroot/../secret")); !errors.Is(err, rootsrt.ErrOutsideRoots) {
+			t.Errorf("resolve=%v: Resolve(linkroot/../secret): %v; want ErrOutsideRoots", resolve, err)
+		}
+		if _, _, _, err := s.OpenRoot(e.at("linkroot/in/secret")); err == nil {
+			t.Errorf("resolve=%v: OpenRoot(linkroot/in/secret) succeeded", resolve)
+		}
+	}
+}
+
+// readIn reads name in r (os.Root.ReadFile is Go 1.25).
+func readIn(r *os.Root, name string) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

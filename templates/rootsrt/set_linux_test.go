@@ -47,9 +47,10 @@ func TestOpenBeneathRefusesOneFile(t *testing.T) {
 }
 
 // TestReadFileDirFileAgain: when the root's directory cannot be opened as
-// a file for openat2 (out of descriptors, say), ReadFile fails instead of
-// opening by name, and the next call tries again: one failure does not
-// leave the root on the path that stats and then opens by name for good.
+// a file for openat2 (out of descriptors), ReadFile fails with
+// ErrNoDescriptors instead of opening by name, and the next call tries
+// again: one failure does not leave the root on the path that stats and
+// then opens by name for good.
 func TestReadFileDirFileAgain(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o600); err != nil {
@@ -60,17 +61,26 @@ func TestReadFileDirFileAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	good := s.dirs[0].root
-	bad, err := os.OpenRoot(t.TempDir())
+	// Another set's directory, in use, holds the whole budget.
+	other, err := NewRootSetOf([]string{"file://" + t.TempDir()}, func(u *string) string { return *u }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad.Close() // a root whose Open(".") fails
-	s.dirs[0].root = bad
-	if data, err := s.ReadFile(filepath.Join(dir, "f")); err == nil {
-		t.Errorf("ReadFile without the directory's file read %q; want an error, not an open by name", data)
+	defer other.Close()
+	d, err := other.use(0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s.dirs[0].root = good
+	if _, err := d.osRoot(); err != nil {
+		t.Fatal(err)
+	}
+	old := SetDescriptorBudget(1)
+	data, err := s.ReadFile(filepath.Join(dir, "f"))
+	d.done()
+	SetDescriptorBudget(old)
+	if !errors.Is(err, ErrNoDescriptors) || errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("ReadFile with the budget in use: %q, %v; want ErrNoDescriptors, not an open by name", data, err)
+	}
 	if data, err := s.ReadFile(filepath.Join(dir, "f")); err != nil || string(data) != "x" {
 		t.Fatalf("ReadFile after: %q, %v", data, err)
 	}

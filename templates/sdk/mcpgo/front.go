@@ -35,19 +35,20 @@ type (
 // Revisions is a variable in a kit's front too; the tests here narrow it
 // to stand for a kit generated with -revisions.
 var (
-	Revisions        = rootsgate.Revisions
-	Lookup           = rootsgate.Lookup
-	AskForRoots      = rootsgate.AskForRoots
-	RootsFromAnswer  = rootsgate.RootsFromAnswer
-	NewRootSet       = rootsgate.NewRootSet
-	ResolveSymlinks  = rootsgate.ResolveSymlinks
-	Bounds           = rootsgate.Bounds
-	WindowsPaths     = rootsgate.WindowsPaths
-	ReadLimit        = rootsgate.ReadLimit
-	MaxRoots         = rootsgate.MaxRoots
-	NewStateSealer   = rootsgate.NewStateSealer
-	WithStateBinding = rootsgate.WithStateBinding
-	SalientParams    = rootsgate.SalientParams
+	Revisions           = rootsgate.Revisions
+	Lookup              = rootsgate.Lookup
+	AskForRoots         = rootsgate.AskForRoots
+	RootsFromAnswer     = rootsgate.RootsFromAnswer
+	NewRootSet          = rootsgate.NewRootSet
+	ResolveSymlinks     = rootsgate.ResolveSymlinks
+	Bounds              = rootsgate.Bounds
+	WindowsPaths        = rootsgate.WindowsPaths
+	ReadLimit           = rootsgate.ReadLimit
+	MaxRoots            = rootsgate.MaxRoots
+	SetDescriptorBudget = rootsgate.SetDescriptorBudget
+	NewStateSealer      = rootsgate.NewStateSealer
+	WithStateBinding    = rootsgate.WithStateBinding
+	SalientParams       = rootsgate.SalientParams
 )
 
 var (
@@ -62,6 +63,7 @@ var (
 	ErrOutsideBounds       = rootsgate.ErrOutsideBounds
 	ErrNotRegularFile      = rootsgate.ErrNotRegularFile
 	ErrFileTooLarge        = rootsgate.ErrFileTooLarge
+	ErrNoDescriptors       = rootsgate.ErrNoDescriptors
 	ErrStateMissing        = rootsgate.ErrStateMissing
 	ErrStateTampered       = rootsgate.ErrStateTampered
 	ErrStateUnknownKey     = rootsgate.ErrStateUnknownKey

@@ -72,19 +72,20 @@ type (
 
 // The gate's functions: see package rootsrt.
 var (
-	Revisions        = rootsrt.Revisions
-	Lookup           = rootsrt.Lookup
-	AskForRoots      = rootsrt.AskForRoots
-	RootsFromAnswer  = rootsrt.RootsFromAnswer
-	NewRootSet       = rootsrt.NewRootSet
-	ResolveSymlinks  = rootsrt.ResolveSymlinks
-	Bounds           = rootsrt.Bounds
-	WindowsPaths     = rootsrt.WindowsPaths
-	ReadLimit        = rootsrt.ReadLimit
-	MaxRoots         = rootsrt.MaxRoots
-	NewStateSealer   = rootsrt.NewStateSealer
-	WithStateBinding = rootsrt.WithStateBinding
-	SalientParams    = rootsrt.SalientParams
+	Revisions           = rootsrt.Revisions
+	Lookup              = rootsrt.Lookup
+	AskForRoots         = rootsrt.AskForRoots
+	RootsFromAnswer     = rootsrt.RootsFromAnswer
+	NewRootSet          = rootsrt.NewRootSet
+	ResolveSymlinks     = rootsrt.ResolveSymlinks
+	Bounds              = rootsrt.Bounds
+	WindowsPaths        = rootsrt.WindowsPaths
+	ReadLimit           = rootsrt.ReadLimit
+	MaxRoots            = rootsrt.MaxRoots
+	SetDescriptorBudget = rootsrt.SetDescriptorBudget
+	NewStateSealer      = rootsrt.NewStateSealer
+	WithStateBinding    = rootsrt.WithStateBinding
+	SalientParams       = rootsrt.SalientParams
 )
 
 // The errors of the gate and of every revision, for errors.Is: see package
@@ -101,6 +102,7 @@ var (
 	ErrOutsideBounds       = rootsrt.ErrOutsideBounds
 	ErrNotRegularFile      = rootsrt.ErrNotRegularFile
 	ErrFileTooLarge        = rootsrt.ErrFileTooLarge
+	ErrNoDescriptors       = rootsrt.ErrNoDescriptors
 	ErrStateMissing        = rootsrt.ErrStateMissing
 	ErrStateTampered       = rootsrt.ErrStateTampered
 	ErrStateUnknownKey     = rootsrt.ErrStateUnknownKey

@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -452,6 +453,17 @@ type legacySession struct {
 	onListChanged func(ctx context.Context) error
 	asker         Asker[Root]
 	sent          atomic.Uint64
+	// invalid is what the revision refused of the last answer that had
+	// roots it refused (by their index in the client's list), and the
+	// number of its request.
+	invalid atomic.Pointer[refused]
+}
+
+// refused is the error naming the roots of one answer its revision
+// refused, and which roots/list request it answers.
+type refused struct {
+	sent uint64
+	err  *ValidationError
 }
 
 // sentKey is the context key under which Session.roots learns the number
@@ -496,7 +508,16 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 			if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
 				mine.Store(n) // the caller that started the request gets its answer
 			}
-			return request(ctx, r.ListRootsMethod, params)
+			raw, err := request(ctx, r.ListRootsMethod, params)
+			if err == nil && s.Lenient && !r.Paged {
+				// Which roots the Asker will leave out, by their index in the
+				// list, for the error of RootSet (see joinRefused).
+				var v *ValidationError
+				if _, invalid, _, derr := r.DecodeListRoots(raw, true); derr == nil && errors.As(invalid, &v) {
+					l.invalid.Store(&refused{n, v})
+				}
+			}
+			return raw, err
 		},
 		Params: r.ListRootsParams,
 		Decode: r.DecodeListRoots,
@@ -569,16 +590,24 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // errors are those of Roots, with a nil set, or, as from [NewRootSet], an
 // error naming the roots left out beside a set of the good ones.
 //
-// Calls share sets, each built once (its directories opened, its links
-// resolved): where roots/list is a request of its own, the calls that get
-// the same answer with the same options, for up to 8 option lists, until a
-// new answer (after list_changed, Invalidate or MaxAge); for requests that
-// stand alone, those that carry the same roots (every member compared)
-// under the same revision and options, while the set is younger than a
-// minute (or MaxAge, when shorter), up to 16 sets of 4096 roots in all,
-// the least recently used dropped first. Each caller closes its own set,
-// leaving the others usable; the directories close once every caller has
-// closed it and the session has dropped it, as above or on [Session.Close].
+// Calls share sets, each built once (its roots checked and looked at,
+// its links resolved where options ask): where roots/list is a request of
+// its own, the calls that get the same answer with the same options, for
+// up to 8 option lists, until a new answer (after list_changed,
+// Invalidate or MaxAge); for requests that stand alone, those that carry
+// the same roots (every member compared) under the same revision and
+// options, while the set is younger than a minute (or MaxAge, when
+// shorter), up to 16 sets of 4096 roots in all, the least recently used
+// dropped first, and an expired one dropped on time. A set built while
+// descriptors ran out is not shared. Each caller closes its own set,
+// leaving the others usable; what a set keeps open is bounded by the
+// process's descriptor budget (see [SetDescriptorBudget]) and closed once
+// every caller has closed it and the session has dropped it, as above or
+// on [Session.Close].
+//
+// Where roots/list is a request of its own and the session is Lenient,
+// the error beside the set names every root left out, by its index in the
+// client's list: those the revision refused and those the set refused.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
 	// Not for a client that failed to answer, or whose request is malformed.
@@ -591,7 +620,8 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 	case a.legacy == nil:
 		return s.listSet(a, optionsKey(opts), opts, false)
 	case a.sent == 0:
-		return NewRootSet(a.version, a.roots, opts...)
+		set, err := NewRootSet(a.version, a.roots, opts...)
+		return set, joinRefused(a.refused, err)
 	}
 	key := optionsKey(opts)
 	s.mu.Lock()
@@ -605,12 +635,13 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 	if set == nil {
 		return nil, err
 	}
+	err = joinRefused(a.refused, err)
 	// Keep the set, unless the session keeps one already or has moved on
 	// to a newer answer (the set of an older one stays the caller's own).
 	s.mu.Lock()
 	c, out := &s.sets, set
 	var stale []*sharedRootSet
-	if s.legacy.Load() == a.legacy && (c.legacy != a.legacy || c.sent <= a.sent) {
+	if !set.starved && s.legacy.Load() == a.legacy && (c.legacy != a.legacy || c.sent <= a.sent) {
 		if c.legacy != a.legacy || c.sent != a.sent {
 			stale = c.drop()
 			*c = rootSetCache{a.legacy, a.sent, make(map[string]*sharedRootSet)}
@@ -634,6 +665,9 @@ func (s *Session) Close() error {
 	for _, e := range s.lists.sets {
 		stale = append(stale, e.sh)
 	}
+	if s.lists.timer != nil {
+		s.lists.timer.Stop()
+	}
 	s.lists = listSetCache{}
 	s.mu.Unlock()
 	return release(stale)
@@ -644,8 +678,9 @@ func (s *Session) Close() error {
 type answer struct {
 	version string
 	roots   []Root
-	legacy  *legacySession // nil for a request that stands alone
-	sent    uint64         // the request whose answer roots is; 0 when not known
+	legacy  *legacySession   // nil for a request that stands alone
+	sent    uint64           // the request whose answer roots is; 0 when not known
+	refused *ValidationError // the roots of the answer its revision refused, if known
 }
 
 func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
@@ -678,6 +713,9 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 			a.sent = n
 		} else if l.sent.Load() == before {
 			a.sent = before // 0 when none was sent
+		}
+		if v := l.invalid.Load(); v != nil && a.sent != 0 && v.sent == a.sent {
+			a.refused = v.err
 		}
 		return a, nil
 	}
@@ -1113,18 +1151,42 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 	}
 	s.mu.Unlock()
 	release(stale)
-	set, err := NewRootSet(a.version, a.roots, opts...)
+	// The request carries the list: its roots are anchored when it, or a
+	// later request with the same list, first uses them.
+	set, err := NewRootSet(a.version, a.roots, append(opts[:len(opts):len(opts)], anchorOnUse)...)
 	if set == nil {
 		return nil, err
 	}
 	set.boundsOnly = boundsOnly
+	if set.starved { // built short of descriptors: the caller's alone
+		return set, err
+	}
 	sh := &sharedRootSet{set: set, err: err}
 	out := sh.share()
 	s.mu.Lock()
 	stale = s.lists.put(listSet{key: key, sh: sh, built: now, roots: len(a.roots)})
+	if s.lists.timer == nil {
+		s.lists.timer = time.AfterFunc(ttl, func() { s.expireLists(ttl) })
+	}
 	s.mu.Unlock()
 	release(stale)
 	return out, err
+}
+
+// expireLists drops the list sets older than ttl, and runs again while
+// any are kept: a set is dropped on time, not only when a request comes.
+func (s *Session) expireLists(ttl time.Duration) {
+	now := time.Now()
+	s.mu.Lock()
+	stale := s.lists.expire(now, ttl)
+	if len(s.lists.sets) > 0 {
+		oldest := slices.MinFunc(s.lists.sets, func(a, b listSet) int { return a.built.Compare(b.built) })
+		s.lists.timer = time.AfterFunc(ttl-now.Sub(oldest.built), func() { s.expireLists(ttl) })
+	} else {
+		s.lists.timer = nil
+	}
+	s.mu.Unlock()
+	release(stale)
 }
 
 // The bounds of a Session's caches: the option lists it keeps a RootSet
@@ -1140,7 +1202,8 @@ const (
 // requests that stand alone, the most recently used last.
 type listSetCache struct {
 	sets  []listSet
-	roots int // the roots the sets hold, in all
+	roots int         // the roots the sets hold, in all
+	timer *time.Timer // runs expireLists while sets are kept
 }
 
 // listKey is what a listSetCache keeps a set under.
@@ -1223,4 +1286,63 @@ func rootsDigest(roots []Root) [sha256.Size]byte {
 		}
 	}
 	return sha256.Sum256(buf)
+}
+
+// joinRefused is the one error naming every root of a client's list that
+// a set left out: refused, those the revision refused before the set was
+// built (by their index in the list; nil for none), and set, the error of
+// the set built from the others, whose indexes count only those. The
+// paths of the result are the list's.
+func joinRefused(refused *ValidationError, set error) error {
+	if refused == nil {
+		return set
+	}
+	var v *ValidationError
+	if set != nil && !errors.As(set, &v) {
+		return errors.Join(refused, set)
+	}
+	out := &ValidationError{Type: "RootSet", Problems: slices.Clone(refused.Problems)}
+	if v != nil {
+		gone := map[int]bool{}
+		for _, p := range refused.Problems {
+			if i, _, ok := rootsIndex(p.Path); ok {
+				gone[i] = true
+			}
+		}
+		for _, p := range v.Problems {
+			if j, rest, ok := rootsIndex(p.Path); ok {
+				i := 0 // the list's index of the j-th root kept
+				for k := 0; ; i++ {
+					if !gone[i] {
+						if k == j {
+							break
+						}
+						k++
+					}
+				}
+				p.Path = "roots[" + strconv.Itoa(i) + "]" + rest
+			}
+			out.Problems = append(out.Problems, p)
+		}
+	}
+	slices.SortStableFunc(out.Problems, func(a, b Problem) int {
+		i, _, _ := rootsIndex(a.Path)
+		j, _, _ := rootsIndex(b.Path)
+		return cmp.Compare(i, j)
+	})
+	return out
+}
+
+// rootsIndex reads a path that starts "roots[i]": i and the rest.
+func rootsIndex(path string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(path, "roots[")
+	if !ok {
+		return 0, "", false
+	}
+	end := strings.IndexByte(rest, ']')
+	i, err := strconv.Atoi(rest[:max(end, 0)])
+	if end < 0 || err != nil {
+		return 0, "", false
+	}
+	return i, rest[end+1:], true
 }

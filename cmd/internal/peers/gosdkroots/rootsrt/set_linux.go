@@ -97,9 +97,11 @@ func openBeneath(dir *os.File, name string, flag int) (fd int, handled bool, err
 // openRegularBeneath opens name under dir for reading if it is a regular
 // file, and opens nothing else: the name is opened with oPath, its type
 // and size read through that handle, and only a regular file reopened
-// through /proc/self/fd, which reaches the file the handle holds. The
-// file is a bare descriptor, spared os.File's set-up. handled is as for
-// openBeneath, and false where /proc is not there.
+// through /proc/self/fd, which reaches the file the handle holds; the
+// file reopened must be that one (device and inode), or /proc is not
+// trusted again and os.Root does the work. The file is a bare descriptor,
+// spared os.File's set-up. handled is as for openBeneath, and false where
+// /proc is not there.
 func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64, handled bool, err error) {
 	proc, err := procSelfFD()
 	if proc < 0 {
@@ -119,6 +121,14 @@ func openRegularBeneath(dir *os.File, name string) (f io.ReadCloser, size int64,
 	for { // not openat, whose string name would be copied to the heap
 		fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&num[0])), uintptr(syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC|syscall.O_LARGEFILE), 0, 0, 0)
 		if errno == 0 {
+			// What /proc/self/fd/N opened must be the file the handle holds:
+			// something mounted over /proc/self/fd could name another.
+			var again syscall.Stat_t
+			if err := syscall.Fstat(int(fd), &again); err != nil || again.Dev != st.Dev || again.Ino != st.Ino {
+				syscall.Close(int(fd))
+				noProcFD.Store(true) // the reopen cannot be trusted here: os.Root does the work
+				return nil, 0, false, nil
+			}
 			return fdFile(fd), st.Size, true, nil
 		}
 		if errno != syscall.EINTR {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	slashpath "path"
 	"path/filepath"
@@ -25,8 +26,9 @@ import (
 // a root's type in the protocol revision the roots came in (a
 // single-revision package names its set RootSet; a kit's gate has its
 // own). Build one per roots list with [NewRootSetOf]; it is safe for
-// concurrent use and its roots never change. Close it when done: it holds
-// each root's directory open.
+// concurrent use and its roots never change. Close it when done: it keeps
+// the directories it used open, within the process's descriptor budget
+// (see [SetDescriptorBudget]).
 //
 // A root URI must be a file URI with a lower-case scheme ("FILE://" is
 // refused, as Validate refuses it) and an empty or "localhost" host (not
@@ -49,25 +51,37 @@ import (
 // [RootSetOf.ReadFile], [RootSetOf.Stat], [RootSetOf.Lstat],
 // [RootSetOf.Mkdir], [RootSetOf.MkdirAll], [RootSetOf.Remove] and
 // [RootSetOf.OpenRoot]) act through the directory of the root that holds
-// the path, opened once when the set was built: a root renamed, replaced
-// or swapped for a link later is not followed. Under it, [os.Root]
-// resolves the rest of the path (ReadFile first tries openat2 with
-// RESOLVE_BENEATH, on Linux 5.6 and later), so no link or ".." leads out,
-// however the tree changes during the call. What they return was opened
-// through the root, and a directory's entries are described through its
-// handle. Hard links and mount points are not links: a file hard-linked
-// into a root, or a file system mounted inside one, is inside it. A root
-// whose directory cannot be opened (it does not exist here, say) stays for
-// the lexical methods, and its file methods return the error of opening
-// it.
+// the path. Building the set opens no directory: it looks at each root
+// (stat) to learn which directory the root names, device and inode, and
+// a file method opens the directory when a path first falls in it
+// (beneath the bound's directory, with [Bounds]) and uses it only if it
+// is that same directory. So a root renamed, replaced or swapped for a
+// link after the set was built is refused, never followed; once opened,
+// the set acts on the directory it holds, wherever it is moved. Under it,
+// [os.Root] resolves the rest of the path (ReadFile first tries openat2
+// with RESOLVE_BENEATH, on Linux 5.6 and later), so no link or ".." leads
+// out, however the tree changes during the call. What they return was
+// opened through the root, and a directory's entries are described
+// through its handle. Hard links and mount points are not links: a file
+// hard-linked into a root, or a file system mounted inside one, is inside
+// it. A root whose directory could not be looked at when the set was
+// built (it does not exist here, say) stays for the lexical methods, and
+// its file methods return that error. A file method that finds the
+// process out of descriptors fails with [ErrNoDescriptors]; the set is
+// not harmed, and the same call works once descriptors are free.
 //
 // The file methods find the root a path belongs to by reading it as the
 // kernel does: name by name, following each link where it stands, so
 // ".." after a link is the parent of its target. The walk looks at no
-// name outside the set but the directories above its roots: a path that
-// would go through one (a link inside a root that leads out, even if a
-// ".." comes back; a link outside that leads in), or whose walk fails
-// there, is refused, so no answer depends on what lies outside. A path
+// name outside the set but the directories above its roots (and, for a
+// path written under a root that is itself a link, where that root leads
+// and above): a path that would go through one (a link inside a root that
+// leads out, even if a ".." comes back; a link outside that leads in), or
+// whose walk fails there, is refused, so no answer depends on what lies
+// outside. Every file method, Resolve and OpenRoot included, accepts a
+// path written under a root that is a link as ReadFile does; a path
+// written through where such a root leads is inside only with
+// [ResolveSymlinks]. A path
 // outside every root is an [*fs.PathError] wrapping [ErrOutsideRoots];
 // one inside a client's root but outside [Bounds], [ErrOutsideBounds],
 // whichever its text says. [RootSetOf.Resolve] and
@@ -91,7 +105,7 @@ type RootSetOf[R any] struct {
 	// The directories paths may be in (see Dirs), by index in rootIndex.
 	paths   []string  // each directory's path as written, cleaned
 	owner   []int     // the index in roots of the root it belongs to
-	dirs    []rootDir // each directory, opened when the set was built
+	dirs    []rootDir // each directory: where it is, and its descriptors while open
 	lexical rootIndex // paths, indexed
 	// resolved is paths with links resolved (ResolveSymlinks), or lexical.
 	resolved rootIndex
@@ -103,21 +117,37 @@ type RootSetOf[R any] struct {
 	// Session falling back to its Bounds): a path outside them is outside
 	// the bounds.
 	boundsOnly bool
-	// ancestors are the existing directories above the set's, which a walk
-	// may look at (see mayVisit). nil for Windows paths.
-	ancestors map[string]bool
+	// starved: a root or bound was left out because descriptors ran out
+	// while the set was built; a cache must not keep the set.
+	starved   bool
+	walk      *walkIndex // what a walk may look at, learned as walks need it
 	windows   bool
 	readLimit int64
 	closed    atomic.Bool
 	refs      *atomic.Int32 // counts the open views of the directories (see Share)
 }
 
-// rootDir is a directory of a RootSetOf, opened while the set was built.
+// rootDir is a directory of a RootSetOf: where it is and which directory
+// it was when the set was built (dirSpec), and its descriptors, opened on
+// first use and kept while the pool allows (dirHandle).
 type rootDir struct {
+	dirSpec
 	dirHandle
-	id   fs.FileInfo // which directory it is (see identify); nil if unknown
-	mu   sync.Mutex
-	file atomic.Pointer[os.File] // the same directory, opened through root on first use, for openBeneath
+	// seen is which directory it was when first opened, for a set whose
+	// roots are anchored on use (see anchorOnUse) and so have no id.
+	seen atomic.Pointer[fs.FileInfo]
+}
+
+// dirSpec says how to open a directory of a set, and what it must be.
+type dirSpec struct {
+	path  string    // without Bounds: its path, as the root gave it
+	under *boundDir // with Bounds: the bound it lies in, held open,
+	rel   string    // and its path below the bound's directory, links resolved
+	// id is which directory it was when the set was built (see identify);
+	// a directory opened later that is not this one is refused. nil, with
+	// no err, for a set anchored on use (see identity).
+	id  fs.FileInfo
+	err error // why it cannot be opened, found when the set was built
 }
 
 // The errors a file method wraps, in an [*fs.PathError], when it refuses a
@@ -165,7 +195,9 @@ type RootSetOption func(*rootSetConfig)
 
 type rootSetConfig struct {
 	windows, resolve, bounded bool
+	onUse                     bool // see anchorOnUse
 	bounds                    []string
+	held                      []*boundRef // the directories of bounds, as Bounds opened them
 	readLimit                 int64
 	maxRoots                  int
 }
@@ -195,18 +227,28 @@ func ResolveSymlinks() RootSetOption {
 // and one of dirs. A root that holds one of dirs is narrowed to it (the
 // client's file:/// with dirs /srv/data allows /srv/data and below), a
 // root inside one is kept whole, and a root that overlaps none is left out
-// and reported. Each of dirs is opened when the set is built, and each
-// root inside one is opened beneath it: a root that leads out of it
-// through a link is left out, and one that becomes such a link later
-// cannot widen the bounds. dirs are absolute paths of the set's kind (see
-// [WindowsPaths]); one that is not, or that [ResolveSymlinks] cannot
-// resolve, allows nothing and is reported as bounds[i]. One that cannot be
-// opened holds for the lexical methods, and the file methods under it
-// return the error of opening it. Bounds add up; with no dirs, nothing is
-// allowed.
+// and reported.
+//
+// Each of dirs is opened when Bounds is called, and held open while any
+// option Bounds returned for it is in use (an adapter keeps its options
+// for its life): every set built with them works beneath those
+// directories, so a bound renamed or swapped for a link after it was
+// opened is never followed. A root inside a bound is opened beneath it: a
+// root that leads out of it through a link is left out, and one that
+// becomes such a link later cannot widen the bounds. dirs are absolute
+// paths of the set's kind (see [WindowsPaths]); one that is not, or that
+// [ResolveSymlinks] cannot resolve, allows nothing and is reported as
+// bounds[i]. One that cannot be opened (it does not exist yet, say) is
+// tried again by each set built with it, and until then allows nothing for
+// the file methods. Bounds add up; with no dirs, nothing is allowed.
 func Bounds(dirs ...string) RootSetOption {
+	held := make([]*boundRef, len(dirs))
+	for i, dir := range dirs {
+		held[i] = &boundRef{dir: dir, bd: holdBound(dir)}
+	}
 	return func(c *rootSetConfig) {
 		c.bounds = append(c.bounds, dirs...)
+		c.held = append(c.held, held...)
 		c.bounded = true
 	}
 }
@@ -239,15 +281,24 @@ func MaxRoots(n int) RootSetOption {
 	return func(c *rootSetConfig) { c.maxRoots = n }
 }
 
-// NewRootSetOf builds the set of roots, opening each root's directory; uri
-// returns a root's URI and check, when not nil, adds to v the ways a root
-// breaks its revision's rules. Roots that break the rules are left out and
-// named by index (roots[3].uri) in the error, a [*ValidationError]; the
-// valid ones are kept. Check the error to refuse the list instead.
+// anchorOnUse is the option of a set built for a request that carries its
+// roots itself: a root without Bounds is not looked at when the set is
+// built, and the directory it names when the set first opens it, during a
+// request that carried the list, is the one the set holds to. It saves a
+// stat per root of every list, which a client can change on every request.
+func anchorOnUse(c *rootSetConfig) { c.onUse = true }
+
+// NewRootSetOf builds the set of roots; uri returns a root's URI and
+// check, when not nil, adds to v the ways a root breaks its revision's
+// rules. Roots that break the rules are left out and named by index
+// (roots[3].uri) in the error, a [*ValidationError]; the valid ones are
+// kept. Check the error to refuse the list instead. Building a set opens
+// no root: each root's directory is looked at (stat) to learn which
+// directory it is, and opened when a file method first needs it.
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := newRootSetConfig(opts)
 	c.readLimit, c.maxRoots = cmp.Or(max(c.readLimit, 0), DefaultReadLimit), cmp.Or(max(c.maxRoots, 0), DefaultMaxRoots)
-	s := &RootSetOf[R]{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32)}
+	s := &RootSetOf[R]{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32), walk: new(walkIndex)}
 	s.refs.Store(1)
 	if c.resolve {
 		s.resolved.byPath = make(map[string]int, len(roots))
@@ -256,7 +307,6 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 		s.clients.byPath = make(map[string]int, len(roots))
 	}
 	b := setBuilder[R]{s: s, c: c, other: c.windows != (runtime.GOOS == "windows"), v: Validator{TypeName: "RootSet"}}
-	defer b.close()
 	b.openBounds()
 	b.boundsWalk()
 	for i := range roots {
@@ -277,15 +327,9 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 	if !c.resolve {
 		s.resolved = s.lexical
 	}
-	if !c.windows {
-		s.ancestors = ancestorsOf(s.resolved.byPath, s.lexical.byPath)
-	}
 	s.dirs = make([]rootDir, len(b.dirs))
 	for i, d := range b.dirs {
-		s.dirs[i].dirHandle = d
-		if d.root != nil {
-			s.dirs[i].id, _ = identify(d.root, ".")
-		}
+		s.dirs[i].dirSpec = d
 	}
 	return s, b.v.Err()
 }
@@ -297,39 +341,26 @@ type setBuilder[R any] struct {
 	other  bool // paths of the other system: nothing is opened
 	v      Validator
 	bounds []bound
-	dirs   []dirHandle       // the directories of s.paths, opened
-	top    *os.Root          // "/", once opened
+	dirs   []dirSpec         // the directories of s.paths
 	visit  func(string) bool // with Bounds, the names a walk may look at (see boundsWalk)
 }
 
-// dirHandle is a directory of a RootSetOf, opened, or why it could not be.
-type dirHandle struct {
-	root *os.Root
-	err  error
-}
-
-// bound is a directory of Bounds, opened while the set is built.
+// bound is a directory of Bounds, as a set uses it.
 type bound struct {
-	dirPaths
-	target string // where the path leads, links resolved
-	dirHandle
+	dirPaths           // as written, cleaned; and resolved with ResolveSymlinks
+	held     *boundDir // opened by Bounds, or here: nil for the other system's paths
+	err      error     // why it cannot be used: held's error, or errOtherSystem
 }
 
 // dirPaths is a directory's path as written, cleaned, and resolved.
 type dirPaths struct{ lexical, real string }
 
-// errChanged reports a directory that changed between two looks at it.
-var errChanged = errors.New("changed while the set was being built")
+// errChanged reports a directory that is not the one its root named when
+// the set was built.
+var errChanged = errors.New("the directory changed since the roots were listed")
 
-// close closes what only the building needed.
-func (b *setBuilder[R]) close() {
-	for _, bd := range b.bounds {
-		bd.close()
-	}
-	dirHandle{root: b.top}.close()
-}
-
-// openBounds opens the directories of Bounds and reports unusable ones.
+// openBounds takes the directories of Bounds, opened by Bounds (or now,
+// where that failed), and reports unusable ones.
 func (b *setBuilder[R]) openBounds() {
 	for i, dir := range b.c.bounds {
 		at := &Path{nil, "bounds", i}
@@ -338,17 +369,19 @@ func (b *setBuilder[R]) openBounds() {
 			b.v.Add(at, "not an absolute path")
 			continue
 		}
-		bd := bound{dirPaths: dirPaths{p, p}}
-		bd.target, bd.err = b.target(p)
-		if b.c.resolve {
-			var err error // bd.err stays target's: the path may change in between
-			if bd.real, err = resolvePath(p, b.c.windows, resolveMode{}); err != nil {
-				b.v.Add(at, "cannot resolve symbolic links: "+err.Error())
-				continue
+		bd := bound{dirPaths: dirPaths{p, p}, err: errOtherSystem}
+		if !b.other {
+			bd.held = b.c.held[i].get() // opened by Bounds, or tried again
+			bd.err = bd.held.err
+			if starved(bd.err) {
+				b.s.starved = true
 			}
-		}
-		if bd.err == nil {
-			bd.dirHandle = b.openDir(nil, "", bd.target)
+			if b.c.resolve {
+				if bd.real = bd.held.real; bd.real == "" {
+					b.v.Add(at, "cannot resolve symbolic links: "+bd.held.realErr.Error())
+					continue
+				}
+			}
 		}
 		b.bounds = append(b.bounds, bd)
 	}
@@ -378,7 +411,9 @@ func (b *setBuilder[R]) boundsWalk() {
 	for i, bd := range b.bounds {
 		inside.add(bd.lexical, i)
 		inside.add(bd.real, i)
-		inside.add(bd.target, i)
+		if bd.held.err == nil {
+			inside.add(bd.held.target, i)
+		}
 	}
 	above := ancestorsOf(inside.byPath)
 	b.visit = func(p string) bool { return inside.has(p, false) || above[p] }
@@ -403,34 +438,18 @@ func (b *setBuilder[R]) outside(p string, err error) string {
 	return "outside every directory the server allows"
 }
 
-// openDir opens target (on POSIX, a path with no links left) beneath
-// under, open on underPath, which holds it, or with no under beneath "/".
-// The directory opened must be the one target names now.
-func (b *setBuilder[R]) openDir(under *os.Root, underPath, target string) dirHandle {
-	var r *os.Root
-	var err error
-	switch {
-	case under != nil:
-		r, err = under.OpenRoot(dirSelf(relative(target, len(underPath))))
-	case b.c.windows:
-		r, err = os.OpenRoot(target)
-	default:
-		if b.top == nil {
-			if b.top, err = os.OpenRoot("/"); err != nil {
-				return dirHandle{err: err}
-			}
-		}
-		r, err = b.top.OpenRoot(dirSelf(relative(target, 1)))
+// refusal is the message that leaves a root out for err, met while the
+// set was built; one that says descriptors ran out marks the set starved.
+func (b *setBuilder[R]) refusal(prefix string, err error) string {
+	if starved(err) {
+		b.s.starved = true
+		return asStarved(err).Error()
 	}
-	if err == nil && !sameDir(r, target) {
-		r.Close()
-		r, err = nil, errChanged
-	}
-	return dirHandle{r, err}
+	return prefix + err.Error()
 }
 
-// add adds the root uri's directories to the set, opened, or says why
-// the root is left out.
+// add adds the root uri's directories to the set, or says why the root is
+// left out.
 func (b *setBuilder[R]) add(uri string) string {
 	s := b.s
 	p, msg := rootURIPath(uri, b.c.windows)
@@ -438,96 +457,87 @@ func (b *setBuilder[R]) add(uri string) string {
 		return msg
 	}
 	real := p
-	target, terr := b.target(p) // terr: why the root's directory cannot be opened
 	if b.c.resolve {
 		var err error
 		if real, err = resolvePath(p, b.c.windows, resolveMode{visit: b.visit}); err != nil {
-			return cmp.Or(b.outside(p, err), "cannot resolve symbolic links: "+err.Error())
+			return cmp.Or(b.outside(p, err), b.refusal("cannot resolve symbolic links: ", err))
 		}
-	}
-	if msg := b.outside(p, terr); msg != "" {
-		return msg
 	}
 	i := len(s.roots)
 	if !b.c.bounded {
-		d := dirHandle{err: terr}
-		if terr == nil {
-			if d = b.openDir(nil, "", target); errors.Is(d.err, errChanged) {
-				return errChanged.Error()
-			}
+		d := dirSpec{path: p, err: errOtherSystem}
+		if !b.other && !b.c.onUse {
+			d.id, d.err = statDir(p)
+		} else if !b.other {
+			d.err = nil // looked at when first opened
 		}
 		b.addDir(dirPaths{p, real}, i, d)
 		return ""
 	}
-	// overlap is a directory the root keeps with a bound (see Bounds),
-	// which must hold where the paths lead too, opened beneath its bound.
+	target, terr := b.target(p) // terr: why the root's directory cannot be opened
+	if msg := b.outside(p, terr); msg != "" {
+		return msg
+	}
+	if starved(terr) {
+		return b.refusal("", terr)
+	}
+	// overlap is a directory the root keeps with a bound (see Bounds).
 	// They are added once the root is kept: a root refused on one bound
 	// keeps nothing the bounds before gave it.
 	type overlap struct {
 		p dirPaths
-		d dirHandle
+		d dirSpec
 	}
 	var kept []overlap
-	done := func(msg string) string {
+	done := func() string {
 		for _, o := range kept {
-			if msg == "" {
-				b.addDir(o.p, i, o.d)
-			} else {
-				o.d.close()
-			}
+			b.addDir(o.p, i, o.d)
 		}
-		if msg == "" {
-			s.clients.add(real, i)
-		}
-		return msg
+		s.clients.add(real, i)
+		return ""
 	}
 	for _, bd := range b.bounds {
 		if within(real, bd.real, b.c.windows) {
-			d := dirHandle{err: cmp.Or(bd.err, terr)}
+			d := dirSpec{err: cmp.Or(bd.err, terr)}
 			if d.err == nil {
-				if !within(target, bd.target, b.c.windows) {
-					return done("leads outside every directory the server allows")
+				if !within(target, bd.held.target, b.c.windows) {
+					return "leads outside every directory the server allows"
 				}
-				if d = b.openDir(bd.root, bd.target, target); errors.Is(d.err, errChanged) {
-					return done(errChanged.Error())
-				}
+				d = bd.held.below(relative(target, len(bd.held.target)))
 			}
 			kept = append(kept, overlap{dirPaths{p, real}, d})
-			return done("")
+			return done()
 		}
 		if !within(bd.real, real, b.c.windows) {
 			continue
 		}
-		d := dirHandle{err: bd.err} // errOtherSystem for the other system's paths
+		d := dirSpec{err: bd.err} // errOtherSystem for the other system's paths
 		if bd.err == nil {
-			if terr != nil || !within(bd.target, target, b.c.windows) {
+			if terr != nil || !within(bd.held.target, target, b.c.windows) {
 				continue // the bound is not inside the root's directory
 			}
-			d.root, d.err = bd.root.OpenRoot(".")
+			d = bd.held.below(".")
 		}
 		kept = append(kept, overlap{bd.dirPaths, d})
 	}
 	if len(kept) == 0 {
 		return "outside every directory the server allows"
 	}
-	return done("")
+	return done()
 }
 
-// close closes d's directory, if it was opened.
-func (d dirHandle) close() {
-	if d.root != nil {
-		d.root.Close()
+// statDir returns which directory p, a canonical path of this system,
+// names now (see identify), following links: the identity a set's
+// directory must keep.
+func statDir(p string) (fs.FileInfo, error) {
+	info, err := os.Stat(p)
+	if err == nil && !info.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: syscall.ENOTDIR}
 	}
-}
-
-// sameDir reports whether r is open on the directory p names now.
-func sameDir(r *os.Root, p string) bool {
-	here, err := identify(r, ".")
-	if err != nil {
-		return false
+	if err == nil && runtime.GOOS == "windows" {
+		return identifyPath(p)
 	}
-	now, err := os.Stat(p)
-	return err == nil && os.SameFile(now, here)
+	return info, err
 }
 
 // identify is r.Lstat(name) that os.SameFile can compare for a directory:
@@ -546,12 +556,21 @@ func identify(r *os.Root, name string) (fs.FileInfo, error) {
 	return f.Stat()
 }
 
+// identifyPath is identify for a directory named by its path.
+func identifyPath(p string) (fs.FileInfo, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Stat()
+}
+
 // addDir adds a directory of root i; one already there keeps its first
-// root, and d is closed.
-func (b *setBuilder[R]) addDir(p dirPaths, i int, d dirHandle) {
+// root.
+func (b *setBuilder[R]) addDir(p dirPaths, i int, d dirSpec) {
 	s := b.s
 	if _, dup := s.lexical.byPath[p.lexical]; dup {
-		d.close()
 		return
 	}
 	s.lexical.add(p.lexical, len(s.paths))
@@ -628,9 +647,10 @@ func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 // dangling or not, followed as creating the file would follow it. Errors
 // that wrap neither [ErrOutsideRoots] nor [ErrOutsideBounds] report a path
 // that cannot be resolved inside a root: a link loop, a name under a file,
-// a permission problem, or a set of the other system's paths. Without
-// [ResolveSymlinks], everything reached through a root that is itself (or
-// lies under) a link is refused.
+// a permission problem, a set of the other system's paths, or
+// [ErrNoDescriptors]. Without [ResolveSymlinks], a path written through
+// where a root that is a link leads (not under the root as written) is
+// refused.
 func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
 	real, i, _, err := s.resolveIn("resolve", p, resolveMode{missing: true})
 	if err != nil {
@@ -653,32 +673,142 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 	if !s.windows {
 		mode.visit = s.mayVisit // what lies outside the set must not change the answer
 	}
-	if real, err = resolvePath(p, s.windows, mode); err != nil {
-		// An error met outside the set, or not placed, would tell what lies
-		// there: refuse the path, classed by its text alone.
-		var pe *fs.PathError
-		if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) {
-			if at, ok := s.canonical(pe.Path); ok && s.resolved.has(at, s.windows) {
-				return "", 0, "", pathError(op, p, err)
+	for again := true; ; again = false {
+		missed := c
+		if real, err = resolvePath(p, s.windows, mode); starved(err) {
+			return "", 0, "", pathError(op, p, asStarved(err))
+		} else if err != nil {
+			// An error met outside the set, or not placed, would tell what
+			// lies there: refuse the path, classed by its text alone.
+			var pe *fs.PathError
+			if errors.As(err, &pe) && !errors.Is(err, errOutsideWalk) {
+				if at, ok := s.canonical(pe.Path); ok && s.holds(at, c) {
+					return "", 0, "", pathError(op, p, err)
+				}
 			}
+		} else if i, n, ok := s.find(real, c); ok {
+			rel = relative(real, n)
+			if !s.windows && rel != "." && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")) {
+				rel += "/" // the name must be a directory: os.Root keeps the kernel's rule for a final "/"
+			}
+			return real, i, rel, nil
+		} else {
+			missed = real
 		}
-		return "", 0, "", s.refuse(op, p, c)
+		// p as written lies in a directory that may be a link: learn where
+		// it leads, and walk again.
+		if !again || !s.learnTarget(c) {
+			return "", 0, "", s.refuse(op, p, missed)
+		}
 	}
-	i, n, ok := s.resolved.lookup(real, s.windows)
-	if !ok {
-		return "", 0, "", s.refuse(op, p, real)
+}
+
+// holds reports whether p, a canonical path met walking written, is in
+// the set (see find).
+func (s *RootSetOf[R]) holds(p, written string) bool {
+	_, _, ok := s.find(p, written)
+	return ok
+}
+
+// find is lookup of p, a canonical path that written (cleaned) leads to,
+// in the set's directories as resolved; then, when written lies in one of
+// the set's directories as written, where those that are links were found
+// to lead: a path written through the target itself is inside only with
+// ResolveSymlinks.
+func (s *RootSetOf[R]) find(p, written string) (int, int, bool) {
+	if i, n, ok := s.resolved.lookup(p, s.windows); ok {
+		return i, n, true
 	}
-	rel = relative(real, n)
-	if !s.windows && rel != "." && (strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.")) {
-		rel += "/" // the name must be a directory: os.Root keeps the kernel's rule for a final "/"
+	if t := s.walk.targets.Load(); t != nil && s.lexical.has(written, s.windows) {
+		return t.index.lookup(p, s.windows)
 	}
-	return real, i, rel, nil
+	return 0, 0, false
 }
 
 // mayVisit reports whether a walk may look at p, a cleaned path: in one
-// of the set's directories, resolved or as written, or above one.
+// of the set's directories, resolved or as written, or above one, or
+// where one that is a link was found to lead, or above that.
 func (s *RootSetOf[R]) mayVisit(p string) bool {
-	return s.resolved.has(p, s.windows) || s.lexical.has(p, s.windows) || s.ancestors[p]
+	if s.resolved.has(p, s.windows) || s.lexical.has(p, s.windows) || s.walk.ancestors(s.resolved.byPath, s.lexical.byPath)[p] {
+		return true
+	}
+	t := s.walk.targets.Load()
+	return t != nil && (t.index.has(p, s.windows) || t.above[p])
+}
+
+// walkIndex is what the walks of a set may look at besides its
+// directories, learned when a walk first needs it, and shared by the
+// set's views: building a set walks nothing.
+type walkIndex struct {
+	once  sync.Once
+	above map[string]bool // the directories above the set's
+	mu    sync.Mutex
+	known map[int]bool // directories whose target was looked for
+	// targets are where the directories that are links lead (checked to be
+	// the directories they were), for a path written under such a root.
+	targets atomic.Pointer[walkTargets]
+}
+
+type walkTargets struct {
+	index rootIndex
+	above map[string]bool
+}
+
+// ancestors returns the directories above those of the indexes, built
+// once.
+func (w *walkIndex) ancestors(indexes ...map[string]int) map[string]bool {
+	w.once.Do(func() { w.above = ancestorsOf(indexes...) })
+	return w.above
+}
+
+// learnTarget learns where the directory that holds p as written leads,
+// if it is a link not looked at yet: reports whether that taught anything.
+func (s *RootSetOf[R]) learnTarget(p string) bool {
+	i, _, ok := s.lexical.lookup(p, s.windows)
+	if !ok || s.dirs[i].err != nil {
+		return false
+	}
+	w := s.walk
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.known[i] {
+		return false
+	}
+	if w.known == nil {
+		w.known = map[int]bool{}
+	}
+	w.known[i] = true
+	d := &s.dirs[i]
+	var target string
+	if d.under != nil {
+		target = d.under.target
+		if d.rel != "." {
+			target = strings.TrimRight(target, `/\`) + string(filepath.Separator) + d.rel
+		}
+	} else {
+		var err error
+		// The root's own path, as it was followed when the set was built: it
+		// must lead to the directory it led to then.
+		if target, err = resolvePath(d.path, s.windows, resolveMode{}); err != nil || d.identity() == nil || !sameAs(d.identity(), target) {
+			return false
+		}
+	}
+	if _, _, ok := s.find(target, p); ok {
+		return false // where it leads is known already
+	}
+	next := &walkTargets{index: rootIndex{byPath: map[string]int{}}, above: map[string]bool{}}
+	if old := w.targets.Load(); old != nil {
+		for k, v := range old.index.byPath {
+			next.index.add(k, v)
+		}
+		maps.Copy(next.above, old.above)
+	}
+	next.index.add(target, i)
+	if !s.windows {
+		maps.Copy(next.above, ancestorsOf(map[string]int{target: i}))
+	}
+	w.targets.Store(next)
+	return true
 }
 
 // ancestorsOf returns the directories above the POSIX paths of each
@@ -707,11 +837,14 @@ func (s *RootSetOf[R]) refuse(op, p, real string) error {
 
 // canonical returns p cleaned as roots are indexed, or false when p can
 // be inside no root.
-func (s *RootSetOf[R]) canonical(p string) (string, bool) {
+func (s *RootSetOf[R]) canonical(p string) (string, bool) { return canonicalPath(p, s.windows) }
+
+// canonicalPath is canonical for a set of Windows paths or not.
+func canonicalPath(p string, windows bool) (string, bool) {
 	if strings.IndexByte(p, 0) >= 0 {
 		return "", false
 	}
-	if s.windows {
+	if windows {
 		return windowsPath(p)
 	}
 	if p == "" || p[0] != '/' {
@@ -1090,34 +1223,133 @@ func pathError(op, p string, err error) error {
 	return &fs.PathError{Op: op, Path: p, Err: err}
 }
 
-// dir returns the open directory of root i.
-func (s *RootSetOf[R]) dir(i int) (*os.Root, error) {
+// use returns directory i pinned in the pool: its descriptors stay open
+// until done. It fails for a closed set, and for a directory found
+// unusable when the set was built.
+func (s *RootSetOf[R]) use(i int) (*rootDir, error) {
 	if s.closed.Load() {
 		return nil, fs.ErrClosed
 	}
 	d := &s.dirs[i]
-	return d.root, d.err
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := dirs.pin(&d.dirHandle); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
-// dirFile returns root i's directory as a file, for openBeneath.
-func (s *RootSetOf[R]) dirFile(i int) (*os.File, error) {
-	d := &s.dirs[i]
-	if f := d.file.Load(); f != nil || d.root == nil {
-		return f, d.err
+// done ends a use of d.
+func (d *rootDir) done() { dirs.unpin(&d.dirHandle) }
+
+// osRoot returns d's directory as an os.Root, opening it if the pool does
+// not hold it open; d is pinned.
+func (d *rootDir) osRoot() (*os.Root, error) {
+	if r := d.root.Load(); r != nil {
+		return r, nil
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if f := d.file.Load(); f != nil || s.closed.Load() {
+	return d.osRootLocked()
+}
+
+func (d *rootDir) osRootLocked() (*os.Root, error) {
+	if r := d.root.Load(); r != nil {
+		return r, nil
+	}
+	if err := dirs.reserve(); err != nil {
+		return nil, noDescriptors{err}
+	}
+	var r *os.Root
+	var err error
+	if d.under != nil {
+		r, err = d.under.root.OpenRoot(dirSelf(d.rel))
+	} else {
+		r, err = os.OpenRoot(selfPath(d.path, runtime.GOOS == "windows"))
+	}
+	if err == nil {
+		if err = d.check(identify(r, ".")); err != nil {
+			r.Close()
+		}
+	}
+	if err != nil {
+		dirs.release()
+		return nil, asStarved(err)
+	}
+	d.root.Store(r)
+	dirs.opened(&d.dirHandle)
+	return r, nil
+}
+
+// dirFile returns d's directory as a file, for openBeneath, opening it if
+// the pool does not hold it open; d is pinned.
+func (d *rootDir) dirFile() (*os.File, error) {
+	if f := d.file.Load(); f != nil {
 		return f, nil
 	}
-	// Not kept on failure: one (out of descriptors, say) must not leave the
-	// root without its handle for good.
-	f, err := d.root.Open(".")
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f := d.file.Load(); f != nil {
+		return f, nil
+	}
+	if err := dirs.reserve(); err != nil {
+		return nil, noDescriptors{err}
+	}
+	var f *os.File
+	var err error
+	if d.under != nil {
+		f, err = d.under.root.Open(dirSelf(d.rel)) // beneath the bound
+	} else {
+		f, err = os.Open(selfPath(d.path, runtime.GOOS == "windows"))
+	}
+	if err == nil {
+		if err = d.check(f.Stat()); err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
-		return nil, err
+		dirs.release()
+		return nil, asStarved(err)
 	}
 	d.file.Store(f)
+	dirs.opened(&d.dirHandle)
 	return f, nil
+}
+
+// check returns the error of a directory opened for d whose identity is
+// id (or err): errChanged when it is not the directory d was, or, anchored
+// on use, the first it opened.
+func (d *rootDir) check(id fs.FileInfo, err error) error {
+	if err != nil {
+		return err
+	}
+	want := d.id
+	if want == nil {
+		d.seen.CompareAndSwap(nil, &id)
+		want = *d.seen.Load()
+	}
+	if !os.SameFile(id, want) {
+		return errChanged
+	}
+	return nil
+}
+
+// identity returns which directory d is, looking at it now if the set,
+// anchored on use, has not opened it yet; nil if it cannot be looked at.
+func (d *rootDir) identity() fs.FileInfo {
+	if d.id != nil || d.err != nil {
+		return d.id
+	}
+	if p := d.seen.Load(); p != nil {
+		return *p
+	}
+	id, err := statDir(d.path)
+	if err != nil {
+		return nil
+	}
+	d.seen.CompareAndSwap(nil, &id)
+	return *d.seen.Load()
 }
 
 // Share returns another view of the set, for another holder, closed on
@@ -1126,32 +1358,24 @@ func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 	s.refs.Add(1)
 	return &RootSetOf[R]{
 		roots: s.roots, paths: s.paths, owner: s.owner, dirs: s.dirs,
-		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly, ancestors: s.ancestors,
-		windows: s.windows, readLimit: s.readLimit, refs: s.refs,
+		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly, starved: s.starved,
+		walk: s.walk, windows: s.windows, readLimit: s.readLimit, refs: s.refs,
 	}
 }
 
 // Close closes the roots' directories once no other view of the set (see
-// [RootSetOf.Share]) is open; then the file methods fail with
-// [fs.ErrClosed]. The directories of a set dropped unclosed are closed by
-// the garbage collector.
+// [RootSetOf.Share]) is open (a directory a call is using, once the call
+// ends); then the file methods fail with [fs.ErrClosed]. The descriptors
+// of a set dropped unclosed are closed as those of an idle set are (see
+// [SetDescriptorBudget]).
 func (s *RootSetOf[R]) Close() error {
 	if s.closed.Swap(true) || s.refs.Add(-1) > 0 {
 		return nil
 	}
-	var errs []error
 	for i := range s.dirs {
-		d := &s.dirs[i]
-		d.mu.Lock()
-		if f := d.file.Swap(nil); f != nil {
-			errs = append(errs, f.Close())
-		}
-		d.mu.Unlock()
-		if d.root != nil {
-			errs = append(errs, d.root.Close())
-		}
+		dirs.close(&s.dirs[i].dirHandle)
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // act runs f on the directory of the root that holds p, with p relative
@@ -1170,11 +1394,17 @@ func act[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *
 				return v, err
 			}
 		}
-		dir, err := s.dir(i)
+		d, err := s.use(i)
 		if err != nil {
 			return v, pathError(op, p, err)
 		}
+		dir, err := d.osRoot()
+		if err != nil { // the directory itself: no other root can hold p
+			d.done()
+			return v, pathError(op, p, err)
+		}
 		v, err = f(dir, name)
+		d.done()
 		if !lexical || err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, fs.ErrClosed) {
 			return v, pathError(op, p, err)
 		}
@@ -1256,11 +1486,18 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 				return nil, 0, err
 			}
 		}
-		dir, err := s.dirFile(i)
-		if dir == nil {
-			return nil, 0, pathError("open", p, cmp.Or(err, fs.ErrClosed)) // never an open by name
+		d, err := s.use(i)
+		if err != nil {
+			return nil, 0, pathError("open", p, err) // never an open by name
 		}
-		if f, size, handled, err := openRegularBeneath(dir, name); handled {
+		dir, err := d.dirFile()
+		if dir == nil {
+			d.done()
+			return nil, 0, pathError("open", p, err)
+		}
+		f, size, handled, err := openRegularBeneath(dir, name)
+		d.done()
+		if handled {
 			return f, size, pathError("open", p, err)
 		} else if err != nil {
 			break // os.Root opens this file
@@ -1464,7 +1701,7 @@ func (s *RootSetOf[R]) Remove(p string) error {
 // isRootDir reports whether info, from identify, is one of s.dirs.
 func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
 	for i := range s.dirs {
-		if id := s.dirs[i].id; id != nil && os.SameFile(id, info) {
+		if id := s.dirs[i].identity(); id != nil && os.SameFile(id, info) {
 			return true
 		}
 	}
@@ -1472,9 +1709,10 @@ func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
 }
 
 // OpenRoot returns, for the operations the set has no method for, a new
-// [os.Root] on the directory of the root that holds what p names, p
-// resolved (no links or "..") relative to it, and the root. The caller
-// closes the os.Root; what it does through it stays inside the root.
+// [os.Root] on the directory of the root that holds what p names (its
+// Name is that directory's path), p resolved (no links or "..") relative
+// to it, and the root. The caller closes the os.Root; what it does
+// through it stays inside the root.
 func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, string, R, error) {
 	var zero R
 	if s.closed.Load() {
@@ -1484,13 +1722,33 @@ func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, string, R, error) {
 	if err != nil {
 		return nil, "", zero, err
 	}
-	var r *os.Root
-	dir, err := s.dir(i)
-	if err == nil {
-		r, err = dir.OpenRoot(".")
+	d, err := s.use(i)
+	if err != nil {
+		return nil, "", zero, pathError("openroot", p, err)
 	}
+	r, err := s.newRoot(i, d)
+	d.done()
 	if err != nil {
 		return nil, "", zero, pathError("openroot", p, err)
 	}
 	return r, name, s.roots[s.owner[i]], nil
+}
+
+// newRoot returns a new os.Root on directory i, d, named by its path:
+// opened by that path where it still leads to the directory, else beneath
+// d's own handle (then its name ends in "/.").
+func (s *RootSetOf[R]) newRoot(i int, d *rootDir) (*os.Root, error) {
+	dir, err := d.osRoot()
+	if err != nil {
+		return nil, err
+	}
+	if sameAs(d.identity(), s.paths[i]) { // the path leads to it: open it by the path, and check again
+		if r, err := os.OpenRoot(s.paths[i]); err == nil {
+			if d.check(identify(r, ".")) == nil {
+				return r, nil
+			}
+			r.Close()
+		}
+	}
+	return dir.OpenRoot(".")
 }
