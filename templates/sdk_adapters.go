@@ -23,6 +23,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"slices\"\n" +
 			"\t\"strings\"\n" +
 			"\t\"sync\"\n" +
+			"\t\"sync/atomic\"\n" +
 			"\t\"time\"\n" +
 			"\n" +
 			"\t\"github.com/modelcontextprotocol/go-sdk/jsonrpc\"\n" +
@@ -121,6 +122,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tsettings   []func(*Session)\n" +
 			"\tsetOpts    []RootSetOption\n" +
 			"\tperRequest *Session // serves the requests that stand alone\n" +
+			"\t// configured: ServerOptions (or NewServer) made the options of a\n" +
+			"\t// server, which keep its sessions' roots fresh.\n" +
+			"\tconfigured atomic.Bool\n" +
 			"\n" +
 			"\tmu       sync.Mutex\n" +
 			"\tsessions map[*mcp.ServerSession]*session\n" +
@@ -208,6 +212,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// session, then calls opts' handler, if any. It panics, as mcp.NewServer\n" +
 			"// does for a version it does not support, when none is left, naming both.\n" +
 			"func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {\n" +
+			"\ta.configured.Store(true)\n" +
 			"\tvar o mcp.ServerOptions\n" +
 			"\tif opts != nil {\n" +
 			"\t\to = *opts\n" +
@@ -273,6 +278,11 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the\n" +
 			"// first such request on a stream transport, from each on a stateless\n" +
 			"// StreamableHTTPHandler. Those that bring the same roots share one set.\n" +
+			"//\n" +
+			"// On such a session, the server must have been made with NewServer or\n" +
+			"// with ServerOptions, whose RootsListChangedHandler drops the kept roots\n" +
+			"// when the client changes them: otherwise RootSet fails, naming them,\n" +
+			"// rather than let a root the client removed stay readable.\n" +
 			"//\n" +
 			"// Its errors wrap the gate's: ErrNoRootsCapability when the client did not\n" +
 			"// declare roots (nothing was sent; on 2026-07-28 a *MissingCapabilityError),\n" +
@@ -525,6 +535,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\treturn nil, nil, nil\n" +
 			"\t\t}\n" +
 			"\t}\n" +
+			"\tif !a.configured.Load() {\n" +
+			"\t\t// Without the RootsListChangedHandler of ServerOptions, nothing\n" +
+			"\t\t// drops a session's kept roots when the client changes them: a root\n" +
+			"\t\t// it removed would stay readable.\n" +
+			"\t\treturn nil, nil, errNotConfigured\n" +
+			"\t}\n" +
 			"\tkept := a.session(ss)\n" +
 			"\tif kept.gate != nil {\n" +
 			"\t\treturn kept.gate, kept, nil\n" +
@@ -538,6 +554,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\tversion, ErrWrongPath, version)\n" +
 			"\t}\n" +
 			"\ts := a.gateSession()\n" +
+			"\ts.OnInvalidRoots = nil // finish reports them, once per list, with the set's\n" +
 			"\ts.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {\n" +
 			"\t\tif method != \"roots/list\" {\n" +
 			"\t\t\treturn nil, fmt.Errorf(\"gosdk: cannot send %q\", method)\n" +
@@ -570,6 +587,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\treturn s, kept, nil\n" +
 			"}\n" +
 			"\n" +
+			"// errNotConfigured is the error of RootSet on a session of a server whose\n" +
+			"// options the adapter did not make.\n" +
+			"var errNotConfigured = errors.New(\"gosdk: the server was not made with Adapter.NewServer or Adapter.ServerOptions, so the roots the adapter keeps for a session would not be dropped when the client changes them; make it with a.NewServer(impl, opts) or mcp.NewServer(impl, a.ServerOptions(opts))\")\n" +
+			"\n" +
 			"func method(req mcp.Request) string {\n" +
 			"\tswitch req.(type) {\n" +
 			"\tcase *mcp.CallToolRequest:\n" +
@@ -593,8 +614,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tErr           *InputRequiredError\n" +
 			"}\n" +
 			"\n" +
-			"// Error says that the request must be answered with an input_required result.\n" +
-			"func (e *ToolInputRequiredError) Error() string { return e.Err.Error() }\n" +
+			"// Error says that the request must be answered with an input_required\n" +
+			"// result, and how: a tool handler that returns it as its error was not\n" +
+			"// wrapped with HandlerFor or Handler.\n" +
+			"func (e *ToolInputRequiredError) Error() string {\n" +
+			"\treturn e.Err.Error() + \" (wrap the tool handler with HandlerFor or Handler, or return ToolResult(err), to send it)\"\n" +
+			"}\n" +
 			"\n" +
 			"// Unwrap returns the gate's error.\n" +
 			"func (e *ToolInputRequiredError) Unwrap() error { return e.Err }\n" +
@@ -1317,6 +1342,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
 			"\ts := r.newSession()\n" +
+			"\ts.OnInvalidRoots = nil // reportLeftOut reports them, once per list, with the set's\n" +
 			"\tif err := s.Initialize(n.version, raw); err != nil {\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -110,6 +111,9 @@ type Adapter struct {
 	settings   []func(*Session)
 	setOpts    []RootSetOption
 	perRequest *Session // serves the requests that stand alone
+	// configured: ServerOptions (or NewServer) made the options of a
+	// server, which keep its sessions' roots fresh.
+	configured atomic.Bool
 
 	mu       sync.Mutex
 	sessions map[*mcp.ServerSession]*session
@@ -197,6 +201,7 @@ func (a *Adapter) session(ss *mcp.ServerSession) *session {
 // session, then calls opts' handler, if any. It panics, as mcp.NewServer
 // does for a version it does not support, when none is left, naming both.
 func (a *Adapter) ServerOptions(opts *mcp.ServerOptions) *mcp.ServerOptions {
+	a.configured.Store(true)
 	var o mcp.ServerOptions
 	if opts != nil {
 		o = *opts
@@ -262,6 +267,11 @@ func (a *Adapter) Roots(ctx context.Context, req mcp.Request) ([]Root, error) {
 // InitializeParams go-sdk took from a 2026-07-28 request's _meta: from the
 // first such request on a stream transport, from each on a stateless
 // StreamableHTTPHandler. Those that bring the same roots share one set.
+//
+// On such a session, the server must have been made with NewServer or
+// with ServerOptions, whose RootsListChangedHandler drops the kept roots
+// when the client changes them: otherwise RootSet fails, naming them,
+// rather than let a root the client removed stay readable.
 //
 // Its errors wrap the gate's: ErrNoRootsCapability when the client did not
 // declare roots (nothing was sent; on 2026-07-28 a *MissingCapabilityError),
@@ -514,6 +524,12 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 			return nil, nil, nil
 		}
 	}
+	if !a.configured.Load() {
+		// Without the RootsListChangedHandler of ServerOptions, nothing
+		// drops a session's kept roots when the client changes them: a root
+		// it removed would stay readable.
+		return nil, nil, errNotConfigured
+	}
 	kept := a.session(ss)
 	if kept.gate != nil {
 		return kept.gate, kept, nil
@@ -527,6 +543,7 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 			version, ErrWrongPath, version)
 	}
 	s := a.gateSession()
+	s.OnInvalidRoots = nil // finish reports them, once per list, with the set's
 	s.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {
 			return nil, fmt.Errorf("gosdk: cannot send %q", method)
@@ -559,6 +576,10 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 	return s, kept, nil
 }
 
+// errNotConfigured is the error of RootSet on a session of a server whose
+// options the adapter did not make.
+var errNotConfigured = errors.New("gosdk: the server was not made with Adapter.NewServer or Adapter.ServerOptions, so the roots the adapter keeps for a session would not be dropped when the client changes them; make it with a.NewServer(impl, opts) or mcp.NewServer(impl, a.ServerOptions(opts))")
+
 func method(req mcp.Request) string {
 	switch req.(type) {
 	case *mcp.CallToolRequest:
@@ -582,8 +603,12 @@ type ToolInputRequiredError struct {
 	Err           *InputRequiredError
 }
 
-// Error says that the request must be answered with an input_required result.
-func (e *ToolInputRequiredError) Error() string { return e.Err.Error() }
+// Error says that the request must be answered with an input_required
+// result, and how: a tool handler that returns it as its error was not
+// wrapped with HandlerFor or Handler.
+func (e *ToolInputRequiredError) Error() string {
+	return e.Err.Error() + " (wrap the tool handler with HandlerFor or Handler, or return ToolResult(err), to send it)"
+}
 
 // Unwrap returns the gate's error.
 func (e *ToolInputRequiredError) Unwrap() error { return e.Err }

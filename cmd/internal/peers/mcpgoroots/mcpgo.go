@@ -628,6 +628,7 @@ func (r *Roots) initialized(n negotiated) (*Session, error) {
 		return nil, err
 	}
 	s := r.newSession()
+	s.OnInvalidRoots = nil // reportLeftOut reports them, once per list, with the set's
 	if err := s.Initialize(n.version, raw); err != nil {
 		return nil, err
 	}
