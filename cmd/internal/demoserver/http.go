@@ -118,6 +118,7 @@ func newHTTPHandler(o options) (*httpHandler, error) {
 	if o.bodyTimeout <= 0 {
 		o.bodyTimeout = defaultBodyTimeout
 	}
+	o = withBounds(o)
 	h := &httpHandler{o: o, sessions: map[string]*session{}}
 	// Over HTTP without authentication, the principal a 2026-07-28
 	// requestState is sealed for can only be "anyone": the state is
@@ -142,6 +143,7 @@ func (h *httpHandler) Close() {
 	for _, s := range sessions {
 		s.close()
 	}
+	h.stateless.close()
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -649,13 +651,15 @@ func (s *session) close() { s.end(false) }
 // in one step with that check; it reports whether it ended it.
 func (s *session) end(onlyIdle bool) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.ended || (onlyIdle && s.busy > 0) {
+		s.mu.Unlock()
 		return false
 	}
 	s.ended = true
 	s.idle.Stop()
 	close(s.done)
+	s.mu.Unlock()
+	s.srv.close() // the directories of its client's roots, at once
 	return true
 }
 

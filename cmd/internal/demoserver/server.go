@@ -111,6 +111,19 @@ type options struct {
 	LoopbackOnly bool
 	// conformanceTools adds the conformance suite's tools; set over HTTP.
 	conformanceTools bool
+	// bounds is the Bounds option of Allow, made once (see withBounds):
+	// its directories are opened then, and held for the server's life.
+	bounds []rootsgate.RootSetOption
+}
+
+// withBounds returns o with the Bounds option of its Allow directories,
+// opening them: made once when the server starts, so that a directory
+// swapped for a link afterwards is never followed.
+func withBounds(o options) options {
+	if o.Allow != nil && o.bounds == nil {
+		o.bounds = []rootsgate.RootSetOption{rootsgate.Bounds(o.Allow...)}
+	}
+	return o
 }
 
 // statusError is a JSON-RPC error that HTTP answers with its own status.
@@ -154,10 +167,11 @@ type server struct {
 // serve runs one connection until r ends.
 func serve(ctx context.Context, r io.Reader, w io.Writer, o options) error {
 	conn := ndjson.New(r, w)
-	s, err := newServer(o, "conn-"+rand.Text(), conn.Call)
+	s, err := newServer(withBounds(o), "conn-"+rand.Text(), conn.Call)
 	if err != nil {
 		return err
 	}
+	defer s.close()
 	conn.Handle, conn.Notified = s.handle, s.notified
 	conn.Transcript, conn.MaxLine = o.Transcript, o.MaxLine
 	return conn.Run(ctx)
@@ -433,7 +447,14 @@ func (s *server) bounds() []rootsgate.RootSetOption {
 	if s.o.Allow == nil {
 		return nil
 	}
-	return []rootsgate.RootSetOption{rootsgate.Bounds(s.o.Allow...)}
+	return withBounds(s.o).bounds
+}
+
+// close closes the RootSets the server's sessions keep: their directories
+// are the client's, and the client is gone.
+func (s *server) close() {
+	s.roots.Close()
+	s.keyed.Close()
 }
 
 // readFile is read_file: the file at path, read through the RootSet of
