@@ -19,7 +19,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
+			"\t\"log\"\n" +
 			"\t\"net/http\"\n" +
+			"\t\"runtime/debug\"\n" +
 			"\t\"slices\"\n" +
 			"\t\"strings\"\n" +
 			"\t\"sync\"\n" +
@@ -656,11 +658,15 @@ var SDKAdapters = map[string]SDKAdapter{
 			"}\n" +
 			"\n" +
 			"// Handler wraps a tool handler so that the errors of Roots and RootSet it\n" +
-			"// returns become what the client must see (see [ToolResult]).\n" +
+			"// returns become what the client must see (see [ToolResult]), and so that\n" +
+			"// a panic in it ends the call, not the server (go-sdk recovers none): the\n" +
+			"// panic and its stack are logged with the log package, as net/http logs a\n" +
+			"// handler's, and the client gets a tool error that does not show the\n" +
+			"// panic's value.\n" +
 			"func Handler(h mcp.ToolHandler) mcp.ToolHandler {\n" +
-			"\treturn func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {\n" +
-			"\t\tres, err := h(ctx, req)\n" +
-			"\t\tif err != nil {\n" +
+			"\treturn func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {\n" +
+			"\t\tdefer recovered(req, &res, &err)\n" +
+			"\t\tif res, err = h(ctx, req); err != nil {\n" +
 			"\t\t\treturn ToolResult(err)\n" +
 			"\t\t}\n" +
 			"\t\treturn res, nil\n" +
@@ -669,15 +675,30 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// HandlerFor is Handler for the typed handlers of mcp.AddTool.\n" +
 			"func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {\n" +
-			"\treturn func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {\n" +
-			"\t\tres, out, err := h(ctx, req, in)\n" +
-			"\t\tif err != nil {\n" +
+			"\treturn func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {\n" +
+			"\t\tdefer recovered(req, &res, &err)\n" +
+			"\t\tif res, out, err = h(ctx, req, in); err != nil {\n" +
 			"\t\t\tvar zero Out\n" +
 			"\t\t\tres, err := ToolResult(err)\n" +
 			"\t\t\treturn res, zero, err\n" +
 			"\t\t}\n" +
 			"\t\treturn res, out, nil\n" +
 			"\t}\n" +
+			"}\n" +
+			"\n" +
+			"// recovered, deferred by a handler, turns its panic into a tool error and\n" +
+			"// a log record with the stack.\n" +
+			"func recovered(req *mcp.CallToolRequest, res **mcp.CallToolResult, err *error) {\n" +
+			"\tv := recover()\n" +
+			"\tif v == nil {\n" +
+			"\t\treturn\n" +
+			"\t}\n" +
+			"\tname := \"\"\n" +
+			"\tif req != nil && req.Params != nil {\n" +
+			"\t\tname = req.Params.Name\n" +
+			"\t}\n" +
+			"\tlog.Printf(\"gosdk: panic in the handler of tool %q: %v\\n%s\", name, v, debug.Stack())\n" +
+			"\t*res, *err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: \"the tool failed: its handler panicked (the server logged it)\"}}}, nil\n" +
 			"}\n" +
 			"\n" +
 			"// CheckRoots checks roots as a server would, by the rules of every revision\n" +
@@ -754,6 +775,8 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"encoding/json\"\n" +
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
+			"\t\"log\"\n" +
+			"\t\"runtime/debug\"\n" +
 			"\t\"slices\"\n" +
 			"\t\"strings\"\n" +
 			"\t\"sync\"\n" +
@@ -840,6 +863,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tsessions map[string]*Session   // legacy sessions, by mcp-go session ID\n" +
 			"\tinits    map[string]negotiated // by session ID: what initialize settled, for registered sessions\n" +
 			"\tleftOut  map[string]string     // by session ID: the roots last reported left out\n" +
+			"\t// unasked are the sessions over Streamable HTTP whose client did not\n" +
+			"\t// answer a roots/list (see errNoStream): not asked again until the\n" +
+			"\t// client sends list_changed or initializes again.\n" +
+			"\tunasked map[string]bool\n" +
 			"\t// Sessions mcp-go has registered and not unregistered, and what\n" +
 			"\t// initialize settled on sessions it has not registered yet (Streamable\n" +
 			"\t// HTTP registers after initialize; one whose client went away is never\n" +
@@ -865,7 +892,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// one), and every version initialize can negotiate when the gate serves\n" +
 			"// none of them.\n" +
 			"func New(o Options) (*Roots, error) {\n" +
-			"\tr := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{},\n" +
+			"\tr := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}, unasked: map[string]bool{},\n" +
 			"\t\tregistered: map[string]bool{}, pending: map[string]negotiated{}}\n" +
 			"\tvar missing, legacy []string\n" +
 			"\tfor _, v := range mcp.ValidProtocolVersions {\n" +
@@ -949,6 +976,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\t// initialize, which decide what may be asked on this session.\n" +
 			"\t\t\tn := negotiated{res.ProtocolVersion, mcp.ClientCapabilities{Roots: req.Params.Capabilities.Roots}}\n" +
 			"\t\t\tr.mu.Lock()\n" +
+			"\t\t\tdelete(r.unasked, cs.SessionID())\n" +
 			"\t\t\tif old := r.sessions[cs.SessionID()]; old != nil {\n" +
 			"\t\t\t\t// Initialized again: what it said before, and the roots it\n" +
 			"\t\t\t\t// gave then, no longer hold.\n" +
@@ -983,6 +1011,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\tdelete(r.sessions, cs.SessionID())\n" +
 			"\t\t\tdelete(r.inits, cs.SessionID())\n" +
 			"\t\t\tdelete(r.leftOut, cs.SessionID())\n" +
+			"\t\t\tdelete(r.unasked, cs.SessionID())\n" +
 			"\t\t\tdelete(r.registered, cs.SessionID())\n" +
 			"\t\t\tdelete(r.pending, cs.SessionID())\n" +
 			"\t\t\tr.mu.Unlock()\n" +
@@ -1003,6 +1032,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tr.mu.Lock()\n" +
 			"\ts := r.sessions[cs.SessionID()]\n" +
 			"\tdelete(r.leftOut, cs.SessionID())\n" +
+			"\tdelete(r.unasked, cs.SessionID()) // the client is there: ask it again\n" +
 			"\tr.mu.Unlock()\n" +
 			"\tif s == nil {\n" +
 			"\t\treturn // nothing asked yet, nothing kept\n" +
@@ -1053,6 +1083,16 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tvar set *RootSet\n" +
 			"\tvar err error\n" +
 			"\tif legacy {\n" +
+			"\t\tsid, overHTTP := \"\", req.Header != nil\n" +
+			"\t\tif cs := server.ClientSessionFromContext(ctx); cs != nil {\n" +
+			"\t\t\tsid = cs.SessionID()\n" +
+			"\t\t}\n" +
+			"\t\tr.mu.Lock()\n" +
+			"\t\tunasked := overHTTP && sid != \"\" && r.unasked[sid]\n" +
+			"\t\tr.mu.Unlock()\n" +
+			"\t\tif unasked {\n" +
+			"\t\t\treturn nil, true, errNoStream{fmt.Errorf(\"%s: %w\", n.version, ErrNoAnswer)}\n" +
+			"\t\t}\n" +
 			"\t\tvar s *Session\n" +
 			"\t\tvar own bool\n" +
 			"\t\tif s, own, err = r.session(ctx, n); err != nil {\n" +
@@ -1063,6 +1103,12 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t}\n" +
 			"\t\t// No params: on a legacy session the session's version decides.\n" +
 			"\t\tset, err = s.RootSet(ctx, nil, opts...)\n" +
+			"\t\tif overHTTP && sid != \"\" && set == nil && (errors.Is(err, ErrNoAnswer) || strings.Contains(fmt.Sprint(err), \"queue is full\")) {\n" +
+			"\t\t\tr.mu.Lock()\n" +
+			"\t\t\tr.unasked[sid] = true\n" +
+			"\t\t\tr.mu.Unlock()\n" +
+			"\t\t\terr = errNoStream{err}\n" +
+			"\t\t}\n" +
 			"\t} else {\n" +
 			"\t\tvar d DecodedRequest\n" +
 			"\t\tif d, err = r.decode(ctx, req); err != nil {\n" +
@@ -1076,6 +1122,22 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t}\n" +
 			"\treturn set, legacy, err\n" +
 			"}\n" +
+			"\n" +
+			"// errNoStream is the error of a call on a 2025-era session over Streamable\n" +
+			"// HTTP whose client did not answer roots/list. mcp-go sends that request\n" +
+			"// only on the client's standalone GET stream and queues at most 10 for\n" +
+			"// it: a client that never opens the stream would get, from its eleventh\n" +
+			"// call on, \"queue is full - server overloaded\". The session is not asked\n" +
+			"// again until the client sends notifications/roots/list_changed or\n" +
+			"// initializes again; the error says so, and what to do. It wraps the\n" +
+			"// gate's error, and so ErrNoAnswer.\n" +
+			"type errNoStream struct{ err error }\n" +
+			"\n" +
+			"func (e errNoStream) Error() string {\n" +
+			"\treturn e.err.Error() + \"; mcp-go sends roots/list over Streamable HTTP only on the client's standalone GET stream: the client must open it (GET on the MCP endpoint with its Mcp-Session-Id), then send notifications/roots/list_changed; until then this session is not asked again\"\n" +
+			"}\n" +
+			"\n" +
+			"func (e errNoStream) Unwrap() error { return e.err }\n" +
 			"\n" +
 			"// decode reads what the gate needs of req, a 2026-07-28 tools/call, from\n" +
 			"// what mcp-go decoded: the protocol version and client capabilities of\n" +
@@ -1179,9 +1241,18 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// calling client (built with opts), answers with [Result] when there is\n" +
 			"// none yet, reports the roots left out to OnInvalidRoots (on a legacy\n" +
 			"// session once, not on every call served from its cache), and closes the\n" +
-			"// set after h returns.\n" +
+			"// set after h returns. A panic in h ends the call, not the server: it is\n" +
+			"// logged with its stack with the log package, as net/http logs a\n" +
+			"// handler's, and the client gets a tool error that does not show the\n" +
+			"// panic's value.\n" +
 			"func (r *Roots) Tool(h ToolHandler, opts ...RootSetOption) server.ToolHandlerFunc {\n" +
-			"\treturn func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {\n" +
+			"\treturn func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {\n" +
+			"\t\tdefer func() {\n" +
+			"\t\t\tif v := recover(); v != nil {\n" +
+			"\t\t\t\tlog.Printf(\"mcpgo: panic in the handler of tool %q: %v\\n%s\", req.Params.Name, v, debug.Stack())\n" +
+			"\t\t\t\tres, err = mcp.NewToolResultError(\"the tool failed: its handler panicked (the server logged it)\"), nil\n" +
+			"\t\t\t}\n" +
+			"\t\t}()\n" +
 			"\t\tset, legacy, err := r.rootSet(ctx, req, opts...)\n" +
 			"\t\tif set == nil {\n" +
 			"\t\t\treturn Result(err)\n" +

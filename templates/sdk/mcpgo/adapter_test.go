@@ -60,7 +60,6 @@ func (l rootsList) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRo
 // server whose tool "read" reads a file through the RootSet of r.
 func serve(t *testing.T, r *Roots, version string, roots ...mcp.Root) *client.Client {
 	t.Helper()
-	ctx := context.Background()
 	s := server.NewMCPServer("test", "v0", r.ServerOption())
 	s.AddTool(mcp.NewTool("read", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *RootSet) (*mcp.CallToolResult, error) {
 		data, err := set.ReadFile(req.GetString("path", ""))
@@ -69,6 +68,13 @@ func serve(t *testing.T, r *Roots, version string, roots ...mcp.Root) *client.Cl
 		}
 		return mcp.NewToolResultText(string(data)), nil
 	}))
+	return serveOn(t, s, version, roots...)
+}
+
+// serveOn returns an in-process client of s, pinned to version, with roots.
+func serveOn(t *testing.T, s *server.MCPServer, version string, roots ...mcp.Root) *client.Client {
+	t.Helper()
+	ctx := context.Background()
 	opts := []client.ClientOption{client.WithRootsHandler(rootsList(roots))}
 	if version != "" {
 		opts = append(opts, client.WithProtocolVersion(version))

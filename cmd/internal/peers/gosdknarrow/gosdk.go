@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -647,11 +649,15 @@ func ToolResult(err error) (*mcp.CallToolResult, error) {
 }
 
 // Handler wraps a tool handler so that the errors of Roots and RootSet it
-// returns become what the client must see (see [ToolResult]).
+// returns become what the client must see (see [ToolResult]), and so that
+// a panic in it ends the call, not the server (go-sdk recovers none): the
+// panic and its stack are logged with the log package, as net/http logs a
+// handler's, and the client gets a tool error that does not show the
+// panic's value.
 func Handler(h mcp.ToolHandler) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := h(ctx, req)
-		if err != nil {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer recovered(req, &res, &err)
+		if res, err = h(ctx, req); err != nil {
 			return ToolResult(err)
 		}
 		return res, nil
@@ -660,15 +666,30 @@ func Handler(h mcp.ToolHandler) mcp.ToolHandler {
 
 // HandlerFor is Handler for the typed handlers of mcp.AddTool.
 func HandlerFor[In, Out any](h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		res, out, err := h(ctx, req, in)
-		if err != nil {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer recovered(req, &res, &err)
+		if res, out, err = h(ctx, req, in); err != nil {
 			var zero Out
 			res, err := ToolResult(err)
 			return res, zero, err
 		}
 		return res, out, nil
 	}
+}
+
+// recovered, deferred by a handler, turns its panic into a tool error and
+// a log record with the stack.
+func recovered(req *mcp.CallToolRequest, res **mcp.CallToolResult, err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	name := ""
+	if req != nil && req.Params != nil {
+		name = req.Params.Name
+	}
+	log.Printf("gosdknarrow: panic in the handler of tool %q: %v\n%s", name, v, debug.Stack())
+	*res, *err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "the tool failed: its handler panicked (the server logged it)"}}}, nil
 }
 
 // CheckRoots checks roots as a server would, by the rules of every revision

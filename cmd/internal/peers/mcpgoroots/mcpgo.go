@@ -40,6 +40,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -126,6 +128,10 @@ type Roots struct {
 	sessions map[string]*Session   // legacy sessions, by mcp-go session ID
 	inits    map[string]negotiated // by session ID: what initialize settled, for registered sessions
 	leftOut  map[string]string     // by session ID: the roots last reported left out
+	// unasked are the sessions over Streamable HTTP whose client did not
+	// answer a roots/list (see errNoStream): not asked again until the
+	// client sends list_changed or initializes again.
+	unasked map[string]bool
 	// Sessions mcp-go has registered and not unregistered, and what
 	// initialize settled on sessions it has not registered yet (Streamable
 	// HTTP registers after initialize; one whose client went away is never
@@ -151,7 +157,7 @@ type negotiated struct {
 // one), and every version initialize can negotiate when the gate serves
 // none of them.
 func New(o Options) (*Roots, error) {
-	r := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{},
+	r := &Roots{o: o, sessions: map[string]*Session{}, inits: map[string]negotiated{}, leftOut: map[string]string{}, unasked: map[string]bool{},
 		registered: map[string]bool{}, pending: map[string]negotiated{}}
 	var missing, legacy []string
 	for _, v := range mcp.ValidProtocolVersions {
@@ -235,6 +241,7 @@ func (r *Roots) ServerOption() server.ServerOption {
 			// initialize, which decide what may be asked on this session.
 			n := negotiated{res.ProtocolVersion, mcp.ClientCapabilities{Roots: req.Params.Capabilities.Roots}}
 			r.mu.Lock()
+			delete(r.unasked, cs.SessionID())
 			if old := r.sessions[cs.SessionID()]; old != nil {
 				// Initialized again: what it said before, and the roots it
 				// gave then, no longer hold.
@@ -269,6 +276,7 @@ func (r *Roots) ServerOption() server.ServerOption {
 			delete(r.sessions, cs.SessionID())
 			delete(r.inits, cs.SessionID())
 			delete(r.leftOut, cs.SessionID())
+			delete(r.unasked, cs.SessionID())
 			delete(r.registered, cs.SessionID())
 			delete(r.pending, cs.SessionID())
 			r.mu.Unlock()
@@ -289,6 +297,7 @@ func (r *Roots) listChanged(ctx context.Context, n mcp.JSONRPCNotification) {
 	r.mu.Lock()
 	s := r.sessions[cs.SessionID()]
 	delete(r.leftOut, cs.SessionID())
+	delete(r.unasked, cs.SessionID()) // the client is there: ask it again
 	r.mu.Unlock()
 	if s == nil {
 		return // nothing asked yet, nothing kept
@@ -339,6 +348,16 @@ func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...Ro
 	var set *RootSet
 	var err error
 	if legacy {
+		sid, overHTTP := "", req.Header != nil
+		if cs := server.ClientSessionFromContext(ctx); cs != nil {
+			sid = cs.SessionID()
+		}
+		r.mu.Lock()
+		unasked := overHTTP && sid != "" && r.unasked[sid]
+		r.mu.Unlock()
+		if unasked {
+			return nil, true, errNoStream{fmt.Errorf("%s: %w", n.version, ErrNoAnswer)}
+		}
 		var s *Session
 		var own bool
 		if s, own, err = r.session(ctx, n); err != nil {
@@ -349,6 +368,12 @@ func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...Ro
 		}
 		// No params: on a legacy session the session's version decides.
 		set, err = s.RootSet(ctx, nil, opts...)
+		if overHTTP && sid != "" && set == nil && (errors.Is(err, ErrNoAnswer) || strings.Contains(fmt.Sprint(err), "queue is full")) {
+			r.mu.Lock()
+			r.unasked[sid] = true
+			r.mu.Unlock()
+			err = errNoStream{err}
+		}
 	} else {
 		var d DecodedRequest
 		if d, err = r.decode(ctx, req); err != nil {
@@ -362,6 +387,22 @@ func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...Ro
 	}
 	return set, legacy, err
 }
+
+// errNoStream is the error of a call on a 2025-era session over Streamable
+// HTTP whose client did not answer roots/list. mcp-go sends that request
+// only on the client's standalone GET stream and queues at most 10 for
+// it: a client that never opens the stream would get, from its eleventh
+// call on, "queue is full - server overloaded". The session is not asked
+// again until the client sends notifications/roots/list_changed or
+// initializes again; the error says so, and what to do. It wraps the
+// gate's error, and so ErrNoAnswer.
+type errNoStream struct{ err error }
+
+func (e errNoStream) Error() string {
+	return e.err.Error() + "; mcp-go sends roots/list over Streamable HTTP only on the client's standalone GET stream: the client must open it (GET on the MCP endpoint with its Mcp-Session-Id), then send notifications/roots/list_changed; until then this session is not asked again"
+}
+
+func (e errNoStream) Unwrap() error { return e.err }
 
 // decode reads what the gate needs of req, a 2026-07-28 tools/call, from
 // what mcp-go decoded: the protocol version and client capabilities of
@@ -465,9 +506,18 @@ type ToolHandler func(ctx context.Context, req mcp.CallToolRequest, roots *RootS
 // calling client (built with opts), answers with [Result] when there is
 // none yet, reports the roots left out to OnInvalidRoots (on a legacy
 // session once, not on every call served from its cache), and closes the
-// set after h returns.
+// set after h returns. A panic in h ends the call, not the server: it is
+// logged with its stack with the log package, as net/http logs a
+// handler's, and the client gets a tool error that does not show the
+// panic's value.
 func (r *Roots) Tool(h ToolHandler, opts ...RootSetOption) server.ToolHandlerFunc {
-	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				log.Printf("mcpgoroots: panic in the handler of tool %q: %v\n%s", req.Params.Name, v, debug.Stack())
+				res, err = mcp.NewToolResultError("the tool failed: its handler panicked (the server logged it)"), nil
+			}
+		}()
 		set, legacy, err := r.rootSet(ctx, req, opts...)
 		if set == nil {
 			return Result(err)

@@ -21,7 +21,7 @@ import (
 // embedded revision. The goal is 6,000; this is where the kit stands, so
 // that it only shrinks, or grows for a reason that the commit changing
 // it gives ('git log -L' on this line lists them all).
-const kitLineBudget = 7763
+const kitLineBudget = 7784
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc
