@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 a 2025-era mcp-go client needs the standalone GET stream mcp-go deprecates
+
 package mcpgo
 
 import (

@@ -33,9 +33,8 @@ func TestToolPanics(t *testing.T) {
 		return mcp.NewToolResultText(string(data)), nil
 	}))
 	s.AddTool(mcp.NewTool("boom", mcp.WithString("path")), r.Tool(func(ctx context.Context, req mcp.CallToolRequest, set *RootSet) (*mcp.CallToolResult, error) {
-		var m map[string]int
-		m["x"] = 1 // a write to a nil map
-		return nil, nil
+		var none *RootSet
+		return nil, none.Close() // a nil dereference
 	}))
 	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
 	t.Cleanup(ts.Close)
