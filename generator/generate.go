@@ -48,6 +48,51 @@ type Options struct {
 	// itself).
 	ServerOnly bool
 	Load       LoadOptions
+	// MaxOutput is the largest package, in bytes, Generate returns; one
+	// that would be larger is refused with a *UsageError. Zero means ten
+	// times the schema, between MinDefaultMaxOutput and MaxDefaultMaxOutput.
+	MaxOutput int
+}
+
+// The bounds of the default MaxOutput. The floor is room for the runtime
+// written into a single-revision package (some 200 KB) and the types of a
+// small schema; the ceiling keeps a run of any schema the default limits
+// take within seconds and a few hundred MiB.
+const (
+	MinDefaultMaxOutput = 1 << 20
+	MaxDefaultMaxOutput = 4 << 20
+)
+
+// minOutputPerElement is less than any type, field, constant or union arm
+// of the model adds to the package: the elements times this is a size the
+// package surely reaches, checked before anything is emitted.
+const minOutputPerElement = 64
+
+// outputLimit is the MaxOutput in force for a schema of size bytes.
+func outputLimit(maxOutput, size int) int {
+	if maxOutput > 0 {
+		return maxOutput
+	}
+	return min(max(10*size, MinDefaultMaxOutput), MaxDefaultMaxOutput)
+}
+
+// tooLarge is the error for a package of size bytes (at least) over limit.
+func tooLarge(size, limit int, atLeast bool) error {
+	what := fmt.Sprintf("%d bytes", size)
+	if atLeast {
+		what = "at least " + what
+	}
+	return &UsageError{fmt.Errorf("the package would be %s, more than the limit of %d (raise it with -max-output)", what, limit)}
+}
+
+// elements counts what the model declares: types, their fields, constant
+// fields, union arms and enum values, and the schema's constants.
+func (m *Model) elements() int {
+	n := len(m.Consts)
+	for _, t := range m.Types {
+		n += 1 + len(t.Fields) + len(t.Consts) + len(t.Arms) + len(t.Enum)
+	}
+	return n
 }
 
 // File is one generated file.
@@ -151,6 +196,10 @@ func Generate(opts Options) ([]File, *Model, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	limit := outputLimit(opts.MaxOutput, m.InputSize)
+	if least := m.elements() * minOutputPerElement; least > limit {
+		return nil, nil, tooLarge(least, limit, true)
+	}
 	version := opts.Version
 	if version == "" {
 		version = Version()
@@ -201,6 +250,9 @@ func Generate(opts Options) ([]File, *Model, error) {
 			}
 			files = append(files, gate)
 		}
+		if err := checkSize(files, limit); err != nil {
+			return nil, nil, err
+		}
 		return files, m, nil
 	}
 	var own []File
@@ -217,7 +269,23 @@ func Generate(opts Options) ([]File, *Model, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing the runtime into the package: %w", err)
 	}
-	return append(files, rt...), m, nil
+	files = append(files, rt...)
+	if err := checkSize(files, limit); err != nil {
+		return nil, nil, err
+	}
+	return files, m, nil
+}
+
+// checkSize refuses files over limit bytes in all.
+func checkSize(files []File, limit int) error {
+	size := 0
+	for _, f := range files {
+		size += len(f.Content)
+	}
+	if size > limit {
+		return tooLarge(size, limit, false)
+	}
+	return nil
 }
 
 // formatFile drops the imports a file does not use (the templates import

@@ -40,14 +40,23 @@ func otherDefsKeyword(key string) string {
 type LoadOptions struct {
 	// MaxBytes is the largest schema accepted. Zero means DefaultMaxBytes.
 	MaxBytes int
-	// MaxDepth is the deepest nesting of JSON values accepted. Zero means DefaultMaxDepth.
+	// MaxDepth is the deepest nesting of JSON values accepted, at most
+	// MaxMaxDepth. Zero means DefaultMaxDepth.
 	MaxDepth int
+	// MaxEnum is the most values an "enum" may list. Zero means
+	// DefaultMaxEnum.
+	MaxEnum int
 }
 
 // Default limits of the loader.
 const (
-	DefaultMaxBytes = 16 << 20
+	DefaultMaxBytes = 4 << 20
 	DefaultMaxDepth = 256
+	DefaultMaxEnum  = 1024
+	// MaxMaxDepth bounds MaxDepth: the JSON schema library decodes each
+	// level again for the one above, so its time and memory grow with the
+	// square of the depth (a 10,000-level file takes gigabytes).
+	MaxMaxDepth = 1000
 )
 
 // Document is a schema file after loading and normalization: one dialect-free
@@ -61,6 +70,8 @@ type Document struct {
 	Order []string
 	// SHA256 is the digest of the file as read.
 	SHA256 [sha256.Size]byte
+	// Size is the file's length in bytes.
+	Size int
 }
 
 // A LoadError is a schema that cannot be loaded, with where it went wrong: a
@@ -115,10 +126,16 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 	if opts.MaxDepth == 0 {
 		opts.MaxDepth = DefaultMaxDepth
 	}
+	if opts.MaxEnum == 0 {
+		opts.MaxEnum = DefaultMaxEnum
+	}
+	if opts.MaxDepth > MaxMaxDepth {
+		return nil, &LoadError{Msg: fmt.Sprintf("a depth limit of %d is over the most rootsgen takes, %d", opts.MaxDepth, MaxMaxDepth)}
+	}
 	if len(data) > opts.MaxBytes {
 		return nil, &LoadError{Msg: fmt.Sprintf("schema is %d bytes, more than the limit of %d (raise it with -max-bytes)", len(data), opts.MaxBytes)}
 	}
-	root, err := parseOrdered(data, opts.MaxDepth)
+	root, err := parseOrdered(data, opts.MaxDepth, opts.MaxBytes/bytesPerValue)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +146,7 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &normalizer{defsKey: defsKeyword[dialect], defs: map[string]*node{}}
+	n := &normalizer{defsKey: defsKeyword[dialect], defs: map[string]*node{}, maxEnum: opts.MaxEnum}
 	var order []string
 	for i, key := range root.keys {
 		if key != "$defs" && key != "definitions" {
@@ -163,7 +180,7 @@ func Load(data []byte, opts LoadOptions) (*Document, error) {
 		// a keyword of a shape it does not check.
 		return nil, &LoadError{Msg: "schema keywords of an unexpected shape: " + err.Error()}
 	}
-	doc := &Document{Dialect: dialect, Defs: top.Definitions, SHA256: sha256.Sum256(data), Order: order}
+	doc := &Document{Dialect: dialect, Defs: top.Definitions, SHA256: sha256.Sum256(data), Size: len(data), Order: order}
 	if doc.Defs == nil {
 		doc.Defs = map[string]*jsonschema.Schema{}
 	}
@@ -228,6 +245,7 @@ type normalizer struct {
 	defs    map[string]*node // the top-level definitions by keyword ("$defs", "definitions")
 	err     error
 	merged  *node // the normalized definitions of both keywords, as "$defs"
+	maxEnum int   // the most values of an "enum" (see LoadOptions)
 }
 
 func (n *normalizer) fail(ptr, format string, args ...any) *node {
@@ -291,6 +309,10 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 				list.elems = append(list.elems, n.schema(e, fmt.Sprintf("%s/%d", at, j)))
 			}
 			out.set(key, list)
+		case key == "enum" && val.kind == '[' && len(val.elems) > n.maxEnum:
+			// Each value becomes a constant and a case: the package would
+			// grow with the list, however small the file is otherwise.
+			n.fail(at, "an enum of %d values, more than the limit of %d (raise it with -max-enum)", len(val.elems), n.maxEnum)
 		case key == "type":
 			types = n.types(val, at)
 		case key == "required":
@@ -515,13 +537,19 @@ func (v *node) encode(buf *bytes.Buffer) {
 
 // parseOrdered decodes data into a node tree, with line:column positions on
 // syntax errors and a bound on nesting depth.
-func parseOrdered(data []byte, maxDepth int) (*node, error) {
+// bytesPerValue is the bytes of -max-bytes a JSON value of the schema
+// costs: a document of MaxBytes may hold MaxBytes/bytesPerValue values. A
+// value costs the loader some 200 bytes of memory, whatever its text; real
+// schemas spend over 20 bytes of text on each.
+const bytesPerValue = 8
+
+func parseOrdered(data []byte, maxDepth, maxValues int) (*node, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &LoadError{Msg: "empty input: expected a JSON Schema document"}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	p := &jsonParser{dec: dec, data: data, maxDepth: maxDepth}
+	p := &jsonParser{dec: dec, data: data, maxDepth: maxDepth, maxValues: maxValues}
 	v, err := p.value(0)
 	if err != nil {
 		return nil, err
@@ -533,9 +561,11 @@ func parseOrdered(data []byte, maxDepth int) (*node, error) {
 }
 
 type jsonParser struct {
-	dec      *json.Decoder
-	data     []byte
-	maxDepth int
+	dec       *json.Decoder
+	data      []byte
+	maxDepth  int
+	maxValues int // 0: no limit
+	values    int
 }
 
 func (p *jsonParser) errorAt(off int64, msg string) *LoadError {
@@ -583,6 +613,9 @@ func (p *jsonParser) value(depth int) (*node, error) {
 	tok, err := p.dec.Token()
 	if err != nil {
 		return nil, p.syntax(err)
+	}
+	if p.values++; p.maxValues > 0 && p.values > p.maxValues {
+		return nil, p.errorAt(p.tokenStart(start), fmt.Sprintf("more than %d JSON values, one per %d bytes of the size limit (raise it with -max-bytes)", p.maxValues, bytesPerValue))
 	}
 	if d, ok := tok.(json.Delim); ok && depth >= p.maxDepth {
 		_ = d

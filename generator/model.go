@@ -21,6 +21,8 @@ type Model struct {
 	Dialect  string
 	// InputSHA is the first 12 hex digits of the SHA-256 of the schema file.
 	InputSHA string
+	// InputSize is the schema file's length in bytes.
+	InputSize int
 	// Types in emission order: each definition, followed by the anonymous
 	// types nested in it.
 	Types []*Type
@@ -190,7 +192,7 @@ var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "List
 
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
-	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12], Warnings: slices.Clone(sel.Warnings)}
+	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12], InputSize: doc.Size, Warnings: slices.Clone(sel.Warnings)}
 	if d, ok := schema.DeprecationFor("roots", revision); ok {
 		m.Deprecation = &d
 	}

@@ -25,7 +25,7 @@ type patchOp struct {
 
 // applyPatch returns doc with the edits applied in order.
 func applyPatch(doc []byte, ops []patchOp) ([]byte, error) {
-	root, err := parseOrdered(doc, DefaultMaxDepth)
+	root, err := parseOrdered(doc, DefaultMaxDepth, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func applyPatch(doc []byte, ops []patchOp) ([]byte, error) {
 		var v *node
 		switch op.Op {
 		case "add", "replace":
-			if v, err = parseOrdered(op.Value, DefaultMaxDepth); err != nil {
+			if v, err = parseOrdered(op.Value, DefaultMaxDepth, 0); err != nil {
 				return nil, fmt.Errorf("%s %s: value: %w", op.Op, op.Path, err)
 			}
 			if op.Op == "replace" {

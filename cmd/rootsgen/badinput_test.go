@@ -56,6 +56,24 @@ func TestBadInputCatalogue(t *testing.T) {
 		}
 		return p
 	}
+	enumOf := func(n int) []byte {
+		return rootsSchema(t, func(d map[string]any) {
+			values := make([]string, n)
+			for i := range values {
+				values[i] = fmt.Sprintf("v%07d", i)
+			}
+			rootProps(d)["name"].(map[string]any)["enum"] = values
+		})
+	}
+	bigEnum := enumOf(950000)
+	rootFields := func(n int) []byte {
+		return rootsSchema(t, func(d map[string]any) {
+			for i := range n {
+				rootProps(d)[fmt.Sprintf("p%06d", i)] = map[string]any{"type": "string"}
+			}
+		})
+	}
+
 	// A 50 MB schema: the 2025-06-18 schema with a long top-level comment.
 	big := rootsSchema(t, func(map[string]any) {})
 	big = append([]byte(`{"$comment":"`+strings.Repeat("x", 50<<20)+`",`), big[1:]...)
@@ -111,12 +129,29 @@ func TestBadInputCatalogue(t *testing.T) {
 		{name: "recursive type through an optional member", schema: rootsSchema(t, func(d map[string]any) {
 			rootProps(d)["parent"] = map[string]any{"$ref": "#/definitions/Root"}
 		}), code: exitOK, compiles: true},
-		{name: "50 MB schema", schema: big, code: exitUsage, want: []string{"larger than the limit of 16777216 bytes", "-max-bytes"}},
+		{name: "50 MB schema", schema: big, code: exitUsage, want: []string{"larger than the limit of 4194304 bytes", "-max-bytes"}},
 		{name: "50 MB schema, -max-bytes raised", schema: big, args: []string{"-max-bytes", "67108864"}, code: exitOK, compiles: true},
 		{name: "10000 levels of nesting", schema: nested(10000), code: exitUsage, want: []string{"nesting deeper than 256 levels", "-max-depth"}},
 		{name: "10000 levels, -max-depth 20", schema: nested(10000), args: []string{"-max-depth", "20"}, code: exitUsage, want: []string{"nesting deeper than 20 levels", "-max-depth"}},
-		{name: "-max-bytes 0", schema: []byte("{}"), args: []string{"-max-bytes", "0"}, code: exitUsage, want: []string{"-max-bytes and -max-depth must be at least 1"}},
-		{name: "negative -max-depth", schema: []byte("{}"), args: []string{"-max-depth", "-5"}, code: exitUsage, want: []string{"must be at least 1 (got 16777216 and -5)"}},
+		{name: "10000 levels, -max-depth 100000", schema: nested(10000), args: []string{"-max-depth", "100000"}, code: exitUsage, want: []string{"-max-depth 100000: at most 1000"}},
+		{name: "-max-bytes 0", schema: []byte("{}"), args: []string{"-max-bytes", "0"}, code: exitUsage, want: []string{"-max-bytes, -max-depth and -max-enum must be at least 1"}},
+		{name: "negative -max-depth", schema: []byte("{}"), args: []string{"-max-depth", "-5"}, code: exitUsage, want: []string{"(got 4194304, -5, 1024 and 0)"}},
+		{name: "negative -max-output", schema: []byte("{}"), args: []string{"-max-output", "-1"}, code: exitUsage, want: []string{"-max-output not negative"}},
+		// An enum of 950,000 values in 11 MB: over -max-bytes, and with it
+		// raised, over -max-enum; its package would take gigabytes to make.
+		{name: "11 MB enum", schema: bigEnum, code: exitUsage, want: []string{"larger than the limit of 4194304 bytes", "-max-bytes"}},
+		{name: "11 MB enum, -max-bytes raised", schema: bigEnum, args: []string{"-max-bytes", "16777216"}, code: exitUsage, want: []string{"an enum of 950000 values, more than the limit of 1024", "-max-enum"}},
+		{name: "enum of 1025 values", schema: enumOf(1025), code: exitUsage, want: []string{"an enum of 1025 values", "-max-enum"}},
+		{name: "enum of 1025 values, -max-enum raised", schema: enumOf(1025), args: []string{"-max-enum", "2000"}, code: exitOK, compiles: true},
+		// More JSON values than the size limit allows (2 bytes each).
+		{name: "600000 values", schema: rootsSchema(t, func(d map[string]any) {
+			rootProps(d)["name"].(map[string]any)["examples"] = make([]int, 600000)
+		}), code: exitUsage, want: []string{"more than 524288 JSON values", "-max-bytes"}},
+		// A package larger than -max-output: refused before it is made
+		// (70,000 fields would be over 4 MiB), or once made (20,000 fields
+		// make some 4 MB).
+		{name: "70000 fields", schema: rootFields(70000), code: exitUsage, want: []string{"the package would be at least", "-max-output"}},
+		{name: "20000 fields, -max-output 2000000", schema: rootFields(20000), args: []string{"-max-output", "2000000"}, code: exitUsage, want: []string{"the package would be", "more than the limit of 2000000", "-max-output"}},
 		// Loading is linear in the number of members (duplicates are
 		// found through an index), so this takes a moment, not hours.
 		{name: "object with 100000 members", schema: rootsSchema(t, func(d map[string]any) {

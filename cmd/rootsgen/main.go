@@ -87,7 +87,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		verbose  = fs.Bool("v", false, "report the files written and, with -revision, the plan (the parts of the roots feature the package has) and the parts left out")
 		strict   = fs.Bool("strict", false, "treat a part of the roots feature left out (a warning) as an error: exit 2 and write nothing")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
-		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, "deepest JSON nesting accepted in a schema")
+		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, fmt.Sprintf("deepest JSON nesting accepted in a schema (at most %d)", generator.MaxMaxDepth))
+		maxEnum  = fs.Int("max-enum", generator.DefaultMaxEnum, "most values accepted in one enum of a schema")
+		maxOut   = fs.Int("max-output", 0, fmt.Sprintf("largest package written, in `bytes` (default: ten times the schema, between %d and %d)", generator.MinDefaultMaxOutput, generator.MaxDefaultMaxOutput))
 		sdk      = fs.String("sdk", "", "write a kit serving several revisions, with the adapter for this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+", or none); the adapter is the only output that imports an SDK")
 		revs     = fs.String("revisions", "", "with -sdk: the `revisions` the kit serves, separated by commas (default: every embedded revision)")
 	)
@@ -111,7 +113,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	var schemaFlags []string // the flags that act on a schema read for -revision
 	given, notForList := 0, 0
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "strict" || f.Name == "max-bytes" || f.Name == "max-depth" {
+		if f.Name == "strict" || strings.HasPrefix(f.Name, "max-") {
 			schemaFlags = append(schemaFlags, "-"+f.Name)
 		}
 		if given++; f.Name != "list" && f.Name != "markdown" && f.Name != "v" {
@@ -147,8 +149,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usage("%v", schema.CheckRevision(*revision))
 	case *out == "":
 		return usage("-out is required: the directory to write the package into")
-	case *maxBytes < 1 || *maxDepth < 1:
-		return usage("-max-bytes and -max-depth must be at least 1 (got %d and %d)", *maxBytes, *maxDepth)
+	case *maxBytes < 1 || *maxDepth < 1 || *maxEnum < 1 || *maxOut < 0:
+		return usage("-max-bytes, -max-depth and -max-enum must be at least 1, and -max-output not negative (got %d, %d, %d and %d)", *maxBytes, *maxDepth, *maxEnum, *maxOut)
+	case *maxDepth > generator.MaxMaxDepth:
+		// The schema library's work grows with the square of the depth.
+		return usage("-max-depth %d: at most %d", *maxDepth, generator.MaxMaxDepth)
 	}
 	name, err := packageName(*pkg, *out, getenv)
 	if err != nil {
@@ -171,7 +176,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	} else {
 		var m *generator.Model
 		files, err = untilInterrupted(ctx, func() (files []generator.File, err error) {
-			files, m, err = generateRevision(*revision, *schemaF, name, *maxBytes, *maxDepth)
+			files, m, err = generateRevision(*revision, *schemaF, name, generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth, MaxEnum: *maxEnum}, *maxOut)
 			return files, err
 		})
 		if errors.Is(err, errInterrupted) {
@@ -330,10 +335,10 @@ func modulePath(gomod []byte) string {
 
 var errSchemaFile = errors.New("schema file")
 
-func generateRevision(revision, schemaFile, pkg string, maxBytes, maxDepth int) ([]generator.File, *generator.Model, error) {
-	opts := generator.Options{Revision: revision, Package: pkg, Load: generator.LoadOptions{MaxBytes: maxBytes, MaxDepth: maxDepth}}
+func generateRevision(revision, schemaFile, pkg string, limits generator.LoadOptions, maxOutput int) ([]generator.File, *generator.Model, error) {
+	opts := generator.Options{Revision: revision, Package: pkg, Load: limits, MaxOutput: maxOutput}
 	if schemaFile != "" {
-		data, err := readLimited(schemaFile, maxBytes)
+		data, err := readLimited(schemaFile, limits.MaxBytes)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w: %w", errSchemaFile, err)
 		}
