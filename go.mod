@@ -1,6 +1,6 @@
 module github.com/rootsgen/rootsgen
 
-go 1.24.0
+go 1.25.0
 
 require (
 	github.com/dave/jennifer v1.7.1

@@ -3,8 +3,10 @@ package generated_test
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rootsgen/rootsgen/generated/internal/adapters"
@@ -31,7 +33,7 @@ func TestGeneratedFresh(t *testing.T) {
 		rev, dir := m[1], m[2]
 		revisions = append(revisions, rev)
 		t.Run(rev, func(t *testing.T) {
-			files, _, err := generator.Generate(generator.Options{Revision: rev, Package: dir})
+			files, _, err := generator.Generate(generator.Options{Revision: rev, Package: dir, Runtime: generator.RuntimeImport})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,5 +86,37 @@ func TestGeneratedFresh(t *testing.T) {
 				t.Errorf("generated/%s is stale (run go generate ./...): %v", name, err)
 			}
 		})
+	}
+}
+
+// singlePackageLines bounds the non-test Go lines of a single-revision
+// package, which imports the runtime: the code the schema decides, and the
+// runtime's API under the package's names.
+const singlePackageLines = 1500
+
+// TestSinglePackageSize: every committed single-revision package stays
+// within singlePackageLines.
+func TestSinglePackageSize(t *testing.T) {
+	for _, rev := range schema.Revisions() {
+		dir := adapters.Package(rev)
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := 0
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines += bytes.Count(b, []byte("\n"))
+		}
+		t.Logf("%s: %d lines of non-test Go", dir, lines)
+		if lines > singlePackageLines {
+			t.Errorf("%s has %d lines of non-test Go, over %d", dir, lines, singlePackageLines)
+		}
 	}
 }

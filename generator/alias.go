@@ -59,7 +59,7 @@ func normalized(files []File, pkg, rev string) string {
 // the package that aliases every declaration of the package of same,
 // whose files are sameFiles: out's own files stay, the rest becomes
 // aliases.go.
-func aliasPackage(out []File, pkg string, same *gateRevision, sameFiles []File, m *Model) ([]File, error) {
+func aliasPackage(out []File, pkg string, same *gateRevision, sameFiles []File, m *Model, rt string) ([]File, error) {
 	f := jen.NewFile(pkg)
 	f.HeaderComment(headerOf(out))
 	f.ImportName(same.Import, PackageName(same.Version))
@@ -89,7 +89,7 @@ func aliasPackage(out []File, pkg string, same *gateRevision, sameFiles []File, 
 	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Revision)
 	if slices.ContainsFunc(sameFiles, func(f File) bool { return f.Name == "gate.go" }) {
 		f.Comment(fmt.Sprintf("Gate is what the kit's gate needs of this revision: %s's, under this revision's version.", PackageName(same.Version)))
-		f.Var().Id("Gate").Op("=").Func().Params().Op("*").Qual(rootsrtImport(same.Import), "RevisionPackage").Block(
+		f.Var().Id("Gate").Op("=").Func().Params().Op("*").Qual(rt, "RevisionPackage").Block(
 			jen.Id("g").Op(":=").Op("*").Qual(same.Import, "Gate"),
 			jen.Id("g").Dot("Version").Op("=").Id("ProtocolVersion"),
 			jen.Return(jen.Op("&").Id("g")),
@@ -114,10 +114,6 @@ func headerOf(out []File) string {
 	first, _, _ := bytes.Cut(out[0].Content, []byte("\n"))
 	return strings.TrimPrefix(string(first), "// ")
 }
-
-// rootsrtImport is the import path of the runtime of the kit whose
-// revision package is at imp.
-func rootsrtImport(imp string) string { return imp[:strings.LastIndexByte(imp, '/')] + "/rootsrt" }
 
 // exportedDecl returns the exported package-level names d declares, and
 // how a package that aliases them declares each: a type, a constant, or a

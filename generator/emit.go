@@ -251,7 +251,7 @@ func (e *emitter) structFields(m *Model, t *Type, g *jen.Group) {
 	}
 	if t.Extra != nil {
 		// A kit's front package says this once, of every Extra.
-		if e.runtime == "" || t.ExtraName != "Extra" {
+		if !e.kit || t.ExtraName != "Extra" {
 			docComments(g, []string{fmt.Sprintf("%s keeps the members that have no field, so they survive a round trip.", t.ExtraName)}, nil)
 		}
 		g.Id(t.ExtraName).Map(jen.String()).Add(goType(*t.Extra)).Tag(map[string]string{"json": "-"})

@@ -144,7 +144,13 @@ func vetPackages(t *testing.T, pkgs map[string][]File) {
 		t.Fatal("no packages to compile")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/edge\n\ngo 1.24\n"), 0o644); err != nil {
+	// Packages that import the runtime get this checkout's.
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module example.com/edge\n\ngo 1.25\n\nrequire github.com/rootsgen/rootsgen v0.0.0\n\nreplace github.com/rootsgen/rootsgen => " + repo + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for pkg, files := range pkgs {

@@ -265,12 +265,13 @@ func TestKitKeepsWhatItsGateUses(t *testing.T) {
 	}
 }
 
-// TestKitRuntimeKeepsWhatTheKitUses: a kit's rootsrt holds the runtime's
-// API and what the kit's code uses. A kit whose revisions all have
-// Root._meta needs no MetaFromExtra; one with 2024-11-05 does.
+// TestKitRuntimeKeepsWhatTheKitUses: with CopyRuntime, a kit's rootsrt
+// holds the runtime's API and what the kit's code uses. A kit whose
+// revisions all have Root._meta needs no MetaFromExtra; one with
+// 2024-11-05 does.
 func TestKitRuntimeKeepsWhatTheKitUses(t *testing.T) {
 	for rev, want := range map[string]bool{"2024-11-05": true, "2025-06-18": false} {
-		files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: "go-sdk",
+		files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: "go-sdk", CopyRuntime: true,
 			Revisions: []GateRevision{{Revision: rev}}})
 		if err != nil {
 			t.Fatal(err)

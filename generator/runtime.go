@@ -9,7 +9,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -20,10 +19,10 @@ import (
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/go/ast/astutil"
 
-	"github.com/rootsgen/rootsgen/templates"
+	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
-// The runtime (templates/rootsrt) is the behaviour every revision shares,
+// The runtime (package rootsrt) is the behaviour every revision shares,
 // written once as a real Go package with its tests. rootsgen writes it
 // out in one of two ways:
 //
@@ -41,6 +40,11 @@ import (
 // The tables below say which runtime names are a revision package's API,
 // by the part of the plan that brings them: everything else the runtime
 // exports is for generated code alone.
+
+// RuntimeImport is the import path of the runtime, the package rootsrt of
+// this module, which generated code imports unless it is written with a
+// copy of the runtime.
+const RuntimeImport = "github.com/rootsgen/rootsgen/rootsrt"
 
 // runtimePart is a set of runtime names a revision's package offers when
 // its plan has the part.
@@ -104,9 +108,10 @@ func inlineName(name string) string {
 // runtime's identifiers through rt.
 type emitter struct {
 	m *Model
-	// runtime is the import path of the kit's runtime package; "" when
-	// the runtime is written into the revision's package.
+	// runtime is the import path of the runtime package; "" when the
+	// runtime is written into the revision's package.
 	runtime string
+	kit     bool // the package is a revision's package in a kit
 }
 
 // rt is the runtime identifier name, as the code of a revision's package
@@ -126,7 +131,7 @@ type runtimeSource struct {
 
 // runtimeSources are the runtime's files, tests left out, in name order.
 func runtimeSources() ([]runtimeSource, error) {
-	entries, err := fs.ReadDir(templates.Runtime, "rootsrt")
+	entries, err := fs.ReadDir(rootsrt.Source, ".")
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +140,7 @@ func runtimeSources() ([]runtimeSource, error) {
 		if strings.HasSuffix(e.Name(), "_test.go") || !strings.HasSuffix(e.Name(), ".go") {
 			continue
 		}
-		src, err := fs.ReadFile(templates.Runtime, path.Join("rootsrt", e.Name()))
+		src, err := fs.ReadFile(rootsrt.Source, e.Name())
 		if err != nil {
 			return nil, err
 		}

@@ -135,9 +135,20 @@ func untouched(t *testing.T) {
 	})
 }
 
+// runtimeDeps are the packages of rootsgen's module a program built on a
+// generated package needs: the runtime, which the package imports (with
+// -runtime copy, none).
+var runtimeDeps = []string{"github.com/rootsgen/rootsgen/rootsrt"}
+
 // buildAndRun vendors the module's requirements, builds, vets and runs it
 // from vendor/, and checks what it prints.
 func buildAndRun(t *testing.T, m *downstream.Module, want string) {
+	buildAndRunWith(t, m, want, runtimeDeps)
+}
+
+// buildAndRunWith is buildAndRun for a program whose dependencies outside
+// the standard library and itself are deps.
+func buildAndRunWith(t *testing.T, m *downstream.Module, want string, deps []string) {
 	t.Helper()
 	m.MustGo("mod", "tidy")
 	m.MustGo("mod", "vendor")
@@ -150,11 +161,11 @@ func buildAndRun(t *testing.T, m *downstream.Module, want string) {
 	if got != want {
 		t.Errorf("the program printed\n%s\nwant\n%s", got, want)
 	}
-	// The program is built from the standard library and itself only,
-	// whatever else vendor/ holds.
-	deps := m.MustGo("list", "-mod=vendor", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".")
-	if got := strings.Fields(deps); !slices.Equal(got, []string{downstream.AppPath + "/mcproots", downstream.AppPath}) {
-		t.Errorf("the program's non-standard dependencies are %v, want only the module and its generated package", got)
+	// The program is built from the standard library, the runtime (deps)
+	// and itself only, whatever else vendor/ holds.
+	listed := strings.Fields(m.MustGo("list", "-mod=vendor", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "."))
+	if want := append(slices.Clone(deps), downstream.AppPath+"/mcproots", downstream.AppPath); !slices.Equal(listed, want) {
+		t.Errorf("the program's non-standard dependencies are %v, want %v", listed, want)
 	}
 }
 
@@ -194,32 +205,59 @@ func staticcheckFlags(t *testing.T, m *downstream.Module) {
 }
 
 // TestDownstreamGoRun generates a package with the go run line of the
-// go run form in a fresh module, for a 2025 revision and for 2026-07-28, and
-// runs a program that speaks the revision's wire frames through it.
+// go run form in a fresh module, for a 2025 revision and for 2026-07-28,
+// importing the runtime and with -runtime copy, and runs a program that
+// speaks the revision's wire frames through it.
 func TestDownstreamGoRun(t *testing.T) {
 	for _, tc := range []struct {
 		rev, main, want string
+		copy            bool
 	}{
-		{"2025-06-18", "main2025.go", want2025},
-		{"2026-07-28", "main2026.go", want2026},
+		{"2025-06-18", "main2025.go", want2025, false},
+		{"2026-07-28", "main2026.go", want2026, false},
+		{"2025-06-18", "main2025.go", want2025, true},
+		{"2026-07-28", "main2026.go", want2026, true},
 	} {
-		t.Run(tc.rev, func(t *testing.T) {
+		name := tc.rev
+		if tc.copy {
+			name += "/runtime copy"
+		}
+		t.Run(name, func(t *testing.T) {
 			untouched(t)
 			m := newApp(t)
-			m.Write("gen.go", "package main\n\n"+strings.Replace(goRunLine, "2025-06-18", tc.rev, 1)+"\n")
+			line := strings.Replace(goRunLine, "2025-06-18", tc.rev, 1)
+			if tc.copy {
+				line += " -runtime copy"
+			}
+			m.Write("gen.go", "package main\n\n"+line+"\n")
 			m.Write("main.go", readTestdata(t, tc.main))
 			m.MustGo("generate", "./...")
 			if doc := m.Read("mcproots/doc.go"); !strings.Contains(doc, "revision "+tc.rev) || !strings.Contains(doc, "\npackage mcproots\n") {
 				t.Errorf("mcproots/doc.go is not package mcproots for %s:\n%s", tc.rev, doc)
 			}
-			buildAndRun(t, m, tc.want)
-			// The generated package needs no module: go mod tidy drops the
-			// requirement of rootsgen, which only go generate used.
-			if gomod := m.Read("go.mod"); strings.Contains(gomod, "require") {
-				t.Errorf("go.mod still requires modules after go mod tidy:\n%s", gomod)
-			}
-			if mods := m.Read("vendor/modules.txt"); strings.Contains(mods, "## explicit") {
-				t.Errorf("go mod vendor copied modules:\n%s", mods)
+			var gomod, mods string
+			if !tc.copy {
+				// The package imports the runtime: go mod tidy keeps the
+				// requirement of rootsgen, and vendor/ copies its runtime
+				// alone, not the generator.
+				buildAndRun(t, m, tc.want)
+				gomod, mods = m.Read("go.mod"), m.Read("vendor/modules.txt")
+				if !strings.Contains(gomod, "require github.com/rootsgen/rootsgen ") {
+					t.Errorf("go.mod does not require rootsgen, whose runtime the package imports:\n%s", gomod)
+				}
+				if !strings.Contains(mods, "\ngithub.com/rootsgen/rootsgen/rootsrt\n") || strings.Contains(mods, "/generator\n") || strings.Count(mods, "## explicit") != 1 {
+					t.Errorf("go mod vendor copied more than the runtime:\n%s", mods)
+				}
+			} else {
+				// The package needs no module: go mod tidy drops the
+				// requirement of rootsgen, which only go generate used.
+				buildAndRunWith(t, m, tc.want, nil)
+				if gomod = m.Read("go.mod"); strings.Contains(gomod, "require") {
+					t.Errorf("go.mod still requires modules after go mod tidy:\n%s", gomod)
+				}
+				if mods = m.Read("vendor/modules.txt"); strings.Contains(mods, "## explicit") {
+					t.Errorf("go mod vendor copied modules:\n%s", mods)
+				}
 			}
 			if tc.rev == "2026-07-28" {
 				staticcheckFlags(t, m)
@@ -245,8 +283,8 @@ func TestDownstreamTool(t *testing.T) {
 		t.Fatalf("go get -tool wrote no tool directive:\n%s", m.Read("go.mod"))
 	}
 	// README's minimum Go for the module that pins the generator.
-	if !strings.Contains(m.Read("go.mod"), "\ngo 1.24.0\n") {
-		t.Errorf("go get -tool moved the go line of a go 1.24.0 module:\n%s", m.Read("go.mod"))
+	if !strings.Contains(m.Read("go.mod"), "\ngo 1.25.0\n") {
+		t.Errorf("go get -tool moved the go line of a go 1.25.0 module:\n%s", m.Read("go.mod"))
 	}
 	m.Write("gen.go", genFile)
 	m.Write("main.go", readTestdata(t, "main2025.go"))

@@ -92,9 +92,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		maxOut   = fs.Int("max-output", 0, fmt.Sprintf("largest package written, in `bytes` (default: ten times the schema, between %d and %d)", generator.MinDefaultMaxOutput, generator.MaxDefaultMaxOutput))
 		sdk      = fs.String("sdk", "", "write a kit serving several revisions, with the adapter for this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+", or none); the adapter is the only output that imports an SDK")
 		revs     = fs.String("revisions", "", "with -sdk: the `revisions` the kit serves, separated by commas (default: every embedded revision)")
+		rtMode   = fs.String("runtime", "import", "how the output gets the shared runtime: import (the package "+generator.RuntimeImport+" of rootsgen's module) or copy (a copy written with it: the output imports only the standard library and its SDK)")
 	)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-check] [-strict] [-v]\n       rootsgen -sdk go-sdk|mcp-go|none -out DIR [-revisions REV,...] [-package NAME] [-check] [-v]\n       rootsgen -list [-markdown [-v]] | -version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-runtime import|copy] [-check] [-strict] [-v]\n       rootsgen -sdk go-sdk|mcp-go|none -out DIR [-revisions REV,...] [-package NAME] [-runtime import|copy] [-check] [-v]\n       rootsgen -list [-markdown [-v]] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -149,6 +150,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return usage("%v", schema.CheckRevision(*revision))
 	case *out == "":
 		return usage("-out is required: the directory to write the package into")
+	case *rtMode != "import" && *rtMode != "copy":
+		return usage("-runtime %q: import or copy", *rtMode)
 	case *maxBytes < 1 || *maxDepth < 1 || *maxEnum < 1 || *maxOut < 0:
 		return usage("-max-bytes, -max-depth and -max-enum must be at least 1, and -max-output not negative (got %d, %d, %d and %d)", *maxBytes, *maxDepth, *maxEnum, *maxOut)
 	case *maxDepth > generator.MaxMaxDepth:
@@ -163,7 +166,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	what := "revision " + *revision
 	if *sdk != "" {
 		what = "the kit"
-		files, err = untilInterrupted(ctx, func() ([]generator.File, error) { return generateKit(*sdk, *revs, *out, name) })
+		files, err = untilInterrupted(ctx, func() ([]generator.File, error) { return generateKit(*sdk, *revs, *out, name, *rtMode == "copy") })
 		if errors.Is(err, errInterrupted) {
 			return interruptedBeforeWriting(*out, *check, stderr)
 		} else if err != nil {
@@ -176,7 +179,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	} else {
 		var m *generator.Model
 		files, err = untilInterrupted(ctx, func() (files []generator.File, err error) {
-			files, m, err = generateRevision(*revision, *schemaF, name, generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth, MaxEnum: *maxEnum}, *maxOut)
+			files, m, err = generateRevision(*revision, *schemaF, name, generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth, MaxEnum: *maxEnum}, *maxOut, *rtMode == "copy")
 			return files, err
 		})
 		if errors.Is(err, errInterrupted) {
@@ -258,7 +261,7 @@ func interrupted(ctx context.Context, code int, stderr io.Writer) int {
 
 // generateKit writes the kit of -sdk into out, a directory of the module
 // whose go.mod is in out or above it.
-func generateKit(sdk, revisions, out, name string) ([]generator.File, error) {
+func generateKit(sdk, revisions, out, name string, copyRuntime bool) ([]generator.File, error) {
 	if sdk == "none" {
 		sdk = ""
 	}
@@ -280,7 +283,7 @@ func generateKit(sdk, revisions, out, name string) ([]generator.File, error) {
 	if err != nil {
 		return nil, &generator.UsageError{Err: err}
 	}
-	return generator.GenerateKit(generator.KitOptions{Import: imp, Package: name, Revisions: revs, SDK: sdk})
+	return generator.GenerateKit(generator.KitOptions{Import: imp, Package: name, Revisions: revs, SDK: sdk, CopyRuntime: copyRuntime})
 }
 
 // importPath is the import path of dir: the path of the module whose
@@ -335,8 +338,11 @@ func modulePath(gomod []byte) string {
 
 var errSchemaFile = errors.New("schema file")
 
-func generateRevision(revision, schemaFile, pkg string, limits generator.LoadOptions, maxOutput int) ([]generator.File, *generator.Model, error) {
-	opts := generator.Options{Revision: revision, Package: pkg, Load: limits, MaxOutput: maxOutput}
+func generateRevision(revision, schemaFile, pkg string, limits generator.LoadOptions, maxOutput int, copyRuntime bool) ([]generator.File, *generator.Model, error) {
+	opts := generator.Options{Revision: revision, Package: pkg, Load: limits, MaxOutput: maxOutput, Runtime: generator.RuntimeImport}
+	if copyRuntime {
+		opts.Runtime = ""
+	}
 	if schemaFile != "" {
 		data, err := readLimited(schemaFile, limits.MaxBytes)
 		if err != nil {

@@ -311,8 +311,8 @@ func TestFailedCreateOfOutRemovesParents(t *testing.T) {
 	}
 }
 
-// -sdk writes a kit under -out: the runtime, one package per revision and
-// the front package (named after -out's base) with the adapter, whose
+// -sdk writes a kit under -out: one package per revision and the front
+// package (named after -out's base) with the adapter, whose
 // header names the SDK version; import paths come from the module's
 // go.mod; -check passes on it and fails once any file of the tree is
 // edited.
@@ -339,10 +339,28 @@ func TestSDKKit(t *testing.T) {
 			t.Errorf("gosdk.go lacks %q", want)
 		}
 	}
-	for _, want := range []string{"rootsrt/set.go", "roots20250618/types.go", "roots20260728/gate.go", "gate.go"} {
+	for _, want := range []string{"roots20250618/types.go", "roots20260728/gate.go", "gate.go"} {
 		if _, ok := files[filepath.Join(out, want)]; !ok {
 			t.Errorf("the kit has no %s", want)
 		}
+	}
+	// The kit imports the runtime; -runtime copy writes it in.
+	if _, ok := files[filepath.Join(out, "rootsrt", "set.go")]; ok {
+		t.Error("the kit has a copy of the runtime")
+	}
+	if !strings.Contains(files[filepath.Join(out, "gate.go")], `rootsrt "github.com/rootsgen/rootsgen/rootsrt"`) {
+		t.Error("the front does not import the runtime")
+	}
+	copied := t.TempDir()
+	writeFile(t, filepath.Join(copied, "go.mod"), "module example.com/copy\n\ngo 1.25.0\n")
+	if code, _, stderr := rootsgen(t, nil, "-sdk", "go-sdk", "-runtime", "copy", "-out", filepath.Join(copied, "mcproots")); code != exitOK {
+		t.Fatalf("-runtime copy: exit %d: %s", code, stderr)
+	}
+	if front := snapshot(t, filepath.Join(copied, "mcproots"))[filepath.Join(copied, "mcproots", "gate.go")]; !strings.Contains(front, `rootsrt "example.com/copy/mcproots/rootsrt"`) {
+		t.Error("-runtime copy: the front does not import the kit's copy of the runtime")
+	}
+	if _, err := os.Stat(filepath.Join(copied, "mcproots", "rootsrt", "set.go")); err != nil {
+		t.Errorf("-runtime copy wrote no runtime: %v", err)
 	}
 	if _, ok := files[filepath.Join(out, "roots20251125", "types.go")]; ok {
 		t.Errorf("-revisions did not narrow the kit")

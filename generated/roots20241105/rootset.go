@@ -2,10 +2,12 @@
 
 package roots20241105
 
+import rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+
 // RootSet is a set of the client's roots, read by this revision's rules:
 // it answers whether a path lies inside one, and acts on files only
-// through them (see RootSetOf).
-type RootSet = RootSetOf[Root]
+// through them (see rootsrt.RootSetOf).
+type RootSet = rootsrt.RootSetOf[Root]
 
 // NewRootSet builds the set of roots, opening each root's directory. Roots
 // that break the rules are left out, and the error, a *ValidationError,
@@ -13,7 +15,7 @@ type RootSet = RootSetOf[Root]
 // bad root never costs the good ones. Check the error to refuse the list
 // instead. Close the set when done.
 func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
-	return NewRootSetOf(roots, rootURI, (*Root).validate, opts...)
+	return rootsrt.NewRootSetOf(roots, rootURI, (*Root).validate, opts...)
 }
 
 // RootSet builds the set of x's roots: see [NewRootSet].

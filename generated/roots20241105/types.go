@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -217,16 +218,16 @@ func (u ProgressToken) String() string {
 func (u ProgressToken) MarshalJSON() ([]byte, error) {
 	switch u.kind {
 	case 1:
-		return marshalPrimitive("string", u.s)
+		return rootsrt.MarshalPrimitive("string", u.s)
 	case 2:
-		return marshalPrimitive("integer", u.i)
+		return rootsrt.MarshalPrimitive("integer", u.i)
 	}
 	return nil, errors.New("ProgressToken: no value to marshal")
 }
 
 // UnmarshalJSON accepts string or integer.
 func (u *ProgressToken) UnmarshalJSON(data []byte) error {
-	v, err := scanPrimitive(data)
+	v, err := rootsrt.ScanPrimitive(data)
 	if err != nil {
 		return fmt.Errorf("ProgressToken: %w", err)
 	}

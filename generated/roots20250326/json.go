@@ -2,31 +2,33 @@
 
 package roots20250326
 
+import "github.com/rootsgen/rootsgen/rootsrt"
+
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.Name != "" {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return endObject(&o, x.Extra, "name", "uri")
+	return rootsrt.EndObject(&o, x.Extra, "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
-			return decodeString(v, &p.Name)
+			return rootsrt.DecodeString(v, &p.Name)
 		case "uri":
-			return decodeString(v, &p.URI)
+			return rootsrt.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -38,25 +40,25 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return endObject(&o, x.Extra, "method", "params")
+	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return constIs(v, MethodListRoots)
+			return rootsrt.ConstIs(v, MethodListRoots)
 		case "params":
-			return decodePtr(v, &p.Params)
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -68,22 +70,22 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.Meta != nil {
 		o.Append("\"_meta\":", x.Meta.appendJSON)
 	}
-	return endObject(&o, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	return unmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodePtr(v, &p.Meta)
+			return rootsrt.DecodePtr(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -95,22 +97,22 @@ func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.ProgressToken != nil {
 		o.Value("\"progressToken\":", x.ProgressToken)
 	}
-	return endObject(&o, x.Extra, "progressToken")
+	return rootsrt.EndObject(&o, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
-	return unmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
-			return decodePtr(v, &p.ProgressToken)
+			return rootsrt.DecodePtr(v, &p.ProgressToken)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -122,27 +124,27 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return appendSlice(b, x.Roots, (*Root).appendJSON)
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return endObject(&o, x.Extra, "_meta", "roots")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "roots":
-			return decodeSlice(v, &p.Roots)
+			return rootsrt.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -154,25 +156,25 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return endObject(&o, x.Extra, "method", "params")
+	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	return unmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return constIs(v, MethodRootsListChanged)
+			return rootsrt.ConstIs(v, MethodRootsListChanged)
 		case "params":
-			return decodePtr(v, &p.Params)
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -184,22 +186,22 @@ func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
-	return endObject(&o, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	return unmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -211,22 +213,22 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.Roots != nil {
 		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return endObject(&o, x.Extra, "roots")
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return decodePtr(v, &p.Roots)
+			return rootsrt.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -238,22 +240,22 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.ListChanged {
 		o.Bool("\"listChanged\":", x.ListChanged)
 	}
-	return endObject(&o, x.Extra, "listChanged")
+	return rootsrt.EndObject(&o, x.Extra, "listChanged")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
-			return decodeJSON(v, &p.ListChanged)
+			return rootsrt.DecodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})

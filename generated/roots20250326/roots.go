@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ListRootsParams is the params of a roots/list request under a name that
@@ -37,7 +39,7 @@ type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
 func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
-	return nil, notSupported("Client has no roots handler")
+	return nil, rootsrt.NotSupported("Client has no roots handler")
 }
 
 var (
@@ -83,7 +85,7 @@ type SendFunc func(ctx context.Context, method Method, params json.RawMessage) e
 // "params": {}. It sends nothing, and returns false, unless the client
 // declared roots with listChanged: true.
 func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent bool, err error) {
-	return notifyListChanged(ctx, c.Capability != nil && c.Capability.ListChanged, func(ctx context.Context, params json.RawMessage) error {
+	return rootsrt.NotifyListChanged(ctx, c.Capability != nil && c.Capability.ListChanged, func(ctx context.Context, params json.RawMessage) error {
 		return send(ctx, MethodRootsListChanged, params)
 	})
 }
@@ -91,8 +93,8 @@ func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent boo
 // answerListRoots runs handle, the client's handler (nil when it has
 // none), for a roots/list with params raw, and checks its answer.
 // hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *RPCError) {
-	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
+	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
 		HasCapability: hasCapability,
 		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
@@ -112,14 +114,14 @@ func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability boo
 }
 
 // answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError)
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
 
 // handleListRoots answers a request from the server, roots/list, with
 // answer, and returns the JSON of the result, or the error object to
 // answer with.
-func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *RPCError) {
+func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rootsrt.RPCError) {
 	if Method(method) != MethodListRoots {
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "Method not found"}
+		return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
 	}
 	result, rpcErr := answer(ctx, params)
 	if rpcErr != nil {
@@ -129,7 +131,7 @@ func handleListRoots(ctx context.Context, method string, params json.RawMessage,
 	// again and again as the buffer grows.
 	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
 	if err != nil {
-		return nil, internalError()
+		return nil, rootsrt.InternalError()
 	}
 	return out, nil
 }
@@ -219,7 +221,7 @@ type Server struct {
 	// notifications/roots/list_changed.
 	OnListChanged ListChangedHandler
 
-	asker asker[Root]
+	asker rootsrt.Asker[Root]
 }
 
 // NewListRootsRequest returns the method and params of a roots/list
@@ -246,7 +248,7 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
 		return nil, err
 	}
-	return s.asker.Roots(ctx, &askConfig[Root]{
+	return s.asker.Roots(ctx, &rootsrt.AskConfig[Root]{
 		Timeout:        s.Timeout,
 		MaxAge:         s.MaxAge,
 		Keep:           s.ClientRoots.ListChanged,

@@ -2,13 +2,15 @@
 
 package roots20251125
 
+import "github.com/rootsgen/rootsgen/rootsrt"
+
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -16,22 +18,22 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return endObject(&o, x.Extra, "_meta", "name", "uri")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "name":
-			return decodeString(v, &p.Name)
+			return rootsrt.DecodeString(v, &p.Name)
 		case "uri":
-			return decodeString(v, &p.URI)
+			return rootsrt.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -43,31 +45,31 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"jsonrpc\":", "\"2.0\"")
 	o.Raw("\"method\":", "\"roots/list\"")
 	o.Value("\"id\":", x.ID)
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return endObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
+	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "id", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
-			return constIs(v, JSONRPCVersion)
+			return rootsrt.ConstIs(v, JSONRPCVersion)
 		case "method":
-			return constIs(v, MethodListRoots)
+			return rootsrt.ConstIs(v, MethodListRoots)
 		case "id":
 			return p.ID.UnmarshalJSON(v)
 		case "params":
-			return decodePtr(v, &p.Params)
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "jsonrpc", "method", "id")
@@ -79,27 +81,27 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return appendSlice(b, x.Roots, (*Root).appendJSON)
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return endObject(&o, x.Extra, "_meta", "roots")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "roots":
-			return decodeSlice(v, &p.Roots)
+			return rootsrt.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -111,28 +113,28 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"jsonrpc\":", "\"2.0\"")
 	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return endObject(&o, x.Extra, "jsonrpc", "method", "params")
+	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	return unmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
-			return constIs(v, JSONRPCVersion)
+			return rootsrt.ConstIs(v, JSONRPCVersion)
 		case "method":
-			return constIs(v, MethodRootsListChanged)
+			return rootsrt.ConstIs(v, MethodRootsListChanged)
 		case "params":
-			return decodePtr(v, &p.Params)
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "jsonrpc", "method")
@@ -144,22 +146,22 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.Roots != nil {
 		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return endObject(&o, x.Extra, "roots")
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return decodePtr(v, &p.Roots)
+			return rootsrt.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -171,22 +173,22 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.ListChanged {
 		o.Bool("\"listChanged\":", x.ListChanged)
 	}
-	return endObject(&o, x.Extra, "listChanged")
+	return rootsrt.EndObject(&o, x.Extra, "listChanged")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
-			return decodeJSON(v, &p.ListChanged)
+			return rootsrt.DecodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -198,22 +200,22 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.Meta != nil {
 		o.Append("\"_meta\":", x.Meta.appendJSON)
 	}
-	return endObject(&o, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	var p RequestParams
-	return unmarshalObject(x, &p, data, "RequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodePtr(v, &p.Meta)
+			return rootsrt.DecodePtr(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -225,22 +227,22 @@ func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.ProgressToken != nil {
 		o.Value("\"progressToken\":", x.ProgressToken)
 	}
-	return endObject(&o, x.Extra, "progressToken")
+	return rootsrt.EndObject(&o, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p RequestParamsMeta
-	return unmarshalObject(x, &p, data, "RequestParamsMeta", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
-			return decodePtr(v, &p.ProgressToken)
+			return rootsrt.DecodePtr(v, &p.ProgressToken)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -252,22 +254,22 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *NotificationParams) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
-	return endObject(&o, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	var p NotificationParams
-	return unmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})

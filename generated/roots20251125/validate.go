@@ -2,23 +2,25 @@
 
 package roots20251125
 
+import "github.com/rootsgen/rootsgen/rootsrt"
+
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return validateValue("Root", x, (*Root).validate)
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *validator, at *path) {
-	if msg := checkURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	return validateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
+	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
-func (x *ListRootsRequest) validate(v *validator, at *path) {
+func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.ID.IsZero() {
 		v.Add(at.Member("id"), "required")
 	}
@@ -29,10 +31,10 @@ func (x *ListRootsRequest) validate(v *validator, at *path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return validateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *validator, at *path) {
+func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -42,15 +44,15 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return validElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	return validateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
+	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
-func (x *RootsListChangedNotification) validate(v *validator, at *path) {
+func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -58,10 +60,10 @@ func (x *RootsListChangedNotification) validate(v *validator, at *path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	return validateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
+	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
-func (x *ClientCapabilities) validate(v *validator, at *path) {
+func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.Roots != nil {
 		x.Roots.validate(v, at.Member("roots"))
 	}
@@ -69,17 +71,17 @@ func (x *ClientCapabilities) validate(v *validator, at *path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	return validateValue("RootsCapability", x, (*RootsCapability).validate)
+	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
-func (x *RootsCapability) validate(v *validator, at *path) {}
+func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParams) Validate() error {
-	return validateValue("RequestParams", x, (*RequestParams).validate)
+	return rootsrt.ValidateValue("RequestParams", x, (*RequestParams).validate)
 }
 
-func (x *RequestParams) validate(v *validator, at *path) {
+func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.Meta != nil {
 		x.Meta.validate(v, at.Member("_meta"))
 	}
@@ -87,14 +89,14 @@ func (x *RequestParams) validate(v *validator, at *path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParamsMeta) Validate() error {
-	return validateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
+	return rootsrt.ValidateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
 }
 
-func (x *RequestParamsMeta) validate(v *validator, at *path) {}
+func (x *RequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *NotificationParams) Validate() error {
-	return validateValue("NotificationParams", x, (*NotificationParams).validate)
+	return rootsrt.ValidateValue("NotificationParams", x, (*NotificationParams).validate)
 }
 
-func (x *NotificationParams) validate(v *validator, at *path) {}
+func (x *NotificationParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}

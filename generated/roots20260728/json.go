@@ -2,13 +2,15 @@
 
 package roots20260728
 
+import "github.com/rootsgen/rootsgen/rootsrt"
+
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
 	return x.appendJSON(make([]byte, 0, 64))
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -16,22 +18,22 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return endObject(&o, x.Extra, "_meta", "name", "uri")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return unmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "name":
-			return decodeString(v, &p.Name)
+			return rootsrt.DecodeString(v, &p.Name)
 		case "uri":
-			return decodeString(v, &p.URI)
+			return rootsrt.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -43,25 +45,25 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return endObject(&o, x.Extra, "method", "params")
+	return rootsrt.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	return unmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return constIs(v, MethodListRoots)
+			return rootsrt.ConstIs(v, MethodListRoots)
 		case "params":
-			return decodePtr(v, &p.Params)
+			return rootsrt.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -73,22 +75,22 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
-	return endObject(&o, x.Extra, "_meta")
+	return rootsrt.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	return unmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -100,22 +102,22 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return appendSlice(b, x.Roots, (*Root).appendJSON)
+		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return endObject(&o, x.Extra, "roots")
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return unmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return decodeSlice(v, &p.Roots)
+			return rootsrt.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -127,22 +129,22 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if x.Roots != nil {
 		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return endObject(&o, x.Extra, "roots")
+	return rootsrt.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return unmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return decodePtr(v, &p.Roots)
+			return rootsrt.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -154,15 +156,15 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
-	return endObject(&o, x.Extra)
+	o := rootsrt.StartObject(b)
+	return rootsrt.EndObject(&o, x.Extra)
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return unmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
-		p.Extra, err = keepMember(p.Extra, k, v)
+	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+		p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 		return err
 	})
 }
@@ -173,7 +175,7 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -184,24 +186,24 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"requestState\":", x.RequestState)
 	}
 	o.String("\"resultType\":", x.ResultType)
-	return endObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	var p InputRequiredResult
-	return unmarshalObject(x, &p, data, "InputRequiredResult", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "InputRequiredResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return decodeJSON(v, &p.Meta)
+			return rootsrt.DecodeJSON(v, &p.Meta)
 		case "inputRequests":
-			return decodeJSON(v, &p.InputRequests)
+			return rootsrt.DecodeJSON(v, &p.InputRequests)
 		case "requestState":
-			return decodeString(v, &p.RequestState)
+			return rootsrt.DecodeString(v, &p.RequestState)
 		case "resultType":
-			return decodeString(v, &p.ResultType)
+			return rootsrt.DecodeString(v, &p.ResultType)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "resultType")
@@ -213,7 +215,7 @@ func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Append("\"_meta\":", x.Meta.appendJSON)
 	if len(x.InputResponses) > 0 {
 		o.Value("\"inputResponses\":", x.InputResponses)
@@ -221,22 +223,22 @@ func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 	if x.RequestState != "" {
 		o.String("\"requestState\":", x.RequestState)
 	}
-	return endObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
+	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var p InputResponseRequestParams
-	return unmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return p.Meta.UnmarshalJSON(v)
 		case "inputResponses":
-			return decodeJSON(v, &p.InputResponses)
+			return rootsrt.DecodeJSON(v, &p.InputResponses)
 		case "requestState":
-			return decodeString(v, &p.RequestState)
+			return rootsrt.DecodeString(v, &p.RequestState)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "_meta")
@@ -248,28 +250,28 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 }
 
 func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"jsonrpc\":", "\"2.0\"")
 	o.Append("\"error\":", x.Error.appendJSON)
 	if x.ID != nil {
 		o.Value("\"id\":", x.ID)
 	}
-	return endObject(&o, x.Extra, "jsonrpc", "error", "id")
+	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "error", "id")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityError
-	return unmarshalObject(x, &p, data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
-			return constIs(v, JSONRPCVersion)
+			return rootsrt.ConstIs(v, JSONRPCVersion)
 		case "error":
 			return p.Error.UnmarshalJSON(v)
 		case "id":
-			return decodePtr(v, &p.ID)
+			return rootsrt.DecodePtr(v, &p.ID)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "jsonrpc", "error")
@@ -281,26 +283,26 @@ func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error
 }
 
 func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Raw("\"code\":", "-32021")
 	o.Append("\"data\":", x.Data.appendJSON)
 	o.String("\"message\":", x.Message)
-	return endObject(&o, x.Extra, "code", "data", "message")
+	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorObject
-	return unmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
-			return constIs(v, float64(CodeMissingRequiredClientCapability))
+			return rootsrt.ConstIs(v, float64(CodeMissingRequiredClientCapability))
 		case "data":
 			return p.Data.UnmarshalJSON(v)
 		case "message":
-			return decodeString(v, &p.Message)
+			return rootsrt.DecodeString(v, &p.Message)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "code", "data", "message")
@@ -312,20 +314,20 @@ func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) 
 }
 
 func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Append("\"requiredCapabilities\":", x.RequiredCapabilities.appendJSON)
-	return endObject(&o, x.Extra, "requiredCapabilities")
+	return rootsrt.EndObject(&o, x.Extra, "requiredCapabilities")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorData
-	return unmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "requiredCapabilities":
 			return p.RequiredCapabilities.UnmarshalJSON(v)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "requiredCapabilities")
@@ -337,23 +339,23 @@ func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Append("\"io.modelcontextprotocol/clientCapabilities\":", x.ClientCapabilities.appendJSON)
 	o.String("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
-	return endObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	return rootsrt.EndObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	var p RequestMetaObject
-	return unmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
 			return p.ClientCapabilities.UnmarshalJSON(v)
 		case "io.modelcontextprotocol/protocolVersion":
-			return decodeString(v, &p.ProtocolVersion)
+			return rootsrt.DecodeString(v, &p.ProtocolVersion)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
@@ -365,28 +367,28 @@ func (x Error) MarshalJSON() ([]byte, error) {
 }
 
 func (x *Error) appendJSON(b []byte) ([]byte, error) {
-	o := startObject(b)
+	o := rootsrt.StartObject(b)
 	o.Int("\"code\":", x.Code)
 	if x.Data != nil {
 		o.Value("\"data\":", x.Data)
 	}
 	o.String("\"message\":", x.Message)
-	return endObject(&o, x.Extra, "code", "data", "message")
+	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	var p Error
-	return unmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
+	return rootsrt.UnmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
-			return decodeJSON(v, &p.Code)
+			return rootsrt.DecodeJSON(v, &p.Code)
 		case "data":
-			return decodeJSON(v, &p.Data)
+			return rootsrt.DecodeJSON(v, &p.Data)
 		case "message":
-			return decodeString(v, &p.Message)
+			return rootsrt.DecodeString(v, &p.Message)
 		default:
-			p.Extra, err = keepMember(p.Extra, k, v)
+			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "code", "message")

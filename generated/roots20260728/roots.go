@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ListRootsParams is the params of a roots/list request under a name that
@@ -60,7 +62,7 @@ type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
 func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
-	return nil, notSupported("Client has no roots handler")
+	return nil, rootsrt.NotSupported("Client has no roots handler")
 }
 
 var (
@@ -110,8 +112,8 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 // answerListRoots runs handle, the client's handler (nil when it has
 // none), for a roots/list with params raw, and checks its answer.
 // hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *RPCError) {
-	call := listRootsCall[ListRootsRequestParams, ListRootsResult]{
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
+	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
 		HasCapability: hasCapability,
 		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
@@ -131,7 +133,7 @@ func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability boo
 }
 
 // answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *RPCError)
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
 
 // answerInputRequests answers the roots/list entries of requests with
 // answer, and returns the inputResponses entries for them and the keys of
@@ -140,10 +142,10 @@ func answerInputRequests(ctx context.Context, requests InputRequests, answer ans
 	responses = InputResponses{}
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		raw := requests[key].Raw()
-		if err := checkJSON(raw); err != nil {
+		if err := rootsrt.CheckJSON(raw); err != nil {
 			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
 		}
-		if Method(inputRequestMethod(raw)) != MethodListRoots {
+		if Method(rootsrt.InputRequestMethod(raw)) != MethodListRoots {
 			others = append(others, key)
 			continue
 		}
@@ -220,7 +222,7 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
 	resp, ok := params.InputResponses[key]
-	raw, err := inputResponse(resp.Raw(), ok, key)
+	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
 	if err != nil {
 		return nil, err
 	}

@@ -2,15 +2,17 @@
 
 package roots20260728
 
+import rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+
 // RootSet is a set of the client's roots, read by this revision's rules:
 // it answers whether a path lies inside one, and acts on files only
-// through them (see RootSetOf).
+// through them (see rootsrt.RootSetOf).
 //
 // Deprecated: MCP 2026-07-28 deprecates roots (SEP-2577); a revision released
 // on or after 2027-07-28 may remove them. Instead, pass the directories a tool
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
-type RootSet = RootSetOf[Root]
+type RootSet = rootsrt.RootSetOf[Root]
 
 // NewRootSet builds the set of roots, opening each root's directory. Roots
 // that break the rules are left out, and the error, a *ValidationError,
@@ -23,7 +25,7 @@ type RootSet = RootSetOf[Root]
 // needs as tool arguments, name them with resource URIs, or put them in the
 // server's own configuration.
 func NewRootSet(roots []Root, opts ...RootSetOption) (*RootSet, error) {
-	return NewRootSetOf(roots, rootURI, (*Root).validate, opts...)
+	return rootsrt.NewRootSetOf(roots, rootURI, (*Root).validate, opts...)
 }
 
 // RootSet builds the set of x's roots: see [NewRootSet].

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -288,16 +289,16 @@ func (u RequestID) String() string {
 func (u RequestID) MarshalJSON() ([]byte, error) {
 	switch u.kind {
 	case 1:
-		return marshalPrimitive("string", u.s)
+		return rootsrt.MarshalPrimitive("string", u.s)
 	case 2:
-		return marshalPrimitive("integer", u.i)
+		return rootsrt.MarshalPrimitive("integer", u.i)
 	}
 	return nil, errors.New("RequestID: no value to marshal")
 }
 
 // UnmarshalJSON accepts string or integer.
 func (u *RequestID) UnmarshalJSON(data []byte) error {
-	v, err := scanPrimitive(data)
+	v, err := rootsrt.ScanPrimitive(data)
 	if err != nil {
 		return fmt.Errorf("RequestID: %w", err)
 	}

@@ -2,23 +2,25 @@
 
 package roots20260728
 
+import "github.com/rootsgen/rootsgen/rootsrt"
+
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return validateValue("Root", x, (*Root).validate)
+	return rootsrt.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *validator, at *path) {
-	if msg := checkURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	return validateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
+	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
-func (x *ListRootsRequest) validate(v *validator, at *path) {
+func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -26,17 +28,17 @@ func (x *ListRootsRequest) validate(v *validator, at *path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	return validateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
+	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
-func (x *ListRootsRequestParams) validate(v *validator, at *path) {}
+func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return validateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *validator, at *path) {
+func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -46,15 +48,15 @@ func (x *ListRootsResult) validate(v *validator, at *path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return validElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	return validateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
+	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
-func (x *ClientCapabilities) validate(v *validator, at *path) {
+func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	if x.Roots != nil {
 		x.Roots.validate(v, at.Member("roots"))
 	}
@@ -62,66 +64,66 @@ func (x *ClientCapabilities) validate(v *validator, at *path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	return validateValue("RootsCapability", x, (*RootsCapability).validate)
+	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
-func (x *RootsCapability) validate(v *validator, at *path) {}
+func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputRequiredResult) Validate() error {
-	return validateValue("InputRequiredResult", x, (*InputRequiredResult).validate)
+	return rootsrt.ValidateValue("InputRequiredResult", x, (*InputRequiredResult).validate)
 }
 
-func (x *InputRequiredResult) validate(v *validator, at *path) {}
+func (x *InputRequiredResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputResponseRequestParams) Validate() error {
-	return validateValue("InputResponseRequestParams", x, (*InputResponseRequestParams).validate)
+	return rootsrt.ValidateValue("InputResponseRequestParams", x, (*InputResponseRequestParams).validate)
 }
 
-func (x *InputResponseRequestParams) validate(v *validator, at *path) {
+func (x *InputResponseRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.Meta.validate(v, at.Member("_meta"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityError) Validate() error {
-	return validateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
+	return rootsrt.ValidateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
 }
 
-func (x *MissingRequiredClientCapabilityError) validate(v *validator, at *path) {
+func (x *MissingRequiredClientCapabilityError) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.Error.validate(v, at.Member("error"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
-	return validateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
+	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
 }
 
-func (x *MissingRequiredClientCapabilityErrorObject) validate(v *validator, at *path) {
+func (x *MissingRequiredClientCapabilityErrorObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.Data.validate(v, at.Member("data"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorData) Validate() error {
-	return validateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
+	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
 }
 
-func (x *MissingRequiredClientCapabilityErrorData) validate(v *validator, at *path) {
+func (x *MissingRequiredClientCapabilityErrorData) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.RequiredCapabilities.validate(v, at.Member("requiredCapabilities"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestMetaObject) Validate() error {
-	return validateValue("RequestMetaObject", x, (*RequestMetaObject).validate)
+	return rootsrt.ValidateValue("RequestMetaObject", x, (*RequestMetaObject).validate)
 }
 
-func (x *RequestMetaObject) validate(v *validator, at *path) {
+func (x *RequestMetaObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 	x.ClientCapabilities.validate(v, at.Member("io.modelcontextprotocol/clientCapabilities"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Error) Validate() error {
-	return validateValue("Error", x, (*Error).validate)
+	return rootsrt.ValidateValue("Error", x, (*Error).validate)
 }
 
-func (x *Error) validate(v *validator, at *path) {}
+func (x *Error) validate(v *rootsrt.Validator, at *rootsrt.Path) {}

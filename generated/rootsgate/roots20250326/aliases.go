@@ -4,7 +4,7 @@ package roots20250326
 
 import (
 	"github.com/rootsgen/rootsgen/generated/rootsgate/roots20241105"
-	rootsrt "github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // Revision 2025-03-26 carries roots as 2024-11-05 does, in the same types: this package's

@@ -12,7 +12,7 @@ import (
 	"maps"
 	"slices"
 
-	rootsrt "github.com/rootsgen/rootsgen/generated/rootsgate/rootsrt"
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.

@@ -75,7 +75,7 @@ func New(t testing.TB) *Module {
 	if out, err := root.Go("mod", "download", "honnef.co/go/tools@"+StaticcheckVersion); err != nil {
 		prereq.Need(t, fmt.Errorf("%v\n%s", err, out), "downloading staticcheck (module cache or proxy)")
 	}
-	m.Write("go.mod", fmt.Sprintf("module %s\n\ngo 1.24.0\n\nrequire %s %s\n\nreplace %s => %s\n",
+	m.Write("go.mod", fmt.Sprintf("module %s\n\ngo 1.25.0\n\nrequire %s %s\n\nreplace %s => %s\n",
 		AppPath, ModulePath, unpublished, ModulePath, repoRoot))
 	return m
 }

@@ -54,7 +54,9 @@ func TestOldSDKNamesTheVersion(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			gomod := "module example.com/old\n\ngo 1.25.5\n\nrequire " + c.module + " " + c.old + "\n"
+			// The kit imports the runtime of this checkout.
+			gomod := "module example.com/old\n\ngo 1.25.5\n\nrequire " + c.module + " " + c.old +
+				"\nrequire github.com/rootsgen/rootsgen v0.0.0\nreplace github.com/rootsgen/rootsgen => " + prereq.RepoRoot(t) + "\n"
 			if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 				t.Fatal(err)
 			}

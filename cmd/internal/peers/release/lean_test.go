@@ -15,10 +15,10 @@ import (
 const (
 	// toolGo is the go line README states for the module that pins the
 	// generator, and genGo the one it states for the generated package.
-	toolGo = "1.24.0"
-	genGo  = "1.24.0"
+	toolGo = "1.25.0"
+	genGo  = "1.25.0"
 	// olderSDK is a go-sdk release older than the one rootsgen's tests use
-	// (v1.8.0), whose own go line (1.23.0) a go 1.24.0 module can require.
+	// (v1.8.0), whose own go line (1.23.0) a go 1.25.0 module can require.
 	olderSDK = "v1.3.1"
 )
 
@@ -83,12 +83,13 @@ func main() { _ = mcp.NewServer(&mcp.Implementation{Name: "app"}, nil) }
 		}
 	}
 
-	// The generated package, alone in a module at the go line README
-	// states for it: vet's stdversion check reports any newer API. It
-	// passes over files marked as generated, so the copies checked here
-	// lose their "Code generated" line.
-	goIn(t, p, dir, "tool", "rootsgen", "-revision", "2026-07-28", "-out", "gen/mcproots")
-	goIn(t, p, dir, "tool", "rootsgen", "-revision", "2025-06-18", "-out", "gen/mcproots2025")
+	// The generated package with its copy of the runtime, alone in a
+	// module at the go line README states for it: vet's stdversion check
+	// reports any newer API (the runtime itself is vetted where it is
+	// written). It passes over files marked as generated, so the copies
+	// checked here lose their "Code generated" line.
+	goIn(t, p, dir, "tool", "rootsgen", "-revision", "2026-07-28", "-runtime", "copy", "-out", "gen/mcproots")
+	goIn(t, p, dir, "tool", "rootsgen", "-revision", "2025-06-18", "-runtime", "copy", "-out", "gen/mcproots2025")
 	write("gen/go.mod", "module example.com/gen\n\ngo "+genGo+"\n")
 	unmarkGenerated(t, filepath.Join(dir, "gen"))
 	goIn(t, p, filepath.Join(dir, "gen"), "vet", "./...")

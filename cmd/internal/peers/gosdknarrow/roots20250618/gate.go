@@ -7,7 +7,7 @@ package roots20250618
 import (
 	"encoding/json"
 
-	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.

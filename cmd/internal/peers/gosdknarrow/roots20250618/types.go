@@ -4,7 +4,7 @@ package roots20250618
 
 import (
 	"encoding/json"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.

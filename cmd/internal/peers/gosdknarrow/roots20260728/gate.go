@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 
-	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.

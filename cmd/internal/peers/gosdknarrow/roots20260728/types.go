@@ -5,7 +5,7 @@ package roots20260728
 import (
 	"encoding/json"
 	"errors"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdknarrow/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.

@@ -7,7 +7,7 @@ package roots20251125
 import (
 	"encoding/json"
 
-	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots/rootsrt"
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.

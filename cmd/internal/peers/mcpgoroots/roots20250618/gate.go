@@ -8,7 +8,7 @@ import (
 	"context"
 	"encoding/json"
 
-	rootsrt "github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.

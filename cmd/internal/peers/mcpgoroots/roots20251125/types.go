@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rootsgen/rootsgen/cmd/internal/peers/mcpgoroots/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
