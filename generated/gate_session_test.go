@@ -641,14 +641,20 @@ func TestGateRootSetFiles(t *testing.T) {
 			if info, err := set.Stat(filepath.Join(root, "a", "b")); err != nil || !info.IsDir() {
 				t.Errorf("Stat(a/b) = %v, %v", info, err)
 			}
-			r, rel, which, err := set.OpenRoot(filepath.Join(root, "a", "b"))
-			if err != nil || rel != filepath.Join("a", "b") || which.Name != "r" {
-				t.Errorf("OpenRoot = %q, %+v, %v", rel, which, err)
+			r, err := set.OpenRoot(filepath.Join(root, "a", "b"))
+			if err != nil || r.Name() != filepath.Join(root, "a", "b") {
+				t.Errorf("OpenRoot(a/b) = %v, %v", r, err)
 			}
 			if r != nil {
+				if err := r.WriteFile("via-root", nil, 0o644); err != nil {
+					t.Error(err)
+				}
+				if _, err := os.Stat(filepath.Join(root, "a", "b", "via-root")); err != nil {
+					t.Errorf("a file made through OpenRoot's *os.Root is not in a/b: %v", err)
+				}
 				r.Close()
 			}
-			if _, _, _, err := set.OpenRoot(filepath.Join(root, "dirlink")); !errors.Is(err, rootsgate.ErrOutsideRoots) {
+			if _, err := set.OpenRoot(filepath.Join(root, "dirlink")); !errors.Is(err, rootsgate.ErrOutsideRoots) {
 				t.Errorf("OpenRoot(dirlink) = %v", err)
 			}
 			if err := set.Close(); err != nil {

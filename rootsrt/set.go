@@ -45,11 +45,9 @@ import (
 // every absolute path. Relative and empty paths and paths with a NUL byte
 // are inside nothing. Paths are not URIs: "%2e%2e" in a path is a name.
 //
-// The file methods ([RootSetOf.Open], [RootSetOf.OpenFile],
-// [RootSetOf.ReadFile], [RootSetOf.Stat], [RootSetOf.Lstat],
-// [RootSetOf.Mkdir], [RootSetOf.MkdirAll], [RootSetOf.Remove] and
-// [RootSetOf.OpenRoot]) act through the directory of the root that holds
-// the path. Building the set opens no directory: it looks at each root
+// The file methods, those of [os.Root] from [RootSetOf.Open] to
+// [RootSetOf.OpenRoot], and [RootSetOf.FS] for io/fs, act through the
+// directory of the root that holds the path. Building the set opens no directory: it looks at each root
 // (stat) to learn which directory the root names, device and inode, and
 // a file method opens the directory when a path first falls in it
 // (beneath the bound's directory, with [Bounds]) and uses it only if it
@@ -1720,49 +1718,4 @@ func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
 		}
 	}
 	return false
-}
-
-// OpenRoot returns, for the operations the set has no method for, a new
-// [os.Root] on the directory of the root that holds what p names (its
-// Name is that directory's path), p resolved (no links or "..") relative
-// to it, and the root. The caller closes the os.Root; what it does
-// through it stays inside the root.
-func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, string, R, error) {
-	var zero R
-	if s.closed.Load() {
-		return nil, "", zero, &fs.PathError{Op: "openroot", Path: p, Err: fs.ErrClosed}
-	}
-	_, i, name, err := s.resolveIn("openroot", p, resolveMode{missing: true})
-	if err != nil {
-		return nil, "", zero, err
-	}
-	d, err := s.use(i)
-	if err != nil {
-		return nil, "", zero, pathError("openroot", p, err)
-	}
-	r, err := s.newRoot(i, d)
-	d.done()
-	if err != nil {
-		return nil, "", zero, pathError("openroot", p, err)
-	}
-	return r, name, s.roots[s.owner[i]], nil
-}
-
-// newRoot returns a new os.Root on directory i, d, named by its path:
-// opened by that path where it still leads to the directory, else beneath
-// d's own handle (then its name ends in "/.").
-func (s *RootSetOf[R]) newRoot(i int, d *rootDir) (*os.Root, error) {
-	dir, err := d.osRoot()
-	if err != nil {
-		return nil, err
-	}
-	if sameAs(d.identity(), s.paths[i]) { // the path leads to it: open it by the path, and check again
-		if r, err := os.OpenRoot(s.paths[i]); err == nil {
-			if d.check(identify(r, ".")) == nil {
-				return r, nil
-			}
-			r.Close()
-		}
-	}
-	return dir.OpenRoot(".")
 }

@@ -9,5 +9,5 @@ import "embed"
 //
 //go:embed asker.go bounds.go client.go codec.go dirpool.go errors.go gate.go
 //go:embed limit_other.go limit_unix.go problems.go sealer.go set.go
-//go:embed set_linux.go set_other.go set_wasm.go version.go
+//go:embed set_linux.go set_ops.go set_other.go set_wasm.go version.go
 var Source embed.FS
