@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"reflect"
 	"testing"
 
@@ -336,7 +337,7 @@ func gateDispatch() dispatcher {
 				for _, lenient := range []bool{false, true} {
 					_, _ = rootsgate.RootsFromAnswer(v, params, method, lenient)
 				}
-				_, _ = rootsgate.AskForRoots(v, len(params)%2 == 0, method, string(params))
+				_, _ = rtimpl.AskForRoots(v, len(params)%2 == 0, method, string(params))
 			}
 			return 0, nil
 		},

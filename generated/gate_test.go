@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"reflect"
 	"slices"
 	"strings"
@@ -109,10 +110,10 @@ func TestGateServer(t *testing.T) {
 	for _, v := range gateVersions {
 		r, _ := rootsgate.Lookup(v)
 		t.Run(v, func(t *testing.T) {
-			if _, err := rootsgate.AskForRoots(v, false, "roots", ""); err == nil || !strings.Contains(err.Error(), "did not declare the roots capability") {
+			if _, err := rtimpl.AskForRoots(v, false, "roots", ""); err == nil || !strings.Contains(err.Error(), "did not declare the roots capability") {
 				t.Errorf("asking a client without roots: %v", err)
 			}
-			ask, err := rootsgate.AskForRoots(v, true, "roots", "st")
+			ask, err := rtimpl.AskForRoots(v, true, "roots", "st")
 			if err != nil {
 				t.Fatal(err)
 			}

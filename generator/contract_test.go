@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"embed"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // TestContractMismatch: a package generated for this runtime's contract,
@@ -46,19 +48,21 @@ func TestContractMismatch(t *testing.T) {
 		// The runtime, from its own sources, with the contract this case
 		// gives it.
 		write("rt/go.mod", []byte("module github.com/rootsgen/rootsgen\n\ngo 1.25.0\n"))
-		err := fs.WalkDir(rootsrt.Source, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
+		for dir, source := range map[string]embed.FS{"rt/rootsrt/": rootsrt.Source, "rt/rootsrt/rtimpl/": rtimpl.Source} {
+			err := fs.WalkDir(source, ".", func(p string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				src, err := fs.ReadFile(source, p)
+				if dir+p == "rt/rootsrt/rtimpl/version.go" && other {
+					src = []byte("package rtimpl\n\nvar Contract Contract2\n\ntype Contract2 struct{}\n\nfunc (Contract2) GeneratedForContract2() {}\n")
+				}
+				write(dir+p, src)
 				return err
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
-			src, err := fs.ReadFile(rootsrt.Source, p)
-			if p == "version.go" && other {
-				src = []byte("package rootsrt\n\nvar Contract Contract2\n\ntype Contract2 struct{}\n\nfunc (Contract2) GeneratedForContract2() {}\n")
-			}
-			write("rt/rootsrt/"+p, src)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
 		cmd := exec.Command("go", "build", "./...")
 		cmd.Dir = filepath.Join(dir, "app")
@@ -69,7 +73,7 @@ func TestContractMismatch(t *testing.T) {
 			t.Errorf("built against this runtime: %v\n%s", err, out)
 		case other && err == nil:
 			t.Error("built against a runtime of another contract")
-		case other && (!strings.Contains(string(out), "rootsrt.Contract2 does not implement interface{GeneratedForContract1()}") || !strings.Contains(string(out), "runtime.go")):
+		case other && (!strings.Contains(string(out), "rtimpl.Contract2 does not implement interface{GeneratedForContract1()}") || !strings.Contains(string(out), "runtime.go")):
 			t.Errorf("the error does not name both contracts in runtime.go:\n%s", out)
 		}
 	}
@@ -79,7 +83,7 @@ func TestContractMismatch(t *testing.T) {
 // its own runtime serves.
 func TestContractIsTheRuntimes(t *testing.T) {
 	want := fmt.Sprintf("GeneratedForContract%d", runtimeContract)
-	if _, ok := reflect.TypeOf(rootsrt.Contract).MethodByName(want); !ok {
-		t.Errorf("rootsgen generates for contract %d; its runtime's Contract, a %T, has no %s", runtimeContract, rootsrt.Contract, want)
+	if _, ok := reflect.TypeOf(rtimpl.Contract).MethodByName(want); !ok {
+		t.Errorf("rootsgen generates for contract %d; its runtime's Contract, a %T, has no %s", runtimeContract, rtimpl.Contract, want)
 	}
 }

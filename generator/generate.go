@@ -269,6 +269,11 @@ func Generate(opts Options) ([]File, *Model, error) {
 			return nil, nil, fmt.Errorf("naming the runtime's API in the package: %w", err)
 		}
 		files = append(files, rt)
+		if opts.Runtime == RuntimeImport {
+			if files, err = splitRuntime(files); err != nil {
+				return nil, nil, err
+			}
+		}
 	} else {
 		var own []File
 		for _, f := range files {

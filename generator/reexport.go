@@ -14,7 +14,7 @@ import (
 )
 
 // runtimeContract is the contract between generated code and the runtime
-// (see rootsrt.Contract) that rootsgen generates for: every package that
+// (see rtimpl.Contract) that rootsgen generates for: every package that
 // imports the runtime asserts it, so that one built against a runtime of
 // another contract fails to compile, naming both.
 const runtimeContract = 1
@@ -222,11 +222,16 @@ func extendedConstructor(b *bytes.Buffer, ctor, typ string, decl ast.Decl, fset 
 	return nil
 }
 
-// firstSentenceLines is the first line of deprecated, the Deprecated
-// paragraph, cut after its first clause, which says what deprecates roots,
-// and pointing to the package's documentation for the rest: one line.
+// firstSentenceLines is the line of deprecated, comment lines, that starts
+// the Deprecated paragraph, cut after its first clause, which says what
+// deprecates roots, and pointing to the package's documentation for the
+// rest: one line.
 func firstSentenceLines(deprecated []string) []string {
-	first, _, _ := strings.Cut(deprecated[0], "; ")
+	i := slices.IndexFunc(deprecated, func(l string) bool { return strings.HasPrefix(l, "// Deprecated:") })
+	if i < 0 {
+		return deprecated
+	}
+	first, _, _ := strings.Cut(deprecated[i], "; ")
 	return []string{first + "; see the package documentation."}
 }
 

@@ -8,7 +8,6 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"regexp"
 	"slices"
 	"strconv"
@@ -18,8 +17,6 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/go/ast/astutil"
-
-	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
 // The runtime (package rootsrt) is the behaviour every revision shares,
@@ -61,7 +58,7 @@ var runtimeAPI = []runtimePart{
 	{func(p *Plan) bool { return p.Direct && p.Paging != nil }, []string{"DefaultMaxPages", "ErrTooManyPages"}},
 	{func(p *Plan) bool { return p.Ask && p.Paging != nil }, []string{"ErrMorePages"}},
 	{func(p *Plan) bool { return p.RootSet }, []string{
-		"RootSetOf", "NewRootSetOf", "RootSetOption", "ResolveSymlinks", "Bounds", "WindowsPaths", "ReadLimit", "MaxRoots",
+		"RootSetOf", "RootSetOption", "ResolveSymlinks", "Bounds", "WindowsPaths", "ReadLimit", "MaxRoots",
 		"DefaultReadLimit", "DefaultMaxRoots", "ErrOutsideRoots", "ErrOutsideBounds", "ErrNotRegularFile", "ErrFileTooLarge",
 		"ErrNoDescriptors", "SetDescriptorBudget",
 	}},
@@ -127,26 +124,6 @@ func (e *emitter) rt(name string) *jen.Statement {
 type runtimeSource struct {
 	name string
 	src  []byte
-}
-
-// runtimeSources are the runtime's files, tests left out, in name order.
-func runtimeSources() ([]runtimeSource, error) {
-	entries, err := fs.ReadDir(rootsrt.Source, ".")
-	if err != nil {
-		return nil, err
-	}
-	var out []runtimeSource
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		src, err := fs.ReadFile(rootsrt.Source, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, runtimeSource{e.Name(), src})
-	}
-	return out, nil
 }
 
 // deprecatedDirective marks, in the runtime's sources, the end of the doc

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"maps"
 	"net/url"
 	"slices"
@@ -18,189 +19,9 @@ import (
 	"time"
 )
 
-// Root is a root as every revision knows it. Converting to and from a
-// revision's Root keeps every member: a revision whose Root has no _meta
-// keeps it among the members it does not know.
-type Root struct {
-	URI  string         `json:"uri"`             // the root's file:// URI
-	Name string         `json:"name,omitempty"`  // its display name; empty when it has none
-	Meta map[string]any `json:"_meta,omitempty"` // its _meta; nil when it has none
-	// Extra holds the members no field above stands for, as the client
-	// sent them. encoding/json does not write them.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MetaFromExtra moves a _meta member that a revision without Root._meta
-// kept among the unknown members into Meta.
-func MetaFromExtra(r Root) Root {
-	raw, ok := r.Extra["_meta"]
-	if !ok {
-		return r
-	}
-	var meta map[string]any
-	if json.Unmarshal(raw, &meta) != nil || meta == nil {
-		return r // not an object: it stays where it was
-	}
-	r.Meta, r.Extra = meta, maps.Clone(r.Extra)
-	delete(r.Extra, "_meta")
-	if len(r.Extra) == 0 {
-		r.Extra = nil
-	}
-	return r
-}
-
-// MetaToExtra returns the unknown members of r with its Meta added as
-// _meta, for a revision whose Root has no _meta field.
-func MetaToExtra(r Root) (map[string]json.RawMessage, error) {
-	if r.Meta == nil {
-		return r.Extra, nil
-	}
-	raw, err := json.Marshal(r.Meta)
-	if err != nil {
-		return nil, fmt.Errorf("root %s: _meta: %w", r.URI, err)
-	}
-	extra := make(map[string]json.RawMessage, len(r.Extra)+1)
-	maps.Copy(extra, r.Extra)
-	extra["_meta"] = raw
-	return extra, nil
-}
-
-// ListRootsFunc lists the roots: the client side's one handler for every
-// revision (see client.go, which a kit that never answers roots/list leaves out).
-type ListRootsFunc func(ctx context.Context) ([]Root, error)
-
-// Revision says how one protocol revision carries roots.
-type Revision struct {
-	Version       string // the protocol version, such as "2025-06-18"
-	DirectRequest bool   // the server sends roots/list as a request of its own
-	InputRequests bool   // roots/list travels inside an InputRequiredResult
-	ListChanged   bool   // the client can send notifications/roots/list_changed
-	Deprecated    bool   // the revision deprecates roots
-}
-
-// A RevisionPackage is what the gate needs of one revision's package,
-// which declares it: how the revision carries roots, and the functions of
-// its path in terms of the gate's Root, nil where the revision has none.
-type RevisionPackage struct {
-	Revision
-	// VersionKey names the _meta member in which a request names its
-	// protocol version, where requests do; "" otherwise.
-	VersionKey string
-	// CheckRoot adds to v how r, made this revision's Root, breaks its rules.
-	CheckRoot func(r *Root, v *Validator, at *Path)
-	// Client answers for roots with list, declaring listChanged where the
-	// revision has it; nil in a kit without the client side.
-	Client func(list ListRootsFunc, listChanged bool) RevisionClient
-	// Capabilities (DirectRequest) reads the client capabilities declared
-	// at initialize: whether they declare roots, and roots.listChanged
-	// where the revision has both the flag and the notification.
-	Capabilities func(raw json.RawMessage) (roots, listChanged bool, err error)
-	// ListRootsMethod (DirectRequest) is the method that asks for roots,
-	// and ListRootsParams its params for the page at cursor (see AskConfig).
-	ListRootsMethod string
-	ListRootsParams func(cursor string) (json.RawMessage, error)
-	// Paged (DirectRequest): answers may come in pages, which a Session follows.
-	Paged bool
-	// DecodeListRoots (DirectRequest) is AskConfig.Decode, but when not
-	// lenient the *ValidationError of invalid roots is err.
-	DecodeListRoots func(result json.RawMessage, lenient bool) (roots []Root, invalid error, next string, err error)
-	// ListChangedMethod (DirectRequest, ListChanged) names the
-	// notification that the roots changed; CheckListChanged reads its params.
-	ListChangedMethod string
-	CheckListChanged  func(params json.RawMessage) error
-	// AskForRoots (InputRequests) is the InputRequiredResult, as JSON,
-	// that asks for roots under key, with requestState.
-	AskForRoots func(key, requestState string) (json.RawMessage, error)
-	// DecodeRequest (InputRequests) reads the params of a request that
-	// stands alone, or returns a *MalformedRequestError.
-	DecodeRequest func(params json.RawMessage) (StandAlone, error)
-	// MissingRoots (InputRequests) is the error (-32021) that answers a
-	// request whose capabilities do not declare roots.
-	MissingRoots func() *RPCError
-}
-
-// CheckAs is the CheckRoot of a revision whose roots to converts and
-// validate checks.
-func CheckAs[R any](to func(Root) (R, error), validate func(*R) error) func(*Root, *Validator, *Path) {
-	return func(r *Root, v *Validator, at *Path) {
-		root, err := to(*r)
-		if err != nil {
-			v.Add(at, err.Error())
-			return
-		}
-		v.AddErr(at, validate(&root))
-	}
-}
-
-// FromRoots is a revision's roots as the gate's, each converted by from;
-// nil stays nil.
-func FromRoots[R any](in []R, from func(R) Root) []Root {
-	if in == nil {
-		return nil
-	}
-	out := make([]Root, len(in))
-	for i, r := range in {
-		out[i] = from(r)
-	}
-	return out
-}
-
-// RevisionClient is what a revision's package gives the client side (see
-// ListRootsFunc) to answer the server's requests for roots.
-type RevisionClient struct {
-	HandleRequest       func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
-	AnswerInputRequests func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error)
-	NotifyListChanged   func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error)
-}
-
-// StandAlone is what a request that stands alone carries.
-type StandAlone struct {
-	// Missing, when not nil, is the MissingRoots error: the request's
-	// capabilities do not declare roots.
-	Missing *RPCError
-	// Answered reports whether the request carries an answer under key.
-	Answered     func(key string) bool
-	RequestState string // the requestState the request brought back
-	// Roots reads the roots answered under key; lenient keeps the valid
-	// ones and reports the others as the *ValidationError invalid.
-	Roots func(key string, lenient bool) (roots []Root, invalid error, err error)
-}
-
-// gateRevisions are the revisions the gate serves, oldest first: every
-// revision of a kit, with one code path (single-revision packages have none).
-var gateRevisions []*RevisionPackage
-
-// RegisterRevisions makes revs, oldest first, the revisions the gate
-// serves. The kit's front package calls it once, as it is loaded.
-func RegisterRevisions(revs ...*RevisionPackage) { gateRevisions = revs }
-
-// Revisions returns the revisions the gate serves, oldest first, in a
-// slice of the caller's own.
-func Revisions() []Revision {
-	out := make([]Revision, len(gateRevisions))
-	for i, r := range gateRevisions {
-		out[i] = r.Revision
-	}
-	return out
-}
-
-// The errors of the gate, for errors.Is. An error returned says more (the
-// protocol version, what was refused) and wraps one of these or one the
-// revisions share (ErrNoRootsCapability, ErrNoAnswer, ErrOutsideRoots, the
-// ErrState errors, ...).
+// The errors of the gate's sessions, for errors.Is, beside those of the
+// revisions (ErrMalformedRequest, ErrWrongPath, ErrUnknownVersion, ...).
 var (
-	// ErrMalformedRequest: the request's params are not what its revision
-	// requires; see [MalformedRequestError].
-	ErrMalformedRequest = errors.New("malformed request")
-	// ErrWrongPath: the revision does not carry roots the way the call
-	// does (a direct roots/list where it embeds it in inputRequests), or a
-	// request's _meta names another version than its [Session]'s.
-	ErrWrongPath = errors.New("the protocol version does not carry roots this way")
-	// ErrUnknownVersion: the protocol version is a date but not one the
-	// gate serves, or no version is known for a request.
-	ErrUnknownVersion = errors.New("unknown protocol version")
-	// ErrMalformedVersion: the protocol version is not a date (YYYY-MM-DD).
-	ErrMalformedVersion = errors.New("malformed protocol version")
 	// ErrInputRequired: the request must be answered with an
 	// input_required result asking for roots; see [InputRequiredError].
 	ErrInputRequired = errors.New("roots/list must be asked for in an input_required result")
@@ -208,133 +29,6 @@ var (
 	// StateBinding ([WithStateBinding]); nothing was sealed or opened.
 	ErrStateUnbound = errors.New("requestState: no StateBinding in the context")
 )
-
-// Lookup returns how version carries roots. A version that is not a date
-// (YYYY-MM-DD) is an error wrapping ErrMalformedVersion; a date that is not
-// one of Revisions is an error wrapping ErrUnknownVersion that lists them.
-func Lookup(version string) (Revision, error) {
-	r, err := lookup(version)
-	if err != nil {
-		return Revision{}, err
-	}
-	return r.Revision, nil
-}
-
-func lookup(version string) (*RevisionPackage, error) {
-	if !isDate(version) {
-		latest := "2006-01-02"
-		if n := len(gateRevisions); n > 0 {
-			latest = gateRevisions[n-1].Version
-		}
-		return nil, fmt.Errorf("%w %q: want a date such as %s", ErrMalformedVersion, version, latest)
-	}
-	if i := slices.IndexFunc(gateRevisions, func(r *RevisionPackage) bool { return r.Version == version }); i >= 0 {
-		return gateRevisions[i], nil
-	}
-	known := make([]string, len(gateRevisions))
-	for i, r := range gateRevisions {
-		known[i] = r.Version
-	}
-	return nil, fmt.Errorf("%w: %s is not one this gate serves (%s)", ErrUnknownVersion, version, strings.Join(known, ", "))
-}
-
-func isDate(s string) bool {
-	if len(s) != len("2006-01-02") {
-		return false
-	}
-	for i := range len(s) {
-		dash := i == 4 || i == 7
-		if dash && s[i] != '-' || !dash && (s[i] < '0' || s[i] > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-func wrongPath(version, what string) error {
-	return fmt.Errorf("%s: %w: %s", version, ErrWrongPath, what)
-}
-
-// Ask is how a server asks for roots under one version: send Method
-// (roots/list) with Params as a request; or, where Method is empty, answer
-// the client's request with InputRequired, an InputRequiredResult holding
-// roots/list under the key given to AskForRoots (nil where Method is set).
-type Ask struct {
-	Method        string
-	Params        json.RawMessage
-	InputRequired json.RawMessage
-}
-
-// AskForRoots returns how to ask a client for its roots under version.
-// clientHasRoots is whether the client declared the roots capability (at
-// initialization, or in the request's _meta); without it the error wraps
-// ErrNoRootsCapability. key and requestState are used where the version
-// embeds the request in an InputRequiredResult. A [Session] does all this,
-// and keeps the answer.
-func AskForRoots(version string, clientHasRoots bool, key, requestState string) (Ask, error) {
-	r, err := lookup(version)
-	if err != nil {
-		return Ask{}, err
-	}
-	if !clientHasRoots {
-		return Ask{}, fmt.Errorf("%s: %w", version, ErrNoRootsCapability)
-	}
-	switch {
-	case r.ListRootsParams != nil:
-		p, err := r.ListRootsParams("")
-		return Ask{Method: r.ListRootsMethod, Params: p}, err
-	case r.AskForRoots != nil:
-		out, err := r.AskForRoots(key, requestState)
-		return Ask{InputRequired: out}, err
-	}
-	return Ask{}, wrongPath(version, "no way to ask for roots")
-}
-
-// RootsFromAnswer reads the client's roots under version from its answer:
-// the roots/list result of a direct request, or the params of the request
-// retried with inputResponses. lenient keeps the valid roots and reports
-// the invalid ones in the error. An answer that is one page of several is
-// an error wrapping ErrMorePages: a [Session] follows the pages.
-func RootsFromAnswer(version string, answer json.RawMessage, key string, lenient bool) ([]Root, error) {
-	r, err := lookup(version)
-	if err != nil {
-		return nil, err
-	}
-	if isNull(answer) {
-		return nil, fmt.Errorf("%s: the answer is empty or null", version)
-	}
-	switch {
-	case r.DecodeListRoots != nil:
-		roots, invalid, next, err := r.DecodeListRoots(answer, lenient)
-		switch {
-		case err != nil:
-			return nil, err
-		case next != "":
-			// Never a part of the list as if it were the whole.
-			return nil, fmt.Errorf("%s: %w", version, ErrMorePages)
-		}
-		return roots, invalid
-	case r.DecodeRequest != nil:
-		req, err := r.DecodeRequest(answer)
-		if err != nil {
-			return nil, err
-		}
-		roots, invalid, err := req.Roots(key, lenient)
-		switch {
-		case err != nil:
-			return nil, err
-		case invalid != nil && !lenient:
-			return nil, invalid
-		}
-		return roots, invalid
-	}
-	return nil, wrongPath(version, "no way to read roots")
-}
-
-func isNull(raw json.RawMessage) bool {
-	t := strings.TrimSpace(string(raw))
-	return t == "" || t == "null"
-}
 
 type stateBindingKey struct{}
 
@@ -445,11 +139,11 @@ type Session struct {
 // whether the client declared roots, the Asker that asks it and keeps its
 // answer, and the count of roots/list requests sent.
 type legacySession struct {
-	r             *RevisionPackage
+	r             *rtimpl.RevisionPackage
 	roots         bool
-	ask           AskConfig[Root]
+	ask           rtimpl.AskConfig[Root]
 	onListChanged func(ctx context.Context) error
-	asker         Asker[Root]
+	asker         rtimpl.Asker[Root]
 	sent          atomic.Uint64
 	// invalid is what the revision refused of the last answer that had
 	// roots it refused (by their index in the client's list), and the
@@ -475,14 +169,14 @@ type sentKey struct{}
 // decides every request. A version without initialize is an error
 // wrapping ErrWrongPath.
 func (s *Session) Initialize(version string, capabilities json.RawMessage) error {
-	r, err := lookup(version)
+	r, err := rtimpl.LookupPackage(version)
 	if err != nil {
 		return err
 	}
 	if r.Capabilities == nil {
-		return wrongPath(version, "there is no initialize: each request declares the client's capabilities; pass its params to Roots")
+		return rtimpl.WrongPath(version, "there is no initialize: each request declares the client's capabilities; pass its params to Roots")
 	}
-	if isNull(capabilities) {
+	if rtimpl.Absent(capabilities) {
 		capabilities = json.RawMessage("{}")
 	}
 	request := s.Request
@@ -494,7 +188,7 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 		return fmt.Errorf("%s: client capabilities: %w", version, err)
 	}
 	l := &legacySession{r: r, roots: roots, onListChanged: s.OnListChanged}
-	l.ask = AskConfig[Root]{
+	l.ask = rtimpl.AskConfig[Root]{
 		Timeout:        s.Timeout,
 		MaxAge:         s.MaxAge,
 		Keep:           keep,
@@ -718,7 +412,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 		return a, nil
 	}
 	if r.DecodeRequest == nil {
-		return a, wrongPath(r.Version, "roots/list is a request of its own here, and the session was not initialized")
+		return a, rtimpl.WrongPath(r.Version, "roots/list is a request of its own here, and the session was not initialized")
 	}
 	a.roots, err = s.ask(ctx, r, params)
 	return a, err
@@ -727,7 +421,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 // versionOf returns the revision a request is served under, and the
 // legacy session serving it, if any: an initialized session's version
 // whatever the request (see Session), else the one its _meta names.
-func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySession, error) {
+func (s *Session) versionOf(params json.RawMessage) (*rtimpl.RevisionPackage, *legacySession, error) {
 	l := s.legacy.Load()
 	named, key, err := metaVersion(params)
 	switch {
@@ -736,10 +430,10 @@ func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySe
 	case l == nil && named == "":
 		return nil, nil, fmt.Errorf("%w: the session was not initialized and the request names no protocol version", ErrUnknownVersion)
 	case l == nil:
-		r, err := lookup(named)
+		r, err := rtimpl.LookupPackage(named)
 		return r, nil, err
 	case named != "" && named != l.r.Version:
-		return nil, nil, wrongPath(l.r.Version, fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
+		return nil, nil, rtimpl.WrongPath(l.r.Version, fmt.Sprintf("the session was initialized for this version, which a request cannot change: its _meta[%q] names %s", key, named))
 	}
 	return l.r, l, nil
 }
@@ -747,7 +441,7 @@ func (s *Session) versionOf(params json.RawMessage) (*RevisionPackage, *legacySe
 // metaVersion returns the protocol version a request's _meta names, and
 // under which key; "" when it names none.
 func metaVersion(params json.RawMessage) (version, key string, err error) {
-	if isNull(params) {
+	if rtimpl.Absent(params) {
 		return "", "", nil
 	}
 	var probe struct {
@@ -756,7 +450,7 @@ func metaVersion(params json.RawMessage) (version, key string, err error) {
 	if err := json.Unmarshal(params, &probe); err != nil {
 		return "", "", fmt.Errorf("request params: %w", err)
 	}
-	for _, r := range gateRevisions {
+	for _, r := range rtimpl.Registered() {
 		k := r.VersionKey
 		raw, ok := probe.Meta[k]
 		if k == "" || !ok {
@@ -766,7 +460,7 @@ func metaVersion(params json.RawMessage) (version, key string, err error) {
 		if err := json.Unmarshal(raw, &named); err != nil {
 			return "", "", fmt.Errorf("%w: _meta[%q] is %s, not a string", ErrMalformedVersion, k, raw)
 		}
-		if _, err := lookup(named); err != nil {
+		if _, err := rtimpl.LookupPackage(named); err != nil {
 			return "", "", err
 		}
 		return named, k, nil
@@ -776,7 +470,7 @@ func metaVersion(params json.RawMessage) (version, key string, err error) {
 
 // ask serves a request that stands alone under r: the roots it carries in
 // inputResponses, or the input_required result that asks for them.
-func (s *Session) ask(ctx context.Context, r *RevisionPackage, params json.RawMessage) ([]Root, error) {
+func (s *Session) ask(ctx context.Context, r *rtimpl.RevisionPackage, params json.RawMessage) ([]Root, error) {
 	req, err := r.DecodeRequest(params)
 	if err != nil {
 		return nil, err
@@ -856,15 +550,15 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 	if req.Version == "" {
 		return nil, fmt.Errorf("%w: the request names no protocol version", ErrUnknownVersion)
 	}
-	r, err := lookup(req.Version)
+	r, err := rtimpl.LookupPackage(req.Version)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case r.MissingRoots == nil:
-		return nil, wrongPath(r.Version, "roots/list is a request of its own here: serve the session, not the request")
+		return nil, rtimpl.WrongPath(r.Version, "roots/list is a request of its own here: serve the session, not the request")
 	case !req.Capabilities:
-		return nil, Malformed(r.Version, errors.New("_meta declares no client capabilities"))
+		return nil, rtimpl.Malformed(r.Version, errors.New("_meta declares no client capabilities"))
 	case s.Ask != nil && !s.Ask(r.Revision):
 		if s.FallBackToBounds {
 			return s.boundsSet(r.Version, opts)
@@ -929,7 +623,7 @@ func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, err
 
 // deprecated calls OnDeprecatedRoots for a use of roots on r; session: by
 // the initialized session (see Session.OnDeprecatedRoots).
-func (s *Session) deprecated(r *RevisionPackage, session bool) {
+func (s *Session) deprecated(r *rtimpl.RevisionPackage, session bool) {
 	if s.OnDeprecatedRoots != nil && r.Deprecated && !(session && s.warned.Swap(true)) {
 		s.OnDeprecatedRoots(r.Version)
 	}
@@ -947,7 +641,7 @@ func (s *Session) State(ctx context.Context, params json.RawMessage) ([]byte, er
 		return nil, err
 	}
 	if l != nil || r.DecodeRequest == nil {
-		return nil, wrongPath(r.Version, "requests carry no requestState")
+		return nil, rtimpl.WrongPath(r.Version, "requests carry no requestState")
 	}
 	req, err := r.DecodeRequest(params)
 	if err != nil {
@@ -1019,39 +713,6 @@ func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
 // the revisions with error -32021 requires for a response carrying it.
 func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 
-// MalformedRequestError is the error of [Session.Roots], [Session.RootSet]
-// and [Session.State] for a request that stands alone whose params are not
-// what its revision requires: most often a _meta without the client
-// capabilities (an object) every such request must declare, or a member of
-// the wrong type. Whatever it declares, it gets error -32602 (Invalid
-// params), not the -32021 of a well-formed request lacking roots; nothing
-// was asked. Answer it as for a [MissingCapabilityError]. It wraps
-// ErrMalformedRequest and Err, not ErrNoRootsCapability.
-type MalformedRequestError struct {
-	Version string // the request's protocol version
-	// Object is the error member to send: code -32602, "Invalid params",
-	// and data.reason saying what is wrong.
-	Object *RPCError
-	Err    error // what the revision's decoder found
-}
-
-// Malformed is the *MalformedRequestError of a request under version
-// whose params err says are not what the revision requires.
-func Malformed(version string, err error) *MalformedRequestError {
-	return &MalformedRequestError{Version: version, Object: InvalidParams(err), Err: err}
-}
-
-// Error returns the version and what is wrong.
-func (e *MalformedRequestError) Error() string {
-	return fmt.Sprintf("%s: %v: %v", e.Version, ErrMalformedRequest, e.Err)
-}
-
-// Unwrap returns ErrMalformedRequest and Err.
-func (e *MalformedRequestError) Unwrap() []error { return []error{ErrMalformedRequest, e.Err} }
-
-// HTTPStatus is 400 (Bad Request), as for every malformed request.
-func (e *MalformedRequestError) HTTPStatus() int { return 400 }
-
 // RootSet is a set of roots read by the rules of one revision: a
 // RootSetOf[Root] that says which revision, as the gate builds it.
 type RootSet struct {
@@ -1068,7 +729,7 @@ func (s *RootSet) Version() string { return s.version }
 // ones: check the error to refuse the list instead. An unknown or
 // malformed version is an error with a nil set.
 func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, error) {
-	r, err := lookup(version)
+	r, err := rtimpl.LookupPackage(version)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 const (
@@ -38,11 +39,11 @@ var (
 	inputRev  = inputRevision()
 )
 
-func init() { rootsrt.RegisterRevisions(legacyRev, quietRev, inputRev) }
+func init() { rtimpl.RegisterRevisions(legacyRev, quietRev, inputRev) }
 
 // checkGateRoot is every made-up revision's check of a root.
-func checkGateRoot(r *rootsrt.Root, v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(r.URI, "file"); msg != "" {
+func checkGateRoot(r *rootsrt.Root, v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(r.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
@@ -61,7 +62,7 @@ func decodeGateRoots(raw json.RawMessage) (valid []rootsrt.Root, invalid error, 
 	if res.Roots == nil {
 		return nil, nil, "", errors.New("ListRootsResult: roots: required")
 	}
-	valid, invalid = rootsrt.ValidElements("ListRootsResult", "roots", *res.Roots, checkGateRoot)
+	valid, invalid = rtimpl.ValidElements("ListRootsResult", "roots", *res.Roots, checkGateRoot)
 	return valid, invalid, res.NextCursor, nil
 }
 
@@ -73,26 +74,26 @@ func rootsAnswer(roots []rootsrt.Root) (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"roots": roots})
 }
 
-func legacyRevision(version string, listChanged, deprecated bool) *rootsrt.RevisionPackage {
-	return &rootsrt.RevisionPackage{
+func legacyRevision(version string, listChanged, deprecated bool) *rtimpl.RevisionPackage {
+	return &rtimpl.RevisionPackage{
 		Revision:  rootsrt.Revision{Version: version, DirectRequest: true, ListChanged: listChanged, Deprecated: deprecated},
 		CheckRoot: checkGateRoot,
-		Client: func(list rootsrt.ListRootsFunc, declareListChanged bool) rootsrt.RevisionClient {
-			rc := rootsrt.RevisionClient{
+		Client: func(list rootsrt.ListRootsFunc, declareListChanged bool) rtimpl.RevisionClient {
+			rc := rtimpl.RevisionClient{
 				HandleRequest: func(ctx context.Context, method string, _ json.RawMessage) (json.RawMessage, *rootsrt.RPCError) {
 					if method != "roots/list" {
 						return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
 					}
 					if list == nil {
-						return nil, rootsrt.NotSupported("Client does not have roots capability")
+						return nil, rtimpl.NotSupported("Client does not have roots capability")
 					}
 					roots, err := list(ctx)
 					if err != nil {
-						return nil, rootsrt.InternalError()
+						return nil, rtimpl.InternalError()
 					}
 					out, err := rootsAnswer(roots)
 					if err != nil {
-						return nil, rootsrt.InternalError()
+						return nil, rtimpl.InternalError()
 					}
 					return out, nil
 				},
@@ -148,13 +149,13 @@ func missingRoots() *rootsrt.RPCError {
 	return &rootsrt.RPCError{Code: -32021, Message: "roots required", Data: map[string]any{"requiredCapabilities": map[string]any{"roots": map[string]any{}}}}
 }
 
-func inputRevision() *rootsrt.RevisionPackage {
-	return &rootsrt.RevisionPackage{
+func inputRevision() *rtimpl.RevisionPackage {
+	return &rtimpl.RevisionPackage{
 		Revision:   rootsrt.Revision{Version: inputVersion, InputRequests: true, Deprecated: true},
 		VersionKey: testVersionKey,
 		CheckRoot:  checkGateRoot,
-		Client: func(list rootsrt.ListRootsFunc, _ bool) rootsrt.RevisionClient {
-			return rootsrt.RevisionClient{AnswerInputRequests: func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error) {
+		Client: func(list rootsrt.ListRootsFunc, _ bool) rtimpl.RevisionClient {
+			return rtimpl.RevisionClient{AnswerInputRequests: func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error) {
 				var requests map[string]json.RawMessage
 				if err := json.Unmarshal(inputRequests, &requests); err != nil {
 					return nil, nil, err
@@ -162,7 +163,7 @@ func inputRevision() *rootsrt.RevisionPackage {
 				responses := map[string]json.RawMessage{}
 				var others []string
 				for key, req := range requests {
-					if rootsrt.InputRequestMethod(req) != "roots/list" || list == nil {
+					if rtimpl.InputRequestMethod(req) != "roots/list" || list == nil {
 						others = append(others, key)
 						continue
 					}
@@ -197,9 +198,9 @@ func inputRevision() *rootsrt.RevisionPackage {
 }
 
 // decodeStandAlone reads the params of a request of inputVersion.
-func decodeStandAlone(params json.RawMessage) (rootsrt.StandAlone, error) {
-	malformed := func(why string, args ...any) (rootsrt.StandAlone, error) {
-		return rootsrt.StandAlone{}, rootsrt.Malformed(inputVersion, fmt.Errorf("request params: "+why, args...))
+func decodeStandAlone(params json.RawMessage) (rtimpl.StandAlone, error) {
+	malformed := func(why string, args ...any) (rtimpl.StandAlone, error) {
+		return rtimpl.StandAlone{}, rtimpl.Malformed(inputVersion, fmt.Errorf("request params: "+why, args...))
 	}
 	var p struct {
 		Meta           map[string]json.RawMessage `json:"_meta"`
@@ -217,14 +218,14 @@ func decodeStandAlone(params json.RawMessage) (rootsrt.StandAlone, error) {
 	if err := json.Unmarshal(raw, &caps); err != nil {
 		return malformed("_meta: %s: want an object", testCapsKey)
 	}
-	req := rootsrt.StandAlone{
+	req := rtimpl.StandAlone{
 		Answered: func(key string) bool {
 			_, ok := p.InputResponses[key]
 			return ok
 		},
 		RequestState: p.RequestState,
 		Roots: func(key string, _ bool) ([]rootsrt.Root, error, error) {
-			raw, err := rootsrt.InputResponse(p.InputResponses[key], p.InputResponses[key] != nil, key)
+			raw, err := rtimpl.InputResponse(p.InputResponses[key], p.InputResponses[key] != nil, key)
 			if err != nil {
 				return nil, nil, err
 			}

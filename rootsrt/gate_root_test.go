@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // A revision whose Root has no _meta keeps it among the unknown members:
@@ -15,7 +16,7 @@ import (
 // everything else as it was.
 func TestGateRootMeta(t *testing.T) {
 	extra := map[string]json.RawMessage{"_meta": json.RawMessage(`{"k":["v",1]}`), "x": json.RawMessage(`true`)}
-	r := rootsrt.MetaFromExtra(rootsrt.Root{URI: "file:///a", Name: "a", Extra: extra})
+	r := rtimpl.MetaFromExtra(rootsrt.Root{URI: "file:///a", Name: "a", Extra: extra})
 	want := rootsrt.Root{URI: "file:///a", Name: "a", Meta: map[string]any{"k": []any{"v", 1.0}}, Extra: map[string]json.RawMessage{"x": json.RawMessage(`true`)}}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("MetaFromExtra = %+v, want %+v", r, want)
@@ -23,28 +24,28 @@ func TestGateRootMeta(t *testing.T) {
 	if _, ok := extra["_meta"]; !ok {
 		t.Error("MetaFromExtra changed the map it was given")
 	}
-	only := rootsrt.MetaFromExtra(rootsrt.Root{URI: "file:///a", Extra: map[string]json.RawMessage{"_meta": json.RawMessage(`{}`)}})
+	only := rtimpl.MetaFromExtra(rootsrt.Root{URI: "file:///a", Extra: map[string]json.RawMessage{"_meta": json.RawMessage(`{}`)}})
 	if only.Extra != nil || only.Meta == nil {
 		t.Errorf("MetaFromExtra of _meta alone = %+v; want Meta set and no Extra", only)
 	}
 	for _, raw := range []string{`[1]`, `"x"`, `null`} {
 		in := rootsrt.Root{URI: "file:///a", Extra: map[string]json.RawMessage{"_meta": json.RawMessage(raw)}}
-		if got := rootsrt.MetaFromExtra(in); !reflect.DeepEqual(got, in) {
+		if got := rtimpl.MetaFromExtra(in); !reflect.DeepEqual(got, in) {
 			t.Errorf("MetaFromExtra of _meta %s = %+v; want it left among the unknown members", raw, got)
 		}
 	}
 
-	back, err := rootsrt.MetaToExtra(want)
+	back, err := rtimpl.MetaToExtra(want)
 	if err != nil || len(back) != 2 || string(back["x"]) != "true" || string(back["_meta"]) != `{"k":["v",1]}` {
 		t.Errorf("MetaToExtra = %s, %v", back, err)
 	}
 	if _, ok := want.Extra["_meta"]; ok {
 		t.Error("MetaToExtra changed the root's map")
 	}
-	if got, err := rootsrt.MetaToExtra(rootsrt.Root{Extra: want.Extra}); err != nil || !reflect.DeepEqual(got, want.Extra) {
+	if got, err := rtimpl.MetaToExtra(rootsrt.Root{Extra: want.Extra}); err != nil || !reflect.DeepEqual(got, want.Extra) {
 		t.Errorf("MetaToExtra without Meta = %s, %v; want Extra as it is", got, err)
 	}
-	if _, err := rootsrt.MetaToExtra(rootsrt.Root{URI: "file:///a", Meta: map[string]any{"f": func() {}}}); err == nil || !strings.Contains(err.Error(), "root file:///a: _meta") {
+	if _, err := rtimpl.MetaToExtra(rootsrt.Root{URI: "file:///a", Meta: map[string]any{"f": func() {}}}); err == nil || !strings.Contains(err.Error(), "root file:///a: _meta") {
 		t.Errorf("MetaToExtra of a _meta that cannot be written: %v", err)
 	}
 }
@@ -60,9 +61,10 @@ func TestGateErrors(t *testing.T) {
 		t.Errorf("MissingCapabilityError: %v", mc)
 	}
 	why := errors.New("_meta: no capabilities")
-	mr := rootsrt.Malformed(inputVersion, why)
+	mr := rtimpl.Malformed(inputVersion, why)
+	object, _ := json.Marshal(mr.Object)
 	if !errors.Is(mr, rootsrt.ErrMalformedRequest) || !errors.Is(mr, why) || errors.Is(mr, rootsrt.ErrNoRootsCapability) || mr.HTTPStatus() != 400 ||
-		mr.Error() != inputVersion+": malformed request: _meta: no capabilities" || rpcJSON(mr.Object) != `{"code":-32602,"message":"Invalid params","data":{"reason":"_meta: no capabilities"}}` {
-		t.Errorf("MalformedRequestError: %v, %s", mr, rpcJSON(mr.Object))
+		mr.Error() != inputVersion+": malformed request: _meta: no capabilities" || string(object) != `{"code":-32602,"message":"Invalid params","data":{"reason":"_meta: no capabilities"}}` {
+		t.Errorf("MalformedRequestError: %v, %s", mr, object)
 	}
 }

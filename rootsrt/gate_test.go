@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 var gateRevisions = []rootsrt.Revision{legacyRev.Revision, quietRev.Revision, inputRev.Revision}
@@ -231,10 +232,10 @@ func TestGateClientPaths(t *testing.T) {
 func TestGateAskAndAnswer(t *testing.T) {
 	for _, rev := range gateRevisions {
 		t.Run(rev.Version, func(t *testing.T) {
-			if _, err := rootsrt.AskForRoots(rev.Version, false, "roots", ""); !errors.Is(err, rootsrt.ErrNoRootsCapability) || !strings.HasPrefix(err.Error(), rev.Version+": ") {
+			if _, err := rtimpl.AskForRoots(rev.Version, false, "roots", ""); !errors.Is(err, rootsrt.ErrNoRootsCapability) || !strings.HasPrefix(err.Error(), rev.Version+": ") {
 				t.Errorf("asking a client without roots: %v", err)
 			}
-			ask, err := rootsrt.AskForRoots(rev.Version, true, "k", "st")
+			ask, err := rtimpl.AskForRoots(rev.Version, true, "k", "st")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -251,30 +252,30 @@ func TestGateAskAndAnswer(t *testing.T) {
 				}
 				answer = gateParams(rev, `{"roots":{}}`, json.RawMessage(`{"k":`+roots+`}`))
 			}
-			if got, err := rootsrt.RootsFromAnswer(rev.Version, answer, "k", false); err == nil || got != nil || !strings.Contains(err.Error(), "roots[1].uri") {
+			if got, err := rtimpl.RootsFromAnswer(rev.Version, answer, "k", false); err == nil || got != nil || !strings.Contains(err.Error(), "roots[1].uri") {
 				t.Errorf("strict: %v, %v; want an error naming roots[1].uri and no roots", got, err)
 			}
-			got, err := rootsrt.RootsFromAnswer(rev.Version, answer, "k", true)
+			got, err := rtimpl.RootsFromAnswer(rev.Version, answer, "k", true)
 			if !reflect.DeepEqual(got, []rootsrt.Root{{URI: "file:///x"}}) || err == nil || !strings.Contains(err.Error(), "roots[1]") {
 				t.Errorf("lenient: %v, %v; want the valid root and an error naming roots[1]", got, err)
 			}
 			for _, empty := range []string{"", " ", "null", " null "} {
-				if _, err := rootsrt.RootsFromAnswer(rev.Version, json.RawMessage(empty), "k", true); err == nil || !strings.Contains(err.Error(), "empty or null") {
+				if _, err := rtimpl.RootsFromAnswer(rev.Version, json.RawMessage(empty), "k", true); err == nil || !strings.Contains(err.Error(), "empty or null") {
 					t.Errorf("answer %q: %v", empty, err)
 				}
 			}
 		})
 	}
-	if _, err := rootsrt.RootsFromAnswer(inputVersion, json.RawMessage(`{"_meta":{}}`), "k", true); !errors.Is(err, rootsrt.ErrMalformedRequest) {
+	if _, err := rtimpl.RootsFromAnswer(inputVersion, json.RawMessage(`{"_meta":{}}`), "k", true); !errors.Is(err, rootsrt.ErrMalformedRequest) {
 		t.Errorf("a request without capabilities: %v", err)
 	}
-	if _, err := rootsrt.RootsFromAnswer("2000-01", json.RawMessage(`{}`), "k", true); !errors.Is(err, rootsrt.ErrMalformedVersion) {
+	if _, err := rtimpl.RootsFromAnswer("2000-01", json.RawMessage(`{}`), "k", true); !errors.Is(err, rootsrt.ErrMalformedVersion) {
 		t.Errorf("a malformed version: %v", err)
 	}
 	// One page of several is never taken for the whole list.
 	for _, lenient := range []bool{false, true} {
 		page := json.RawMessage(`{"roots":[{"uri":"file:///x"}],"nextCursor":"2"}`)
-		if got, err := rootsrt.RootsFromAnswer(legacyVersion, page, "k", lenient); got != nil || !errors.Is(err, rootsrt.ErrMorePages) || !strings.HasPrefix(err.Error(), legacyVersion+": ") {
+		if got, err := rtimpl.RootsFromAnswer(legacyVersion, page, "k", lenient); got != nil || !errors.Is(err, rootsrt.ErrMorePages) || !strings.HasPrefix(err.Error(), legacyVersion+": ") {
 			t.Errorf("lenient %v, a first page: %v, %v; want no roots and ErrMorePages", lenient, got, err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"slices"
 	"strings"
 	"sync"
@@ -219,15 +220,15 @@ type StateBinding struct {
 // escaped), text that is not UTF-8, and an escaped surrogate that is not
 // half of a pair (such as "\ud800").
 func SalientParams(params []byte) ([]byte, error) {
-	i := SkipSpace(params, 0)
-	if len(params) == 0 || IsNullValue(params[i:]) {
+	i := rtimpl.SkipSpace(params, 0)
+	if len(params) == 0 || rtimpl.IsNullValue(params[i:]) {
 		return []byte("{}"), nil
 	}
 	c := salientPool.Get().(*salientCanon)
 	defer c.release()
 	c.in, c.pos = params, i
 	root, err := c.value(0)
-	if err == nil && SkipSpace(params, c.pos) != len(params) {
+	if err == nil && rtimpl.SkipSpace(params, c.pos) != len(params) {
 		err = errSalientSyntax
 	}
 	if err != nil {
@@ -292,7 +293,7 @@ func (c *salientCanon) release() {
 // deep, and returns its node.
 func (c *salientCanon) value(depth int) (int, error) {
 	in := c.in
-	c.pos = SkipSpace(in, c.pos)
+	c.pos = rtimpl.SkipSpace(in, c.pos)
 	if c.pos >= len(in) {
 		return 0, errSalientSyntax
 	}
@@ -368,7 +369,7 @@ func (c *salientCanon) items(depth int, open byte) error {
 
 // eat skips white space, then b if it is there, and says whether it was.
 func (c *salientCanon) eat(b byte) bool {
-	c.pos = SkipSpace(c.in, c.pos)
+	c.pos = rtimpl.SkipSpace(c.in, c.pos)
 	if c.pos < len(c.in) && c.in[c.pos] == b {
 		c.pos++
 		return true
@@ -405,7 +406,7 @@ func (c *salientCanon) number() error {
 // str decodes the string after the white space at c.pos onto c.text and
 // returns where it lies there.
 func (c *salientCanon) str() (start, end int, err error) {
-	c.pos = SkipSpace(c.in, c.pos)
+	c.pos = rtimpl.SkipSpace(c.in, c.pos)
 	in, i := c.in, c.pos+1
 	if c.pos >= len(in) || in[c.pos] != '"' {
 		return 0, 0, errSalientSyntax
@@ -477,13 +478,13 @@ func (c *salientCanon) write(out []byte, n int, top bool) []byte {
 				out = append(out, ',')
 			}
 			if first = false; v.kind == '{' {
-				out = append(AppendString(out, name), ':')
+				out = append(rtimpl.AppendString(out, name), ':')
 			}
 			out = c.write(out, m.node, false)
 		}
 		return append(out, v.kind+2) // '}' or ']'
 	case '"':
-		return AppendString(out, c.text[v.start:v.end])
+		return rtimpl.AppendString(out, c.text[v.start:v.end])
 	}
 	return append(out, c.in[v.start:v.end]...)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"io"
 	"io/fs"
 	"maps"
@@ -307,7 +308,7 @@ func anchorOnUse(c *rootSetConfig) { c.onUse = true }
 // directory it is, and opened when a file method first needs it.
 //
 //rootsgen:deprecated
-func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Validator, at *Path), opts ...RootSetOption) (*RootSetOf[R], error) {
+func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *rtimpl.Validator, at *rtimpl.Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := newRootSetConfig(opts)
 	c.readLimit, c.maxRoots = cmp.Or(max(c.readLimit, 0), DefaultReadLimit), cmp.Or(max(c.maxRoots, 0), DefaultMaxRoots)
 	s := &RootSetOf[R]{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32), walk: new(walkIndex)}
@@ -318,11 +319,11 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 	if c.bounded {
 		s.clients.byPath = make(map[string]int, len(roots))
 	}
-	b := setBuilder[R]{s: s, c: c, other: c.windows != (runtime.GOOS == "windows"), v: Validator{TypeName: "RootSet"}}
+	b := setBuilder[R]{s: s, c: c, other: c.windows != (runtime.GOOS == "windows"), v: rtimpl.Validator{TypeName: "RootSet"}}
 	b.openBounds()
 	b.boundsWalk()
 	for i := range roots {
-		at := &Path{nil, "roots", i}
+		at := rtimpl.ItemPath("roots", i)
 		if before := len(b.v.Problems); check != nil {
 			if check(&roots[i], &b.v, at); len(b.v.Problems) > before {
 				continue
@@ -331,7 +332,7 @@ func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *Val
 		if len(s.roots) == c.maxRoots {
 			b.v.Add(at, fmt.Sprintf("more than %d roots: the set keeps the first %d", c.maxRoots, c.maxRoots))
 		} else if msg := b.add(uri(&roots[i])); msg != "" {
-			b.v.Add(&Path{at, "uri", -1}, msg)
+			b.v.Add(at.Member("uri"), msg)
 		} else {
 			s.roots = append(s.roots, roots[i])
 		}
@@ -351,7 +352,7 @@ type setBuilder[R any] struct {
 	s      *RootSetOf[R]
 	c      rootSetConfig
 	other  bool // paths of the other system: nothing is opened
-	v      Validator
+	v      rtimpl.Validator
 	bounds []bound
 	dirs   []dirSpec         // the directories of s.paths
 	visit  func(string) bool // with Bounds, the names a walk may look at (see boundsWalk)
@@ -375,7 +376,7 @@ var errChanged = errors.New("the directory changed since the roots were listed")
 // where that failed), and reports unusable ones.
 func (b *setBuilder[R]) openBounds() {
 	for i, dir := range b.c.bounds {
-		at := &Path{nil, "bounds", i}
+		at := rtimpl.ItemPath("bounds", i)
 		p, ok := b.s.canonical(dir)
 		if !ok {
 			b.v.Add(at, "not an absolute path")
@@ -906,7 +907,7 @@ func cleanName(name string) bool { return name != "" && name != "." && name != "
 
 // rootURIPath returns the canonical path a root URI names, or why none.
 func rootURIPath(uri string, windows bool) (string, string) {
-	if msg := CheckURI(uri, "file"); msg != "" {
+	if msg := rtimpl.CheckURI(uri, "file"); msg != "" {
 		return "", msg
 	}
 	rest := uri[len("file://"):] // CheckURI saw "file://" and a "/" after it

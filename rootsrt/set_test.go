@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 type testSet = rootsrt.RootSetOf[testRoot]
@@ -31,7 +32,7 @@ func newSet(uris []string, opts ...rootsrt.RootSetOption) (*testSet, []string, e
 
 // newSetChecked is newSet with check as the revision's check (nil for
 // none: the set's own rules alone).
-func newSetChecked(check func(*testRoot, *rootsrt.Validator, *rootsrt.Path), uris []string, opts ...rootsrt.RootSetOption) (*testSet, []string, error) {
+func newSetChecked(check func(*testRoot, *rtimpl.Validator, *rtimpl.Path), uris []string, opts ...rootsrt.RootSetOption) (*testSet, []string, error) {
 	roots := make([]testRoot, len(uris))
 	for i, u := range uris {
 		roots[i] = testRoot{URI: u}
@@ -281,7 +282,7 @@ func runRootSetTable(t *testing.T, windows bool, roots []string, valid int, case
 	}
 	for _, how := range []struct {
 		name  string
-		check func(*testRoot, *rootsrt.Validator, *rootsrt.Path)
+		check func(*testRoot, *rtimpl.Validator, *rtimpl.Path)
 	}{{"checked", checkTestRoot}, {"unchecked", nil}} {
 		t.Run(how.name, func(t *testing.T) {
 			s, bad, err := newSetChecked(how.check, roots, rootsrt.WindowsPaths(windows))
@@ -374,7 +375,7 @@ func TestRootSetErrorText(t *testing.T) {
 // roots are kept in the order given, with all their members.
 func TestRootSetCheck(t *testing.T) {
 	roots := []testRoot{{URI: "file:///a", Name: "a"}, {URI: "file:///b", Name: "bad"}, {URI: "file:///c", Name: "c"}}
-	check := func(r *testRoot, v *rootsrt.Validator, at *rootsrt.Path) {
+	check := func(r *testRoot, v *rtimpl.Validator, at *rtimpl.Path) {
 		if r.Name == "bad" {
 			v.Add(at.Member("name"), "a bad name")
 		}

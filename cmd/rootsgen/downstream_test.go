@@ -136,9 +136,9 @@ func untouched(t *testing.T) {
 }
 
 // runtimeDeps are the packages of rootsgen's module a program built on a
-// generated package needs: the runtime, which the package imports (with
-// -runtime copy, none).
-var runtimeDeps = []string{"github.com/rootsgen/rootsgen/rootsrt"}
+// generated package needs: the runtime, which the package imports, and
+// the part of it for generated code (with -runtime copy, none).
+var runtimeDeps = []string{"github.com/rootsgen/rootsgen/rootsrt/rtimpl", "github.com/rootsgen/rootsgen/rootsrt"}
 
 // buildAndRun vendors the module's requirements, builds, vets and runs it
 // from vendor/, and checks what it prints.

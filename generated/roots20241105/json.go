@@ -2,7 +2,9 @@
 
 package roots20241105
 
-import "github.com/rootsgen/rootsgen/rootsrt"
+import (
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+)
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
@@ -10,25 +12,25 @@ func (x Root) MarshalJSON() ([]byte, error) {
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Name != "" {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return rootsrt.EndObject(&o, x.Extra, "name", "uri")
+	return rtimpl.EndObject(&o, x.Extra, "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
-			return rootsrt.DecodeString(v, &p.Name)
+			return rtimpl.DecodeString(v, &p.Name)
 		case "uri":
-			return rootsrt.DecodeString(v, &p.URI)
+			return rtimpl.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -40,25 +42,25 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "method", "params")
+	return rtimpl.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return rootsrt.ConstIs(v, MethodListRoots)
+			return rtimpl.ConstIs(v, MethodListRoots)
 		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
+			return rtimpl.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -70,22 +72,22 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Meta != nil {
 		o.Append("\"_meta\":", x.Meta.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta")
+	return rtimpl.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodePtr(v, &p.Meta)
+			return rtimpl.DecodePtr(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -97,22 +99,22 @@ func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.ProgressToken != nil {
 		o.Value("\"progressToken\":", x.ProgressToken)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "progressToken")
+	return rtimpl.EndObject(&o, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
-			return rootsrt.DecodePtr(v, &p.ProgressToken)
+			return rtimpl.DecodePtr(v, &p.ProgressToken)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -124,27 +126,27 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+		return rtimpl.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		case "roots":
-			return rootsrt.DecodeSlice(v, &p.Roots)
+			return rtimpl.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -156,25 +158,25 @@ func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsListChangedNotification) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "method", "params")
+	return rtimpl.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotification
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsListChangedNotification", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return rootsrt.ConstIs(v, MethodRootsListChanged)
+			return rtimpl.ConstIs(v, MethodRootsListChanged)
 		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
+			return rtimpl.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -186,22 +188,22 @@ func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsListChangedNotificationParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta")
+	return rtimpl.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -213,22 +215,22 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Roots != nil {
 		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "roots")
+	return rtimpl.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodePtr(v, &p.Roots)
+			return rtimpl.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -240,22 +242,22 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.ListChanged {
 		o.Bool("\"listChanged\":", x.ListChanged)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "listChanged")
+	return rtimpl.EndObject(&o, x.Extra, "listChanged")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
-			return rootsrt.DecodeJSON(v, &p.ListChanged)
+			return rtimpl.DecodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ListRootsParams is the params of a roots/list request under a name that
@@ -39,7 +39,7 @@ type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
 func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
-	return nil, rootsrt.NotSupported("Client has no roots handler")
+	return nil, rtimpl.NotSupported("Client has no roots handler")
 }
 
 var (
@@ -85,7 +85,7 @@ type SendFunc func(ctx context.Context, method Method, params json.RawMessage) e
 // "params": {}. It sends nothing, and returns false, unless the client
 // declared roots with listChanged: true.
 func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent bool, err error) {
-	return rootsrt.NotifyListChanged(ctx, c.Capability != nil && c.Capability.ListChanged, func(ctx context.Context, params json.RawMessage) error {
+	return rtimpl.NotifyListChanged(ctx, c.Capability != nil && c.Capability.ListChanged, func(ctx context.Context, params json.RawMessage) error {
 		return send(ctx, MethodRootsListChanged, params)
 	})
 }
@@ -93,8 +93,8 @@ func (c *Client) NotifyListChanged(ctx context.Context, send SendFunc) (sent boo
 // answerListRoots runs handle, the client's handler (nil when it has
 // none), for a roots/list with params raw, and checks its answer.
 // hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
-	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rtimpl.RPCError) {
+	call := rtimpl.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
 		HasCapability: hasCapability,
 		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
@@ -114,14 +114,14 @@ func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability boo
 }
 
 // answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rtimpl.RPCError)
 
 // handleListRoots answers a request from the server, roots/list, with
 // answer, and returns the JSON of the result, or the error object to
 // answer with.
-func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rootsrt.RPCError) {
+func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rtimpl.RPCError) {
 	if Method(method) != MethodListRoots {
-		return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
+		return nil, &rtimpl.RPCError{Code: rtimpl.CodeMethodNotFound, Message: "Method not found"}
 	}
 	result, rpcErr := answer(ctx, params)
 	if rpcErr != nil {
@@ -131,7 +131,7 @@ func handleListRoots(ctx context.Context, method string, params json.RawMessage,
 	// again and again as the buffer grows.
 	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
 	if err != nil {
-		return nil, rootsrt.InternalError()
+		return nil, rtimpl.InternalError()
 	}
 	return out, nil
 }
@@ -221,7 +221,7 @@ type Server struct {
 	// notifications/roots/list_changed.
 	OnListChanged ListChangedHandler
 
-	asker rootsrt.Asker[Root]
+	asker rtimpl.Asker[Root]
 }
 
 // NewListRootsRequest returns the method and params of a roots/list
@@ -248,7 +248,7 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 	if _, _, err := s.NewListRootsRequest(); err != nil {
 		return nil, err
 	}
-	return s.asker.Roots(ctx, &rootsrt.AskConfig[Root]{
+	return s.asker.Roots(ctx, &rtimpl.AskConfig[Root]{
 		Timeout:        s.Timeout,
 		MaxAge:         s.MaxAge,
 		Keep:           s.ClientRoots.ListChanged,

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -218,16 +218,16 @@ func (u ProgressToken) String() string {
 func (u ProgressToken) MarshalJSON() ([]byte, error) {
 	switch u.kind {
 	case 1:
-		return rootsrt.MarshalPrimitive("string", u.s)
+		return rtimpl.MarshalPrimitive("string", u.s)
 	case 2:
-		return rootsrt.MarshalPrimitive("integer", u.i)
+		return rtimpl.MarshalPrimitive("integer", u.i)
 	}
 	return nil, errors.New("ProgressToken: no value to marshal")
 }
 
 // UnmarshalJSON accepts string or integer.
 func (u *ProgressToken) UnmarshalJSON(data []byte) error {
-	v, err := rootsrt.ScanPrimitive(data)
+	v, err := rtimpl.ScanPrimitive(data)
 	if err != nil {
 		return fmt.Errorf("ProgressToken: %w", err)
 	}

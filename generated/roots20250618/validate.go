@@ -2,25 +2,27 @@
 
 package roots20250618
 
-import "github.com/rootsgen/rootsgen/rootsrt"
+import (
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+)
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+	return rtimpl.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
+	return rtimpl.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
-func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsRequest) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -28,10 +30,10 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
+	return rtimpl.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
-func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsRequestParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Meta != nil {
 		x.Meta.validate(v, at.Member("_meta"))
 	}
@@ -39,17 +41,17 @@ func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParamsMeta) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParamsMeta", x, (*ListRootsRequestParamsMeta).validate)
+	return rtimpl.ValidateValue("ListRootsRequestParamsMeta", x, (*ListRootsRequestParamsMeta).validate)
 }
 
-func (x *ListRootsRequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *ListRootsRequestParamsMeta) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rtimpl.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -59,15 +61,15 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rtimpl.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
+	return rtimpl.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
-func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *RootsListChangedNotification) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -75,17 +77,17 @@ func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsr
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotificationParams) Validate() error {
-	return rootsrt.ValidateValue("RootsListChangedNotificationParams", x, (*RootsListChangedNotificationParams).validate)
+	return rtimpl.ValidateValue("RootsListChangedNotificationParams", x, (*RootsListChangedNotificationParams).validate)
 }
 
-func (x *RootsListChangedNotificationParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *RootsListChangedNotificationParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
+	return rtimpl.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
-func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ClientCapabilities) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Roots != nil {
 		x.Roots.validate(v, at.Member("roots"))
 	}
@@ -93,7 +95,7 @@ func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
+	return rtimpl.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
-func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *RootsCapability) validate(v *rtimpl.Validator, at *rtimpl.Path) {}

@@ -2,25 +2,27 @@
 
 package roots20251125
 
-import "github.com/rootsgen/rootsgen/rootsrt"
+import (
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+)
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+	return rtimpl.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
+	return rtimpl.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
-func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsRequest) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.ID.IsZero() {
 		v.Add(at.Member("id"), "required")
 	}
@@ -31,10 +33,10 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rtimpl.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -44,15 +46,15 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rtimpl.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsListChangedNotification) Validate() error {
-	return rootsrt.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
+	return rtimpl.ValidateValue("RootsListChangedNotification", x, (*RootsListChangedNotification).validate)
 }
 
-func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *RootsListChangedNotification) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -60,10 +62,10 @@ func (x *RootsListChangedNotification) validate(v *rootsrt.Validator, at *rootsr
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
+	return rtimpl.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
-func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ClientCapabilities) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Roots != nil {
 		x.Roots.validate(v, at.Member("roots"))
 	}
@@ -71,17 +73,17 @@ func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
+	return rtimpl.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
-func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *RootsCapability) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParams) Validate() error {
-	return rootsrt.ValidateValue("RequestParams", x, (*RequestParams).validate)
+	return rtimpl.ValidateValue("RequestParams", x, (*RequestParams).validate)
 }
 
-func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *RequestParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Meta != nil {
 		x.Meta.validate(v, at.Member("_meta"))
 	}
@@ -89,14 +91,14 @@ func (x *RequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestParamsMeta) Validate() error {
-	return rootsrt.ValidateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
+	return rtimpl.ValidateValue("RequestParamsMeta", x, (*RequestParamsMeta).validate)
 }
 
-func (x *RequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *RequestParamsMeta) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *NotificationParams) Validate() error {
-	return rootsrt.ValidateValue("NotificationParams", x, (*NotificationParams).validate)
+	return rtimpl.ValidateValue("NotificationParams", x, (*NotificationParams).validate)
 }
 
-func (x *NotificationParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *NotificationParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {}

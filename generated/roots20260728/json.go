@@ -2,7 +2,9 @@
 
 package roots20260728
 
-import "github.com/rootsgen/rootsgen/rootsrt"
+import (
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+)
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {
@@ -10,7 +12,7 @@ func (x Root) MarshalJSON() ([]byte, error) {
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -18,22 +20,22 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		case "name":
-			return rootsrt.DecodeString(v, &p.Name)
+			return rtimpl.DecodeString(v, &p.Name)
 		case "uri":
-			return rootsrt.DecodeString(v, &p.URI)
+			return rtimpl.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -45,25 +47,25 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "method", "params")
+	return rtimpl.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return rootsrt.ConstIs(v, MethodListRoots)
+			return rtimpl.ConstIs(v, MethodListRoots)
 		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
+			return rtimpl.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -75,22 +77,22 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta")
+	return rtimpl.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -102,22 +104,22 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+		return rtimpl.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return rootsrt.EndObject(&o, x.Extra, "roots")
+	return rtimpl.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodeSlice(v, &p.Roots)
+			return rtimpl.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -129,22 +131,22 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Roots != nil {
 		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "roots")
+	return rtimpl.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodePtr(v, &p.Roots)
+			return rtimpl.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -156,15 +158,15 @@ func (x RootsCapability) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	return rootsrt.EndObject(&o, x.Extra)
+	o := rtimpl.StartObject(b)
+	return rtimpl.EndObject(&o, x.Extra)
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
-		p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+		p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 		return err
 	})
 }
@@ -175,7 +177,7 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -186,24 +188,24 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"requestState\":", x.RequestState)
 	}
 	o.String("\"resultType\":", x.ResultType)
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	var p InputRequiredResult
-	return rootsrt.UnmarshalObject(x, &p, data, "InputRequiredResult", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "InputRequiredResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		case "inputRequests":
-			return rootsrt.DecodeJSON(v, &p.InputRequests)
+			return rtimpl.DecodeJSON(v, &p.InputRequests)
 		case "requestState":
-			return rootsrt.DecodeString(v, &p.RequestState)
+			return rtimpl.DecodeString(v, &p.RequestState)
 		case "resultType":
-			return rootsrt.DecodeString(v, &p.ResultType)
+			return rtimpl.DecodeString(v, &p.ResultType)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "resultType")
@@ -215,7 +217,7 @@ func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Append("\"_meta\":", x.Meta.appendJSON)
 	if len(x.InputResponses) > 0 {
 		o.Value("\"inputResponses\":", x.InputResponses)
@@ -223,22 +225,22 @@ func (x *InputResponseRequestParams) appendJSON(b []byte) ([]byte, error) {
 	if x.RequestState != "" {
 		o.String("\"requestState\":", x.RequestState)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "inputResponses", "requestState")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var p InputResponseRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return p.Meta.UnmarshalJSON(v)
 		case "inputResponses":
-			return rootsrt.DecodeJSON(v, &p.InputResponses)
+			return rtimpl.DecodeJSON(v, &p.InputResponses)
 		case "requestState":
-			return rootsrt.DecodeString(v, &p.RequestState)
+			return rtimpl.DecodeString(v, &p.RequestState)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "_meta")
@@ -250,28 +252,28 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 }
 
 func (x *MissingRequiredClientCapabilityError) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Raw("\"jsonrpc\":", "\"2.0\"")
 	o.Append("\"error\":", x.Error.appendJSON)
 	if x.ID != nil {
 		o.Value("\"id\":", x.ID)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "jsonrpc", "error", "id")
+	return rtimpl.EndObject(&o, x.Extra, "jsonrpc", "error", "id")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityError
-	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityError", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "jsonrpc":
-			return rootsrt.ConstIs(v, JSONRPCVersion)
+			return rtimpl.ConstIs(v, JSONRPCVersion)
 		case "error":
 			return p.Error.UnmarshalJSON(v)
 		case "id":
-			return rootsrt.DecodePtr(v, &p.ID)
+			return rtimpl.DecodePtr(v, &p.ID)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "jsonrpc", "error")
@@ -283,26 +285,26 @@ func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error
 }
 
 func (x *MissingRequiredClientCapabilityErrorObject) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Raw("\"code\":", "-32021")
 	o.Append("\"data\":", x.Data.appendJSON)
 	o.String("\"message\":", x.Message)
-	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
+	return rtimpl.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorObject
-	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
-			return rootsrt.ConstIs(v, float64(CodeMissingRequiredClientCapability))
+			return rtimpl.ConstIs(v, float64(CodeMissingRequiredClientCapability))
 		case "data":
 			return p.Data.UnmarshalJSON(v)
 		case "message":
-			return rootsrt.DecodeString(v, &p.Message)
+			return rtimpl.DecodeString(v, &p.Message)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "code", "data", "message")
@@ -314,20 +316,20 @@ func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) 
 }
 
 func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Append("\"requiredCapabilities\":", x.RequiredCapabilities.appendJSON)
-	return rootsrt.EndObject(&o, x.Extra, "requiredCapabilities")
+	return rtimpl.EndObject(&o, x.Extra, "requiredCapabilities")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *MissingRequiredClientCapabilityErrorData) UnmarshalJSON(data []byte) error {
 	var p MissingRequiredClientCapabilityErrorData
-	return rootsrt.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "MissingRequiredClientCapabilityErrorData", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "requiredCapabilities":
 			return p.RequiredCapabilities.UnmarshalJSON(v)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "requiredCapabilities")
@@ -339,23 +341,23 @@ func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 }
 
 func (x *RequestMetaObject) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Append("\"io.modelcontextprotocol/clientCapabilities\":", x.ClientCapabilities.appendJSON)
 	o.String("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
-	return rootsrt.EndObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
+	return rtimpl.EndObject(&o, x.Extra, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	var p RequestMetaObject
-	return rootsrt.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
 			return p.ClientCapabilities.UnmarshalJSON(v)
 		case "io.modelcontextprotocol/protocolVersion":
-			return rootsrt.DecodeString(v, &p.ProtocolVersion)
+			return rtimpl.DecodeString(v, &p.ProtocolVersion)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")
@@ -367,28 +369,28 @@ func (x Error) MarshalJSON() ([]byte, error) {
 }
 
 func (x *Error) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Int("\"code\":", x.Code)
 	if x.Data != nil {
 		o.Value("\"data\":", x.Data)
 	}
 	o.String("\"message\":", x.Message)
-	return rootsrt.EndObject(&o, x.Extra, "code", "data", "message")
+	return rtimpl.EndObject(&o, x.Extra, "code", "data", "message")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	var p Error
-	return rootsrt.UnmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "Error", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "code":
-			return rootsrt.DecodeJSON(v, &p.Code)
+			return rtimpl.DecodeJSON(v, &p.Code)
 		case "data":
-			return rootsrt.DecodeJSON(v, &p.Data)
+			return rtimpl.DecodeJSON(v, &p.Data)
 		case "message":
-			return rootsrt.DecodeString(v, &p.Message)
+			return rtimpl.DecodeString(v, &p.Message)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "code", "message")

@@ -10,7 +10,7 @@ import (
 	"maps"
 	"slices"
 
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ListRootsParams is the params of a roots/list request under a name that
@@ -62,7 +62,7 @@ type UnimplementedListRootsHandler struct{}
 
 // ListRoots answers with the "Roots not supported" error.
 func (UnimplementedListRootsHandler) ListRoots(context.Context, *ListRootsParams) (*ListRootsResult, error) {
-	return nil, rootsrt.NotSupported("Client has no roots handler")
+	return nil, rtimpl.NotSupported("Client has no roots handler")
 }
 
 var (
@@ -112,8 +112,8 @@ func (c *Client) AnswerInputRequests(ctx context.Context, requests InputRequests
 // answerListRoots runs handle, the client's handler (nil when it has
 // none), for a roots/list with params raw, and checks its answer.
 // hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
-	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rtimpl.RPCError) {
+	call := rtimpl.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
 		HasCapability: hasCapability,
 		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
@@ -133,7 +133,7 @@ func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability boo
 }
 
 // answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rtimpl.RPCError)
 
 // answerInputRequests answers the roots/list entries of requests with
 // answer, and returns the inputResponses entries for them and the keys of
@@ -142,10 +142,10 @@ func answerInputRequests(ctx context.Context, requests InputRequests, answer ans
 	responses = InputResponses{}
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		raw := requests[key].Raw()
-		if err := rootsrt.CheckJSON(raw); err != nil {
+		if err := rtimpl.CheckJSON(raw); err != nil {
 			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
 		}
-		if Method(rootsrt.InputRequestMethod(raw)) != MethodListRoots {
+		if Method(rtimpl.InputRequestMethod(raw)) != MethodListRoots {
 			others = append(others, key)
 			continue
 		}
@@ -222,7 +222,7 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
 	resp, ok := params.InputResponses[key]
-	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
+	raw, err := rtimpl.InputResponse(resp.Raw(), ok, key)
 	if err != nil {
 		return nil, err
 	}

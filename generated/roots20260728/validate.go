@@ -2,25 +2,27 @@
 
 package roots20260728
 
-import "github.com/rootsgen/rootsgen/rootsrt"
+import (
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+)
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+	return rtimpl.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
+	return rtimpl.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
-func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsRequest) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -28,17 +30,17 @@ func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
+	return rtimpl.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
-func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *ListRootsRequestParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rtimpl.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -48,15 +50,15 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rtimpl.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ClientCapabilities) Validate() error {
-	return rootsrt.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
+	return rtimpl.ValidateValue("ClientCapabilities", x, (*ClientCapabilities).validate)
 }
 
-func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ClientCapabilities) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Roots != nil {
 		x.Roots.validate(v, at.Member("roots"))
 	}
@@ -64,66 +66,66 @@ func (x *ClientCapabilities) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RootsCapability) Validate() error {
-	return rootsrt.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
+	return rtimpl.ValidateValue("RootsCapability", x, (*RootsCapability).validate)
 }
 
-func (x *RootsCapability) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *RootsCapability) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputRequiredResult) Validate() error {
-	return rootsrt.ValidateValue("InputRequiredResult", x, (*InputRequiredResult).validate)
+	return rtimpl.ValidateValue("InputRequiredResult", x, (*InputRequiredResult).validate)
 }
 
-func (x *InputRequiredResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *InputRequiredResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *InputResponseRequestParams) Validate() error {
-	return rootsrt.ValidateValue("InputResponseRequestParams", x, (*InputResponseRequestParams).validate)
+	return rtimpl.ValidateValue("InputResponseRequestParams", x, (*InputResponseRequestParams).validate)
 }
 
-func (x *InputResponseRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *InputResponseRequestParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	x.Meta.validate(v, at.Member("_meta"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityError) Validate() error {
-	return rootsrt.ValidateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
+	return rtimpl.ValidateValue("MissingRequiredClientCapabilityError", x, (*MissingRequiredClientCapabilityError).validate)
 }
 
-func (x *MissingRequiredClientCapabilityError) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *MissingRequiredClientCapabilityError) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	x.Error.validate(v, at.Member("error"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorObject) Validate() error {
-	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
+	return rtimpl.ValidateValue("MissingRequiredClientCapabilityErrorObject", x, (*MissingRequiredClientCapabilityErrorObject).validate)
 }
 
-func (x *MissingRequiredClientCapabilityErrorObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *MissingRequiredClientCapabilityErrorObject) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	x.Data.validate(v, at.Member("data"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *MissingRequiredClientCapabilityErrorData) Validate() error {
-	return rootsrt.ValidateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
+	return rtimpl.ValidateValue("MissingRequiredClientCapabilityErrorData", x, (*MissingRequiredClientCapabilityErrorData).validate)
 }
 
-func (x *MissingRequiredClientCapabilityErrorData) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *MissingRequiredClientCapabilityErrorData) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	x.RequiredCapabilities.validate(v, at.Member("requiredCapabilities"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *RequestMetaObject) Validate() error {
-	return rootsrt.ValidateValue("RequestMetaObject", x, (*RequestMetaObject).validate)
+	return rtimpl.ValidateValue("RequestMetaObject", x, (*RequestMetaObject).validate)
 }
 
-func (x *RequestMetaObject) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *RequestMetaObject) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	x.ClientCapabilities.validate(v, at.Member("io.modelcontextprotocol/clientCapabilities"))
 }
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Error) Validate() error {
-	return rootsrt.ValidateValue("Error", x, (*Error).validate)
+	return rtimpl.ValidateValue("Error", x, (*Error).validate)
 }
 
-func (x *Error) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *Error) validate(v *rtimpl.Validator, at *rtimpl.Path) {}

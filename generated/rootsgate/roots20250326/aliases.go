@@ -4,7 +4,7 @@ package roots20250326
 
 import (
 	"github.com/rootsgen/rootsgen/generated/rootsgate/roots20241105"
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // Revision 2025-03-26 carries roots as 2024-11-05 does, in the same types: this package's
@@ -30,7 +30,7 @@ const (
 const ProtocolVersion = "2025-03-26"
 
 // Gate is what the kit's gate needs of this revision: roots20241105's, under this revision's version.
-var Gate = func() *rootsrt.RevisionPackage {
+var Gate = func() *rtimpl.RevisionPackage {
 	g := *roots20241105.Gate
 	g.Version = ProtocolVersion
 	return &g

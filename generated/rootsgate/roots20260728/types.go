@@ -5,7 +5,7 @@ package roots20260728
 import (
 	"encoding/json"
 	"errors"
-	"github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -51,7 +51,7 @@ type Root struct {
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -59,22 +59,22 @@ func (x *Root) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "name", "uri")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		case "name":
-			return rootsrt.DecodeString(v, &p.Name)
+			return rtimpl.DecodeString(v, &p.Name)
 		case "uri":
-			return rootsrt.DecodeString(v, &p.URI)
+			return rtimpl.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -82,11 +82,11 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+	return rtimpl.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
@@ -111,25 +111,25 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequest) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
 		o.Append("\"params\":", x.Params.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "method", "params")
+	return rtimpl.EndObject(&o, x.Extra, "method", "params")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequest
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequest", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "method":
-			return rootsrt.ConstIs(v, MethodListRoots)
+			return rtimpl.ConstIs(v, MethodListRoots)
 		case "params":
-			return rootsrt.DecodePtr(v, &p.Params)
+			return rtimpl.DecodePtr(v, &p.Params)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "method")
@@ -137,10 +137,10 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequest) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
+	return rtimpl.ValidateValue("ListRootsRequest", x, (*ListRootsRequest).validate)
 }
 
-func (x *ListRootsRequest) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsRequest) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Params != nil {
 		x.Params.validate(v, at.Member("params"))
 	}
@@ -165,22 +165,22 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta")
+	return rtimpl.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -188,10 +188,10 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
+	return rtimpl.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
-func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *ListRootsRequestParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment. The client sends it in inputResponses when it retries
@@ -213,22 +213,22 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+		return rtimpl.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return rootsrt.EndObject(&o, x.Extra, "roots")
+	return rtimpl.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodeSlice(v, &p.Roots)
+			return rtimpl.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -236,10 +236,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rtimpl.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -249,7 +249,7 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rtimpl.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // ClientCapabilities are the features the client declares, sent in the _meta
@@ -270,22 +270,22 @@ type ClientCapabilities struct {
 }
 
 func (x *ClientCapabilities) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Roots != nil {
 		o.Append("\"roots\":", x.Roots.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "roots")
+	return rtimpl.EndObject(&o, x.Extra, "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodePtr(v, &p.Roots)
+			return rtimpl.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -303,15 +303,15 @@ type RootsCapability struct {
 }
 
 func (x *RootsCapability) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
-	return rootsrt.EndObject(&o, x.Extra)
+	o := rtimpl.StartObject(b)
+	return rtimpl.EndObject(&o, x.Extra)
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
-		p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+		p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 		return err
 	})
 }
@@ -340,7 +340,7 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
@@ -351,7 +351,7 @@ func (x *InputRequiredResult) appendJSON(b []byte) ([]byte, error) {
 		o.String("\"requestState\":", x.RequestState)
 	}
 	o.String("\"resultType\":", x.ResultType)
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "inputRequests", "requestState", "resultType")
 }
 
 // InputResponseRequestParams are the params members that carry a client's
@@ -370,16 +370,16 @@ type InputResponseRequestParams struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	var p InputResponseRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "InputResponseRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
 			return p.Meta.UnmarshalJSON(v)
 		case "inputResponses":
-			return rootsrt.DecodeJSON(v, &p.InputResponses)
+			return rtimpl.DecodeJSON(v, &p.InputResponses)
 		case "requestState":
-			return rootsrt.DecodeString(v, &p.RequestState)
+			return rtimpl.DecodeString(v, &p.RequestState)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "_meta")
@@ -400,9 +400,9 @@ func (x MissingRequiredClientCapabilityErrorData) MarshalJSON() ([]byte, error) 
 }
 
 func (x *MissingRequiredClientCapabilityErrorData) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	o.Append("\"requiredCapabilities\":", x.RequiredCapabilities.appendJSON)
-	return rootsrt.EndObject(&o, x.Extra, "requiredCapabilities")
+	return rtimpl.EndObject(&o, x.Extra, "requiredCapabilities")
 }
 
 // MetaObject is the free-form _meta object for extra metadata. Key names
@@ -435,14 +435,14 @@ type RequestMetaObject struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	var p RequestMetaObject
-	return rootsrt.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RequestMetaObject", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "io.modelcontextprotocol/clientCapabilities":
 			return p.ClientCapabilities.UnmarshalJSON(v)
 		case "io.modelcontextprotocol/protocolVersion":
-			return rootsrt.DecodeString(v, &p.ProtocolVersion)
+			return rtimpl.DecodeString(v, &p.ProtocolVersion)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion")

@@ -14,7 +14,6 @@ type (
 	Revision               = rootsgate.Revision
 	ListRootsFunc          = rootsgate.ListRootsFunc
 	Client                 = rootsgate.Client
-	Ask                    = rootsgate.Ask
 	Session                = rootsgate.Session
 	DecodedRequest         = rootsgate.DecodedRequest
 	InputRequiredError     = rootsgate.InputRequiredError
@@ -37,7 +36,6 @@ type (
 var (
 	Revisions           = rootsgate.Revisions
 	Lookup              = rootsgate.Lookup
-	AskForRoots         = rootsgate.AskForRoots
 	RootsFromAnswer     = rootsgate.RootsFromAnswer
 	NewRootSet          = rootsgate.NewRootSet
 	ResolveSymlinks     = rootsgate.ResolveSymlinks

@@ -22,7 +22,7 @@ import (
 // where the kit stands, so that it only shrinks, or grows for a reason
 // that the commit changing it gives ('git log -L' on this line lists them
 // all).
-const kitLineBudget = 2031
+const kitLineBudget = 2030
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc
@@ -141,9 +141,9 @@ func TestKitFromProxy(t *testing.T) {
 		t.Errorf("-check after an edit: exit %d, want 1 naming the file\n%s", code, out)
 	}
 
-	// The kit imports the runtime of the rootsgen version go.mod pins, and
-	// nothing else of its module; -runtime copy writes a kit that imports
-	// nothing of it.
+	// The kit imports the runtime of the rootsgen version go.mod pins (its
+	// two packages), and nothing else of its module; -runtime copy writes
+	// a kit that imports nothing of it.
 	deps := func(pkg string) []string {
 		out, code := goCode(p, dir, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", pkg)
 		if code != 0 {
@@ -157,8 +157,8 @@ func TestKitFromProxy(t *testing.T) {
 		}
 		return ours
 	}
-	if got := deps("./mcproots"); strings.Join(got, " ") != "github.com/rootsgen/rootsgen/rootsrt" {
-		t.Errorf("the kit imports %v of rootsgen's module, want its runtime alone", got)
+	if got := deps("./mcproots"); strings.Join(got, " ") != "github.com/rootsgen/rootsgen/rootsrt/rtimpl github.com/rootsgen/rootsgen/rootsrt" {
+		t.Errorf("the kit imports %v of rootsgen's module, want its runtime alone, rootsrt and rtimpl", got)
 	}
 	copyLine := strings.Fields(strings.Replace(genLine, "-out ./mcproots", "-out ./copied -runtime copy", 1))
 	goIn(t, p, dir, copyLine[2:]...)

@@ -4,7 +4,7 @@ package roots20241105
 
 import (
 	"encoding/json"
-	"github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -34,14 +34,14 @@ type Root struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
-			return rootsrt.DecodeString(v, &p.Name)
+			return rtimpl.DecodeString(v, &p.Name)
 		case "uri":
-			return rootsrt.DecodeString(v, &p.URI)
+			return rtimpl.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -49,11 +49,11 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+	return rtimpl.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
@@ -71,14 +71,14 @@ type ListRootsResult struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		case "roots":
-			return rootsrt.DecodeSlice(v, &p.Roots)
+			return rtimpl.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -86,10 +86,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rtimpl.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -99,7 +99,7 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rtimpl.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // RootsListChangedNotificationParams are the optional parameters; this
@@ -113,12 +113,12 @@ type RootsListChangedNotificationParams struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -138,12 +138,12 @@ type ClientCapabilities struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodePtr(v, &p.Roots)
+			return rtimpl.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -161,12 +161,12 @@ type RootsCapability struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
-			return rootsrt.DecodeJSON(v, &p.ListChanged)
+			return rtimpl.DecodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})

@@ -7,17 +7,17 @@ package roots20250618
 import (
 	"encoding/json"
 
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
-// Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.
-var Gate = &rootsrt.RevisionPackage{
-	Revision: rootsrt.Revision{
+// Gate is what the kit's gate needs of this revision.
+var Gate = &rtimpl.RevisionPackage{
+	Revision: rtimpl.Revision{
 		Version:       ProtocolVersion,
 		DirectRequest: true,
 		ListChanged:   true,
 	},
-	CheckRoot: rootsrt.CheckAs(toRoot, (*Root).Validate),
+	CheckRoot: rtimpl.CheckAs(toRoot, (*Root).Validate),
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
 		if err := caps.UnmarshalJSON(raw); err != nil {
@@ -27,9 +27,9 @@ var Gate = &rootsrt.RevisionPackage{
 	},
 	ListRootsMethod: string(MethodListRoots),
 	ListRootsParams: listRootsParams,
-	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
+	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rtimpl.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
-		return rootsrt.FromRoots(roots, fromRoot), invalid, next, err
+		return rtimpl.FromRoots(roots, fromRoot), invalid, next, err
 	},
 	ListChangedMethod: string(MethodRootsListChanged),
 	CheckListChanged: func(params json.RawMessage) error {
@@ -38,12 +38,12 @@ var Gate = &rootsrt.RevisionPackage{
 }
 
 // fromRoot is the gate's view of a root; the maps are shared.
-func fromRoot(r Root) rootsrt.Root {
-	return rootsrt.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+func fromRoot(r Root) rtimpl.Root {
+	return rtimpl.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
 }
 
 // toRoot is the gate's root as this revision's.
-func toRoot(r rootsrt.Root) (Root, error) {
+func toRoot(r rtimpl.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
 }
 

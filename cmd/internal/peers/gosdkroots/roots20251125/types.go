@@ -4,7 +4,7 @@ package roots20251125
 
 import (
 	"encoding/json"
-	"github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -33,12 +33,12 @@ type NotificationParams struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	var p NotificationParams
-	return rootsrt.UnmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "NotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})

@@ -9,18 +9,18 @@ import (
 	"errors"
 	"fmt"
 
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
-// Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.
-var Gate = &rootsrt.RevisionPackage{
-	Revision: rootsrt.Revision{
+// Gate is what the kit's gate needs of this revision.
+var Gate = &rtimpl.RevisionPackage{
+	Revision: rtimpl.Revision{
 		Version:       ProtocolVersion,
 		InputRequests: true,
 		Deprecated:    true,
 	},
 	VersionKey:   "io.modelcontextprotocol/protocolVersion",
-	CheckRoot:    rootsrt.CheckAs(toRoot, (*Root).Validate),
+	CheckRoot:    rtimpl.CheckAs(toRoot, (*Root).Validate),
 	MissingRoots: missingRoots,
 	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
 		res, err := askForRoots(key, requestState, ListRootsRequestParams{})
@@ -29,24 +29,24 @@ var Gate = &rootsrt.RevisionPackage{
 		}
 		return res.MarshalJSON() // compact already: no second pass
 	},
-	DecodeRequest: func(params json.RawMessage) (rootsrt.StandAlone, error) {
+	DecodeRequest: func(params json.RawMessage) (rtimpl.StandAlone, error) {
 		var p InputResponseRequestParams
 		if err := p.UnmarshalJSON(params); err != nil {
-			return rootsrt.StandAlone{}, rootsrt.Malformed(ProtocolVersion, fmt.Errorf("request params: %w", err))
+			return rtimpl.StandAlone{}, rtimpl.Malformed(ProtocolVersion, fmt.Errorf("request params: %w", err))
 		}
-		req := rootsrt.StandAlone{
+		req := rtimpl.StandAlone{
 			Answered: func(key string) bool {
 				_, ok := p.InputResponses[key]
 				return ok
 			},
 			RequestState: p.RequestState,
-			Roots: func(key string, lenient bool) ([]rootsrt.Root, error, error) {
+			Roots: func(key string, lenient bool) ([]rtimpl.Root, error, error) {
 				result, err := listRootsResultIn(&p, key)
 				if err != nil {
 					return nil, nil, err
 				}
 				roots, invalid := result.ValidRoots()
-				return rootsrt.FromRoots(roots, fromRoot), invalid, nil
+				return rtimpl.FromRoots(roots, fromRoot), invalid, nil
 			},
 		}
 		if p.Meta.ClientCapabilities.Roots == nil {
@@ -57,12 +57,12 @@ var Gate = &rootsrt.RevisionPackage{
 }
 
 // fromRoot is the gate's view of a root; the maps are shared.
-func fromRoot(r Root) rootsrt.Root {
-	return rootsrt.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+func fromRoot(r Root) rtimpl.Root {
+	return rtimpl.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
 }
 
 // toRoot is the gate's root as this revision's.
-func toRoot(r rootsrt.Root) (Root, error) {
+func toRoot(r rtimpl.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
 }
 
@@ -88,7 +88,7 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
 	resp, ok := params.InputResponses[key]
-	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
+	raw, err := rtimpl.InputResponse(resp.Raw(), ok, key)
 	if err != nil {
 		return nil, err
 	}
@@ -101,9 +101,9 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 
 // missingRoots is the -32021 error for a request whose _meta does not
 // declare the roots capability.
-func missingRoots() *rootsrt.RPCError {
+func missingRoots() *rtimpl.RPCError {
 	data, _ := missingRootsData().MarshalJSON() // generated types marshal
-	return &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missingRootsMessage, Data: json.RawMessage(data)}
+	return &rtimpl.RPCError{Code: CodeMissingRequiredClientCapability, Message: missingRootsMessage, Data: json.RawMessage(data)}
 }
 
 // missingRootsMessage and missingRootsData are the message and data of

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.
@@ -34,25 +34,25 @@ type Root struct {
 }
 
 func (x *Root) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Name != "" {
 		o.String("\"name\":", x.Name)
 	}
 	o.String("\"uri\":", x.URI)
-	return rootsrt.EndObject(&o, x.Extra, "name", "uri")
+	return rtimpl.EndObject(&o, x.Extra, "name", "uri")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	var p Root
-	return rootsrt.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "Root", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "name":
-			return rootsrt.DecodeString(v, &p.Name)
+			return rtimpl.DecodeString(v, &p.Name)
 		case "uri":
-			return rootsrt.DecodeString(v, &p.URI)
+			return rtimpl.DecodeString(v, &p.URI)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "uri")
@@ -60,11 +60,11 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {
-	return rootsrt.ValidateValue("Root", x, (*Root).validate)
+	return rtimpl.ValidateValue("Root", x, (*Root).validate)
 }
 
-func (x *Root) validate(v *rootsrt.Validator, at *rootsrt.Path) {
-	if msg := rootsrt.CheckURI(x.URI, "file"); msg != "" {
+func (x *Root) validate(v *rtimpl.Validator, at *rtimpl.Path) {
+	if msg := rtimpl.CheckURI(x.URI, "file"); msg != "" {
 		v.Add(at.Member("uri"), msg)
 	}
 }
@@ -83,22 +83,22 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.Meta != nil {
 		o.Append("\"_meta\":", x.Meta.appendJSON)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "_meta")
+	return rtimpl.EndObject(&o, x.Extra, "_meta")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequestParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodePtr(v, &p.Meta)
+			return rtimpl.DecodePtr(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -106,10 +106,10 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsRequestParams) Validate() error {
-	return rootsrt.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
+	return rtimpl.ValidateValue("ListRootsRequestParams", x, (*ListRootsRequestParams).validate)
 }
 
-func (x *ListRootsRequestParams) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsRequestParams) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	if x.Meta != nil {
 		x.Meta.validate(v, at.Member("_meta"))
 	}
@@ -125,28 +125,28 @@ type ListRootsRequestParamsMeta struct {
 }
 
 func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if x.ProgressToken != nil {
 		o.Value("\"progressToken\":", x.ProgressToken)
 	}
-	return rootsrt.EndObject(&o, x.Extra, "progressToken")
+	return rtimpl.EndObject(&o, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsRequestParamsMeta", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "progressToken":
-			return rootsrt.DecodePtr(v, &p.ProgressToken)
+			return rtimpl.DecodePtr(v, &p.ProgressToken)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
 }
 
-func (x *ListRootsRequestParamsMeta) validate(v *rootsrt.Validator, at *rootsrt.Path) {}
+func (x *ListRootsRequestParamsMeta) validate(v *rtimpl.Validator, at *rtimpl.Path) {}
 
 // ListRootsResult is the reply to roots/list, listing every root the client
 // exposes at the moment.
@@ -164,27 +164,27 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
-	o := rootsrt.StartObject(b)
+	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
 		o.Value("\"_meta\":", x.Meta)
 	}
 	o.Append("\"roots\":", func(b []byte) ([]byte, error) {
-		return rootsrt.AppendSlice(b, x.Roots, (*Root).appendJSON)
+		return rtimpl.AppendSlice(b, x.Roots, (*Root).appendJSON)
 	})
-	return rootsrt.EndObject(&o, x.Extra, "_meta", "roots")
+	return rtimpl.EndObject(&o, x.Extra, "_meta", "roots")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	var p ListRootsResult
-	return rootsrt.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ListRootsResult", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		case "roots":
-			return rootsrt.DecodeSlice(v, &p.Roots)
+			return rtimpl.DecodeSlice(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	}, "roots")
@@ -192,10 +192,10 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *ListRootsResult) Validate() error {
-	return rootsrt.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
+	return rtimpl.ValidateValue("ListRootsResult", x, (*ListRootsResult).validate)
 }
 
-func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
+func (x *ListRootsResult) validate(v *rtimpl.Validator, at *rtimpl.Path) {
 	for i := range x.Roots {
 		x.Roots[i].validate(v, at.Item("roots", i))
 	}
@@ -205,7 +205,7 @@ func (x *ListRootsResult) validate(v *rootsrt.Validator, at *rootsrt.Path) {
 // a *ValidationError naming each one that does not by its index (nil when all
 // pass). Use Validate to reject the whole value instead.
 func (x *ListRootsResult) ValidRoots() ([]Root, error) {
-	return rootsrt.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
+	return rtimpl.ValidElements("ListRootsResult", "roots", x.Roots, (*Root).validate)
 }
 
 // RootsListChangedNotificationParams are the optional parameters; this
@@ -219,12 +219,12 @@ type RootsListChangedNotificationParams struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	var p RootsListChangedNotificationParams
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsListChangedNotificationParams", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "_meta":
-			return rootsrt.DecodeJSON(v, &p.Meta)
+			return rtimpl.DecodeJSON(v, &p.Meta)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -244,12 +244,12 @@ type ClientCapabilities struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	var p ClientCapabilities
-	return rootsrt.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "ClientCapabilities", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "roots":
-			return rootsrt.DecodePtr(v, &p.Roots)
+			return rtimpl.DecodePtr(v, &p.Roots)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -267,12 +267,12 @@ type RootsCapability struct {
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RootsCapability) UnmarshalJSON(data []byte) error {
 	var p RootsCapability
-	return rootsrt.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
+	return rtimpl.UnmarshalObject(x, &p, data, "RootsCapability", func(k, v []byte) (err error) {
 		switch string(k) {
 		case "listChanged":
-			return rootsrt.DecodeJSON(v, &p.ListChanged)
+			return rtimpl.DecodeJSON(v, &p.ListChanged)
 		default:
-			p.Extra, err = rootsrt.KeepMember(p.Extra, k, v)
+			p.Extra, err = rtimpl.KeepMember(p.Extra, k, v)
 			return err
 		}
 	})
@@ -299,16 +299,16 @@ func (u ProgressToken) String() string {
 func (u ProgressToken) MarshalJSON() ([]byte, error) {
 	switch u.kind {
 	case 1:
-		return rootsrt.MarshalPrimitive("string", u.s)
+		return rtimpl.MarshalPrimitive("string", u.s)
 	case 2:
-		return rootsrt.MarshalPrimitive("integer", u.i)
+		return rtimpl.MarshalPrimitive("integer", u.i)
 	}
 	return nil, errors.New("ProgressToken: no value to marshal")
 }
 
 // UnmarshalJSON accepts string or integer.
 func (u *ProgressToken) UnmarshalJSON(data []byte) error {
-	v, err := rootsrt.ScanPrimitive(data)
+	v, err := rtimpl.ScanPrimitive(data)
 	if err != nil {
 		return fmt.Errorf("ProgressToken: %w", err)
 	}

@@ -8,17 +8,17 @@ import (
 	"context"
 	"encoding/json"
 
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
-// Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.
-var Gate = &rootsrt.RevisionPackage{
-	Revision: rootsrt.Revision{
+// Gate is what the kit's gate needs of this revision.
+var Gate = &rtimpl.RevisionPackage{
+	Revision: rtimpl.Revision{
 		Version:       ProtocolVersion,
 		DirectRequest: true,
 		ListChanged:   true,
 	},
-	CheckRoot: rootsrt.CheckAs(toRoot, (*Root).Validate),
+	CheckRoot: rtimpl.CheckAs(toRoot, (*Root).Validate),
 	Client:    gateClient,
 	Capabilities: func(raw json.RawMessage) (roots, listChanged bool, err error) {
 		var caps ClientCapabilities
@@ -29,9 +29,9 @@ var Gate = &rootsrt.RevisionPackage{
 	},
 	ListRootsMethod: string(MethodListRoots),
 	ListRootsParams: listRootsParams,
-	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rootsrt.Root, error, string, error) {
+	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rtimpl.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
-		return rootsrt.FromRoots(roots, fromRoot), invalid, next, err
+		return rtimpl.FromRoots(roots, fromRoot), invalid, next, err
 	},
 	ListChangedMethod: string(MethodRootsListChanged),
 	CheckListChanged: func(params json.RawMessage) error {
@@ -40,7 +40,7 @@ var Gate = &rootsrt.RevisionPackage{
 }
 
 // gateClient is this revision's Client for the gate's, answering with list.
-func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionClient {
+func gateClient(list rtimpl.ListRootsFunc, listChanged bool) rtimpl.RevisionClient {
 	var handle func(context.Context, *RequestParams) (*ListRootsResult, error)
 	if list != nil {
 		handle = func(ctx context.Context, _ *RequestParams) (*ListRootsResult, error) {
@@ -55,15 +55,15 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 			return &ListRootsResult{Roots: out}, nil
 		}
 	}
-	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError) {
+	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rtimpl.RPCError) {
 		return answerListRoots(ctx, raw, list != nil, handle)
 	}
-	var rc rootsrt.RevisionClient
-	rc.HandleRequest = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *rootsrt.RPCError) {
+	var rc rtimpl.RevisionClient
+	rc.HandleRequest = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *rtimpl.RPCError) {
 		return handleListRoots(ctx, method, params, answer)
 	}
 	rc.NotifyListChanged = func(ctx context.Context, send func(ctx context.Context, method string, params json.RawMessage) error) (bool, error) {
-		return rootsrt.NotifyListChanged(ctx, list != nil && listChanged, func(ctx context.Context, params json.RawMessage) error {
+		return rtimpl.NotifyListChanged(ctx, list != nil && listChanged, func(ctx context.Context, params json.RawMessage) error {
 			return send(ctx, string(MethodRootsListChanged), params)
 		})
 	}
@@ -71,16 +71,16 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 }
 
 // fromRoot is the gate's view of a root; the maps are shared.
-func fromRoot(r Root) rootsrt.Root {
-	return rootsrt.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+func fromRoot(r Root) rtimpl.Root {
+	return rtimpl.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
 }
 
 // toRoot is the gate's root as this revision's.
-func toRoot(r rootsrt.Root) (Root, error) {
+func toRoot(r rtimpl.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
 }
 
-func toRoots(in []rootsrt.Root) ([]Root, error) {
+func toRoots(in []rtimpl.Root) ([]Root, error) {
 	out := make([]Root, len(in))
 	for i, r := range in {
 		var err error
@@ -94,8 +94,8 @@ func toRoots(in []rootsrt.Root) ([]Root, error) {
 // answerListRoots runs handle, the client's handler (nil when it has
 // none), for a roots/list with params raw, and checks its answer.
 // hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *RequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
-	call := rootsrt.ListRootsCall[RequestParams, ListRootsResult]{
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *RequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rtimpl.RPCError) {
+	call := rtimpl.ListRootsCall[RequestParams, ListRootsResult]{
 		HasCapability: hasCapability,
 		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*RequestParams, error) {
@@ -115,14 +115,14 @@ func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability boo
 }
 
 // answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rtimpl.RPCError)
 
 // handleListRoots answers a request from the server, roots/list, with
 // answer, and returns the JSON of the result, or the error object to
 // answer with.
-func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rootsrt.RPCError) {
+func handleListRoots(ctx context.Context, method string, params json.RawMessage, answer answerFunc) (json.RawMessage, *rtimpl.RPCError) {
 	if Method(method) != MethodListRoots {
-		return nil, &rootsrt.RPCError{Code: rootsrt.CodeMethodNotFound, Message: "Method not found"}
+		return nil, &rtimpl.RPCError{Code: rtimpl.CodeMethodNotFound, Message: "Method not found"}
 	}
 	result, rpcErr := answer(ctx, params)
 	if rpcErr != nil {
@@ -132,7 +132,7 @@ func handleListRoots(ctx context.Context, method string, params json.RawMessage,
 	// again and again as the buffer grows.
 	out, err := result.appendJSON(make([]byte, 0, 64+96*len(result.Roots)))
 	if err != nil {
-		return nil, rootsrt.InternalError()
+		return nil, rtimpl.InternalError()
 	}
 	return out, nil
 }

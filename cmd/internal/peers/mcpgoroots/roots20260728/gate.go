@@ -12,18 +12,18 @@ import (
 	"maps"
 	"slices"
 
-	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
-// Gate is this revision's [rootsrt.RevisionPackage], for the kit's gate.
-var Gate = &rootsrt.RevisionPackage{
-	Revision: rootsrt.Revision{
+// Gate is what the kit's gate needs of this revision.
+var Gate = &rtimpl.RevisionPackage{
+	Revision: rtimpl.Revision{
 		Version:       ProtocolVersion,
 		InputRequests: true,
 		Deprecated:    true,
 	},
 	VersionKey:   "io.modelcontextprotocol/protocolVersion",
-	CheckRoot:    rootsrt.CheckAs(toRoot, (*Root).Validate),
+	CheckRoot:    rtimpl.CheckAs(toRoot, (*Root).Validate),
 	Client:       gateClient,
 	MissingRoots: missingRoots,
 	AskForRoots: func(key, requestState string) (json.RawMessage, error) {
@@ -33,24 +33,24 @@ var Gate = &rootsrt.RevisionPackage{
 		}
 		return res.MarshalJSON() // compact already: no second pass
 	},
-	DecodeRequest: func(params json.RawMessage) (rootsrt.StandAlone, error) {
+	DecodeRequest: func(params json.RawMessage) (rtimpl.StandAlone, error) {
 		var p InputResponseRequestParams
 		if err := p.UnmarshalJSON(params); err != nil {
-			return rootsrt.StandAlone{}, rootsrt.Malformed(ProtocolVersion, fmt.Errorf("request params: %w", err))
+			return rtimpl.StandAlone{}, rtimpl.Malformed(ProtocolVersion, fmt.Errorf("request params: %w", err))
 		}
-		req := rootsrt.StandAlone{
+		req := rtimpl.StandAlone{
 			Answered: func(key string) bool {
 				_, ok := p.InputResponses[key]
 				return ok
 			},
 			RequestState: p.RequestState,
-			Roots: func(key string, lenient bool) ([]rootsrt.Root, error, error) {
+			Roots: func(key string, lenient bool) ([]rtimpl.Root, error, error) {
 				result, err := listRootsResultIn(&p, key)
 				if err != nil {
 					return nil, nil, err
 				}
 				roots, invalid := result.ValidRoots()
-				return rootsrt.FromRoots(roots, fromRoot), invalid, nil
+				return rtimpl.FromRoots(roots, fromRoot), invalid, nil
 			},
 		}
 		if p.Meta.ClientCapabilities.Roots == nil {
@@ -61,7 +61,7 @@ var Gate = &rootsrt.RevisionPackage{
 }
 
 // gateClient is this revision's Client for the gate's, answering with list.
-func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionClient {
+func gateClient(list rtimpl.ListRootsFunc, listChanged bool) rtimpl.RevisionClient {
 	var handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)
 	if list != nil {
 		handle = func(ctx context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
@@ -76,10 +76,10 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 			return &ListRootsResult{Roots: out}, nil
 		}
 	}
-	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError) {
+	answer := func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rtimpl.RPCError) {
 		return answerListRoots(ctx, raw, list != nil, handle)
 	}
-	var rc rootsrt.RevisionClient
+	var rc rtimpl.RevisionClient
 	rc.AnswerInputRequests = func(ctx context.Context, inputRequests json.RawMessage) (json.RawMessage, []string, error) {
 		var requests InputRequests
 		if err := json.Unmarshal(inputRequests, &requests); err != nil {
@@ -96,16 +96,16 @@ func gateClient(list rootsrt.ListRootsFunc, listChanged bool) rootsrt.RevisionCl
 }
 
 // fromRoot is the gate's view of a root; the maps are shared.
-func fromRoot(r Root) rootsrt.Root {
-	return rootsrt.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
+func fromRoot(r Root) rtimpl.Root {
+	return rtimpl.Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}
 }
 
 // toRoot is the gate's root as this revision's.
-func toRoot(r rootsrt.Root) (Root, error) {
+func toRoot(r rtimpl.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
 }
 
-func toRoots(in []rootsrt.Root) ([]Root, error) {
+func toRoots(in []rtimpl.Root) ([]Root, error) {
 	out := make([]Root, len(in))
 	for i, r := range in {
 		var err error
@@ -119,8 +119,8 @@ func toRoots(in []rootsrt.Root) ([]Root, error) {
 // answerListRoots runs handle, the client's handler (nil when it has
 // none), for a roots/list with params raw, and checks its answer.
 // hasCapability: the client declared roots.
-func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rootsrt.RPCError) {
-	call := rootsrt.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
+func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability bool, handle func(context.Context, *ListRootsRequestParams) (*ListRootsResult, error)) (*ListRootsResult, *rtimpl.RPCError) {
+	call := rtimpl.ListRootsCall[ListRootsRequestParams, ListRootsResult]{
 		HasCapability: hasCapability,
 		HasHandler:    handle != nil,
 		Decode: func(raw json.RawMessage) (*ListRootsRequestParams, error) {
@@ -140,7 +140,7 @@ func answerListRoots(ctx context.Context, raw json.RawMessage, hasCapability boo
 }
 
 // answerFunc answers a roots/list with params raw, as answerListRoots.
-type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rootsrt.RPCError)
+type answerFunc = func(ctx context.Context, raw json.RawMessage) (*ListRootsResult, *rtimpl.RPCError)
 
 // answerInputRequests answers the roots/list entries of requests with
 // answer, and returns the inputResponses entries for them and the keys of
@@ -149,10 +149,10 @@ func answerInputRequests(ctx context.Context, requests InputRequests, answer ans
 	responses = InputResponses{}
 	for _, key := range slices.Sorted(maps.Keys(requests)) {
 		raw := requests[key].Raw()
-		if err := rootsrt.CheckJSON(raw); err != nil {
+		if err := rtimpl.CheckJSON(raw); err != nil {
 			return nil, nil, fmt.Errorf("input request %q: %w", key, err)
 		}
-		if Method(rootsrt.InputRequestMethod(raw)) != MethodListRoots {
+		if Method(rtimpl.InputRequestMethod(raw)) != MethodListRoots {
 			others = append(others, key)
 			continue
 		}
@@ -199,7 +199,7 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 		return nil, errors.New("no params: the retried request carries no inputResponses")
 	}
 	resp, ok := params.InputResponses[key]
-	raw, err := rootsrt.InputResponse(resp.Raw(), ok, key)
+	raw, err := rtimpl.InputResponse(resp.Raw(), ok, key)
 	if err != nil {
 		return nil, err
 	}
@@ -212,9 +212,9 @@ func listRootsResultIn(params *InputResponseRequestParams, key string) (*ListRoo
 
 // missingRoots is the -32021 error for a request whose _meta does not
 // declare the roots capability.
-func missingRoots() *rootsrt.RPCError {
+func missingRoots() *rtimpl.RPCError {
 	data, _ := missingRootsData().MarshalJSON() // generated types marshal
-	return &rootsrt.RPCError{Code: CodeMissingRequiredClientCapability, Message: missingRootsMessage, Data: json.RawMessage(data)}
+	return &rtimpl.RPCError{Code: CodeMissingRequiredClientCapability, Message: missingRootsMessage, Data: json.RawMessage(data)}
 }
 
 // missingRootsMessage and missingRootsData are the message and data of

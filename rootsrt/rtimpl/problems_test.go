@@ -1,11 +1,11 @@
-package rootsrt_test
+package rtimpl_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // TestCheckURI: what a root URI may be, and the message that says why
@@ -45,12 +45,12 @@ func TestCheckURI(t *testing.T) {
 		{"file:///tmp/a\xffb", []string{"file"}, `byte 0xFF is not UTF-8 text; percent-encode it as %FF`},
 		{"file:///tmp/a\xc3", []string{"file"}, `byte 0xC3 is not UTF-8 text; percent-encode it as %C3`},
 	} {
-		got := rootsrt.CheckURI(c.uri, c.schemes...)
+		got := rtimpl.CheckURI(c.uri, c.schemes...)
 		if c.want == "" && got != "" || !strings.HasPrefix(got, c.want) {
 			t.Errorf("CheckURI(%q, %q) = %q, want %q", c.uri, c.schemes, got, c.want)
 		}
 	}
-	if n := testing.AllocsPerRun(100, func() { rootsrt.CheckURI("file:///home/me/project%20x", "file") }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { rtimpl.CheckURI("file:///home/me/project%20x", "file") }); n != 0 {
 		t.Errorf("CheckURI of a valid URI allocates %v times", n)
 	}
 }
@@ -59,17 +59,17 @@ func TestCheckURI(t *testing.T) {
 // of its member, as the Validator collects them; the paths cost nothing
 // until a problem is found.
 func TestValidationError(t *testing.T) {
-	v := rootsrt.Validator{TypeName: "ListRootsResult"}
+	v := rtimpl.Validator{TypeName: "ListRootsResult"}
 	if err := v.Err(); err != nil {
 		t.Errorf("no problems: %v", err)
 	}
-	var top *rootsrt.Path
+	var top *rtimpl.Path
 	v.Add(top, "the value itself")
 	v.Add(top.Member("_meta").Member("k"), "a member")
-	v.Add(rootsrt.ItemPath("roots", 2).Member("uri"), "an element's member")
+	v.Add(rtimpl.ItemPath("roots", 2).Member("uri"), "an element's member")
 	v.Add(top.Item("roots", 0).Elem(3), "an element of an element")
 	err := v.Err()
-	var ve *rootsrt.ValidationError
+	var ve *rtimpl.ValidationError
 	if !errors.As(err, &ve) || ve.Type != "ListRootsResult" || len(ve.Problems) != 4 {
 		t.Fatalf("Err() = %#v", err)
 	}
@@ -82,9 +82,9 @@ func TestValidationError(t *testing.T) {
 	}
 
 	// Many problems: the message lists 20 and counts the rest.
-	many := rootsrt.Validator{TypeName: "ListRootsResult"}
+	many := rtimpl.Validator{TypeName: "ListRootsResult"}
 	for i := range 100_000 {
-		many.Add(rootsrt.ItemPath("roots", i).Member("uri"), "not a file URI")
+		many.Add(rtimpl.ItemPath("roots", i).Member("uri"), "not a file URI")
 	}
 	msg := many.Err().Error()
 	if !strings.HasSuffix(msg, "; roots[19].uri: not a file URI; and 99980 more") || strings.Contains(msg, "roots[20]") {
@@ -95,7 +95,7 @@ func TestValidationError(t *testing.T) {
 // pair is a made-up generated type for the helpers generated methods call.
 type pair struct{ A, B string }
 
-func (p *pair) check(v *rootsrt.Validator, at *rootsrt.Path) {
+func (p *pair) check(v *rtimpl.Validator, at *rtimpl.Path) {
 	if p.A == "" {
 		v.Add(at.Member("a"), "empty")
 	}
@@ -103,14 +103,14 @@ func (p *pair) check(v *rootsrt.Validator, at *rootsrt.Path) {
 
 func (p *pair) unmarshal(data []byte) error {
 	var q pair
-	return rootsrt.UnmarshalObject(p, &q, data, "pair", func(k, v []byte) error {
+	return rtimpl.UnmarshalObject(p, &q, data, "pair", func(k, v []byte) error {
 		switch string(k) {
 		case "a":
-			return rootsrt.DecodeString(v, &q.A)
+			return rtimpl.DecodeString(v, &q.A)
 		case "b":
-			return rootsrt.DecodeString(v, &q.B)
+			return rtimpl.DecodeString(v, &q.B)
 		}
-		return rootsrt.ErrNotAllowed
+		return rtimpl.ErrNotAllowed
 	}, "a")
 }
 
@@ -129,23 +129,23 @@ func TestGeneratedMethodHelpers(t *testing.T) {
 		t.Errorf("unmarshal = %v, %+v; want {x }, every member replaced", err, p)
 	}
 
-	if err := rootsrt.ValidateValue("pair", &pair{A: "x"}, (*pair).check); err != nil {
+	if err := rtimpl.ValidateValue("pair", &pair{A: "x"}, (*pair).check); err != nil {
 		t.Errorf("ValidateValue of a valid pair = %v", err)
 	}
-	var ve *rootsrt.ValidationError
-	if err := rootsrt.ValidateValue("pair", &pair{}, (*pair).check); !errors.As(err, &ve) || ve.Type != "pair" || len(ve.Problems) != 1 || ve.Problems[0].Path != "a" {
+	var ve *rtimpl.ValidationError
+	if err := rtimpl.ValidateValue("pair", &pair{}, (*pair).check); !errors.As(err, &ve) || ve.Type != "pair" || len(ve.Problems) != 1 || ve.Problems[0].Path != "a" {
 		t.Errorf("ValidateValue of an empty pair = %#v", err)
 	}
 
 	elems := []pair{{A: "1"}, {}, {A: "3"}, {B: "4"}}
-	valid, err := rootsrt.ValidElements("list", "pairs", elems, (*pair).check)
+	valid, err := rtimpl.ValidElements("list", "pairs", elems, (*pair).check)
 	if len(valid) != 2 || valid[0].A != "1" || valid[1].A != "3" {
 		t.Errorf("ValidElements kept %+v", valid)
 	}
 	if !errors.As(err, &ve) || len(ve.Problems) != 2 || ve.Problems[0].Path != "pairs[1].a" || ve.Problems[1].Path != "pairs[3].a" {
 		t.Errorf("ValidElements error = %v", err)
 	}
-	if valid, err := rootsrt.ValidElements("list", "pairs", elems[:1], (*pair).check); err != nil || len(valid) != 1 {
+	if valid, err := rtimpl.ValidElements("list", "pairs", elems[:1], (*pair).check); err != nil || len(valid) != 1 {
 		t.Errorf("ValidElements of valid elements = %v, %v", valid, err)
 	}
 }
@@ -153,12 +153,12 @@ func TestGeneratedMethodHelpers(t *testing.T) {
 // AddErr files another value's problems under the member it sits at, as
 // if its validate had run there.
 func TestValidatorAddErr(t *testing.T) {
-	inner := &rootsrt.ValidationError{Type: "Root", Problems: []rootsrt.Problem{{Path: "uri", Message: "bad"}, {Path: "", Message: "whole"}, {Path: "[1]", Message: "elem"}}}
-	v := rootsrt.Validator{TypeName: "list"}
-	v.AddErr(rootsrt.ItemPath("roots", 2), inner)
+	inner := &rtimpl.ValidationError{Type: "Root", Problems: []rtimpl.Problem{{Path: "uri", Message: "bad"}, {Path: "", Message: "whole"}, {Path: "[1]", Message: "elem"}}}
+	v := rtimpl.Validator{TypeName: "list"}
+	v.AddErr(rtimpl.ItemPath("roots", 2), inner)
 	v.AddErr(nil, inner)
-	v.AddErr(rootsrt.ItemPath("roots", 3), errors.New("not a root"))
-	v.AddErr(rootsrt.ItemPath("roots", 4), nil)
+	v.AddErr(rtimpl.ItemPath("roots", 3), errors.New("not a root"))
+	v.AddErr(rtimpl.ItemPath("roots", 4), nil)
 	var got []string
 	for _, p := range v.Problems {
 		got = append(got, p.Path+": "+p.Message)
@@ -170,7 +170,7 @@ func TestValidatorAddErr(t *testing.T) {
 	if inner.Problems[0].Path != "uri" {
 		t.Errorf("AddErr changed the error it read: %q", inner.Problems[0].Path)
 	}
-	at := rootsrt.ItemPath("roots", 2)
+	at := rtimpl.ItemPath("roots", 2)
 	if n := testing.AllocsPerRun(100, func() { v.AddErr(at, nil) }); n != 0 {
 		t.Errorf("AddErr of no error: %v allocations", n)
 	}

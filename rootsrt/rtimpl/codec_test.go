@@ -1,4 +1,4 @@
-package rootsrt_test
+package rtimpl_test
 
 // Numbers in unions (request ids, progress tokens): a number is an
 // integer only when its value is exactly one in the int64 range, whatever
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // exactIntegers are numbers ScanPrimitive reads as the integer given.
@@ -64,24 +64,24 @@ var notTokens = []string{`+5`, `007`, `00`, `-`, `1.`, `.5`, `1e`, `1e+`, `0x10`
 
 func TestScanPrimitiveIntegers(t *testing.T) {
 	for _, c := range exactIntegers {
-		p, err := rootsrt.ScanPrimitive([]byte(c.in))
+		p, err := rtimpl.ScanPrimitive([]byte(c.in))
 		if err != nil || p.Kind != "number" || !p.IsInt || p.I != c.want || !p.Is("integer") || p.Describe() != "integer" {
 			t.Errorf("ScanPrimitive(%q) = %+v, %v; want the integer %d", c.in, p, err, c.want)
 		}
 	}
 	for _, c := range notIntegers {
-		p, err := rootsrt.ScanPrimitive([]byte(c.in))
+		p, err := rtimpl.ScanPrimitive([]byte(c.in))
 		if err != nil || p.Kind != "number" || p.IsInt || p.Is("integer") || p.NotInt != c.why || p.Describe() != c.why {
 			t.Errorf("ScanPrimitive(%q) = %+v, %v; want a number that is not an integer: %s", c.in, p, err, c.why)
 		}
 	}
 	for _, in := range notTokens {
-		if p, err := rootsrt.ScanPrimitive([]byte(in)); err == nil || !strings.HasPrefix(err.Error(), "malformed JSON: ") {
+		if p, err := rtimpl.ScanPrimitive([]byte(in)); err == nil || !strings.HasPrefix(err.Error(), "malformed JSON: ") {
 			t.Errorf("ScanPrimitive(%q) = %+v, %v; want a malformed JSON error", in, p, err)
 		}
 	}
 	for in, want := range map[string]string{`"x"`: "string", `true`: "boolean", `null`: "null", `{}`: "object", `[1]`: "array"} {
-		if p, err := rootsrt.ScanPrimitive([]byte(in)); err != nil || p.Kind != want || p.Is("integer") || p.Describe() != want {
+		if p, err := rtimpl.ScanPrimitive([]byte(in)); err != nil || p.Kind != want || p.Is("integer") || p.Describe() != want {
 			t.Errorf("ScanPrimitive(%s) = %+v, %v; want a %s", in, p, err, want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestScanPrimitiveMatchesBigRat(t *testing.T) {
 		if exact {
 			accepted++
 		}
-		p, err := rootsrt.ScanPrimitive([]byte(in))
+		p, err := rtimpl.ScanPrimitive([]byte(in))
 		switch {
 		case err != nil:
 			t.Errorf("%s: %v", in, err)

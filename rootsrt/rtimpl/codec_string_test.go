@@ -1,11 +1,11 @@
-package rootsrt_test
+package rtimpl_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // appendStringSeeds cover each way a byte is escaped: quote and
@@ -27,10 +27,10 @@ func FuzzAppendString(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rootsrt.AppendString([]byte("x"), s); !bytes.Equal(got, append([]byte("x"), want...)) {
+		if got := rtimpl.AppendString([]byte("x"), s); !bytes.Equal(got, append([]byte("x"), want...)) {
 			t.Fatalf("AppendString(%q) = %s, want x%s", s, got, want)
 		}
-		if got := rootsrt.AppendString(nil, []byte(s)); !bytes.Equal(got, want) {
+		if got := rtimpl.AppendString(nil, []byte(s)); !bytes.Equal(got, want) {
 			t.Fatalf("AppendString([]byte(%q)) = %s, want %s", s, got, want)
 		}
 	})
@@ -43,8 +43,8 @@ func TestAppendStringAllocs(t *testing.T) {
 	for _, s := range appendStringSeeds {
 		b := []byte(s)
 		if n := testing.AllocsPerRun(20, func() {
-			buf = rootsrt.AppendString(buf[:0], s)
-			buf = rootsrt.AppendString(buf[:0], b)
+			buf = rtimpl.AppendString(buf[:0], s)
+			buf = rtimpl.AppendString(buf[:0], b)
 		}); n != 0 {
 			t.Errorf("AppendString(%q): %v allocations, want 0", s, n)
 		}

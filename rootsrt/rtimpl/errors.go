@@ -1,4 +1,4 @@
-package rootsrt
+package rtimpl
 
 import (
 	"errors"

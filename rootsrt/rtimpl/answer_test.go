@@ -1,4 +1,4 @@
-package rootsrt_test
+package rtimpl_test
 
 // The client's side of roots/list (ListRootsCall.Answer), the helpers
 // that read inputRequests and inputResponses, and the errors every
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 type testParams struct {
@@ -24,8 +24,8 @@ type testResult struct {
 
 // call is a ListRootsCall of a client that declared roots and answers
 // with handle; its check refuses a root that is not a file URI.
-func call(handle func(context.Context, *testParams) (*testResult, error)) *rootsrt.ListRootsCall[testParams, testResult] {
-	return &rootsrt.ListRootsCall[testParams, testResult]{
+func call(handle func(context.Context, *testParams) (*testResult, error)) *rtimpl.ListRootsCall[testParams, testResult] {
+	return &rtimpl.ListRootsCall[testParams, testResult]{
 		HasCapability: true, HasHandler: true,
 		Decode: func(raw json.RawMessage) (*testParams, error) {
 			p := new(testParams)
@@ -39,9 +39,9 @@ func call(handle func(context.Context, *testParams) (*testResult, error)) *roots
 		},
 		Handle: handle,
 		Check: func(r *testResult) error {
-			v := rootsrt.Validator{TypeName: "ListRootsResult"}
+			v := rtimpl.Validator{TypeName: "ListRootsResult"}
 			for i := range r.Roots {
-				checkTestRoot(&r.Roots[i], &v, rootsrt.ItemPath("roots", i))
+				checkTestRoot(&r.Roots[i], &v, rtimpl.ItemPath("roots", i))
 			}
 			return v.Err()
 		},
@@ -49,7 +49,7 @@ func call(handle func(context.Context, *testParams) (*testResult, error)) *roots
 	}
 }
 
-func rpcJSON(e *rootsrt.RPCError) string {
+func rpcJSON(e *rtimpl.RPCError) string {
 	if e == nil {
 		return ""
 	}
@@ -74,19 +74,19 @@ func TestListRootsCallAnswer(t *testing.T) {
 	})
 	for _, c := range []struct {
 		name   string
-		call   *rootsrt.ListRootsCall[testParams, testResult]
+		call   *rtimpl.ListRootsCall[testParams, testResult]
 		params string
 		result string // the result's JSON, "" when refused
 		err    string // the error object's JSON, or a prefix of it
 	}{
 		{"answered", ok, `{"cursor":"c"}`, `{"roots":[{"uri":"file:///a"}]}`, ""},
 		{"no params", ok, ``, `{"roots":[{"uri":"file:///a"}]}`, ""},
-		{"no capability", func() *rootsrt.ListRootsCall[testParams, testResult] { c := *ok; c.HasCapability = false; return &c }(), `{}`, "", noCap},
-		{"no handler", func() *rootsrt.ListRootsCall[testParams, testResult] { c := *ok; c.HasHandler = false; return &c }(), `{}`, "", noHandler},
+		{"no capability", func() *rtimpl.ListRootsCall[testParams, testResult] { c := *ok; c.HasCapability = false; return &c }(), `{}`, "", noCap},
+		{"no handler", func() *rtimpl.ListRootsCall[testParams, testResult] { c := *ok; c.HasHandler = false; return &c }(), `{}`, "", noHandler},
 		{"malformed params", ok, `{"cursor":`, "", `{"code":-32602,"message":"Invalid params","data":{"reason":"malformed JSON: `},
 		{"params of the wrong kind", ok, `[1]`, "", `{"code":-32602,"message":"Invalid params","data":{"reason":"params: want an object"}}`},
 		{"the handler's own error object", call(func(context.Context, *testParams) (*testResult, error) {
-			return nil, rootsrt.NotSupported("not today")
+			return nil, rtimpl.NotSupported("not today")
 		}), `{}`, "", `{"code":-32601,"message":"Roots not supported","data":{"reason":"not today"}}`},
 		{"a plain error, whose text stays home", call(func(context.Context, *testParams) (*testResult, error) {
 			return nil, errors.New("database password is hunter2")
@@ -129,7 +129,7 @@ func TestInputRequestMethod(t *testing.T) {
 		`"roots/list"`:                                        "",
 		`{"params":{"method":"roots/list"},"method":"other"}`: "other",
 	} {
-		if got := rootsrt.InputRequestMethod(json.RawMessage(in)); got != want {
+		if got := rtimpl.InputRequestMethod(json.RawMessage(in)); got != want {
 			t.Errorf("InputRequestMethod(%s) = %q, want %q", in, got, want)
 		}
 	}
@@ -147,7 +147,7 @@ func TestInputResponse(t *testing.T) {
 		{` null`, true, `inputResponses["k"] is null, not a result`},
 		{`{"roots":`, true, `inputResponses["k"]: malformed JSON`},
 	} {
-		got, err := rootsrt.InputResponse(json.RawMessage(c.raw), c.present, "k")
+		got, err := rtimpl.InputResponse(json.RawMessage(c.raw), c.present, "k")
 		switch {
 		case c.err == "" && (err != nil || string(got) != c.raw):
 			t.Errorf("InputResponse(%q) = %s, %v", c.raw, got, err)
@@ -159,18 +159,18 @@ func TestInputResponse(t *testing.T) {
 
 func TestGuard(t *testing.T) {
 	boom := errors.New("boom")
-	if v, err := rootsrt.Guard("f", func() (int, error) { return 7, nil }); v != 7 || err != nil {
+	if v, err := rtimpl.Guard("f", func() (int, error) { return 7, nil }); v != 7 || err != nil {
 		t.Errorf("Guard of a function that returns = %d, %v", v, err)
 	}
-	v, err := rootsrt.Guard("f", func() (int, error) { panic(boom) })
-	var pe *rootsrt.PanicError
+	v, err := rtimpl.Guard("f", func() (int, error) { panic(boom) })
+	var pe *rtimpl.PanicError
 	if v != 0 || !errors.As(err, &pe) || pe.What != "f" || !errors.Is(err, boom) || err.Error() != "f panicked: boom" {
 		t.Errorf("Guard of a panic = %d, %v", v, err)
 	}
-	if _, err := rootsrt.Guard("g", func() (int, error) { panic(42) }); err == nil || errors.Unwrap(err) != nil || err.Error() != "g panicked: 42" {
+	if _, err := rtimpl.Guard("g", func() (int, error) { panic(42) }); err == nil || errors.Unwrap(err) != nil || err.Error() != "g panicked: 42" {
 		t.Errorf("Guard of a panic with a non-error = %v", err)
 	}
-	e := rootsrt.InvalidParams(errors.New("why"))
+	e := rtimpl.InvalidParams(errors.New("why"))
 	if e.Error() != "JSON-RPC error -32602: Invalid params" || rpcJSON(e) != `{"code":-32602,"message":"Invalid params","data":{"reason":"why"}}` {
 		t.Errorf("InvalidParams = %v, %s", e, rpcJSON(e))
 	}

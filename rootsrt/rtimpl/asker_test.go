@@ -4,7 +4,7 @@
 // testing/synctest and sync.WaitGroup.Go (1.25), and the tests run
 // with Go 1.26.
 
-package rootsrt_test
+package rtimpl_test
 
 // The roots cache, Asker, driven as a revision's Server drives it: an
 // AskConfig whose Request is a fake client and whose Decode reads
@@ -28,7 +28,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // pageParams are the params of the roots/list for the page at cursor.
@@ -53,7 +53,7 @@ func decodeAnswer(raw json.RawMessage, lenient bool) ([]testRoot, error, string,
 	if res.Roots == nil {
 		return nil, nil, "", errors.New("ListRootsResult: roots: required")
 	}
-	valid, invalid := rootsrt.ValidElements("ListRootsResult", "roots", *res.Roots, checkTestRoot)
+	valid, invalid := rtimpl.ValidElements("ListRootsResult", "roots", *res.Roots, checkTestRoot)
 	if !lenient {
 		if invalid != nil {
 			return nil, nil, "", invalid
@@ -66,13 +66,13 @@ func decodeAnswer(raw json.RawMessage, lenient bool) ([]testRoot, error, string,
 // asked is a revision's Server reduced to its cache: an Asker and the
 // configuration it asks with.
 type asked struct {
-	a   rootsrt.Asker[testRoot]
-	cfg rootsrt.AskConfig[testRoot]
+	a   rtimpl.Asker[testRoot]
+	cfg rtimpl.AskConfig[testRoot]
 }
 
 // newAsked is a cache asking with c, whose Params and Decode default to
 // pageParams and decodeAnswer.
-func newAsked(c rootsrt.AskConfig[testRoot]) *asked {
+func newAsked(c rtimpl.AskConfig[testRoot]) *asked {
 	if c.Params == nil {
 		c.Params = pageParams
 	}
@@ -135,8 +135,8 @@ func expect(t *testing.T, s *asked, c *counting, n int, when string) {
 }
 
 func TestAskerDefaults(t *testing.T) {
-	if rootsrt.DefaultTimeout != 30*time.Second || rootsrt.DefaultMaxPages != 100 {
-		t.Errorf("DefaultTimeout = %v, DefaultMaxPages = %d; want the documented 30s and 100", rootsrt.DefaultTimeout, rootsrt.DefaultMaxPages)
+	if rtimpl.DefaultTimeout != 30*time.Second || rtimpl.DefaultMaxPages != 100 {
+		t.Errorf("DefaultTimeout = %v, DefaultMaxPages = %d; want the documented 30s and 100", rtimpl.DefaultTimeout, rtimpl.DefaultMaxPages)
 	}
 }
 
@@ -144,7 +144,7 @@ func TestAskerSharesOneRequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var calls atomic.Int32
 		release := make(chan struct{})
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 			calls.Add(1)
 			if err := checkParams(params); err != nil {
 				return nil, err
@@ -212,7 +212,7 @@ func (c *scripted) request(ctx context.Context, params json.RawMessage) (json.Ra
 func TestAskerInvalidateDuringFetch(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		client := &scripted{gates: []chan struct{}{make(chan struct{})}}
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: client.request})
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: client.request})
 		const n = 3
 		results := make([][]testRoot, n)
 		errs := make([]error, n)
@@ -246,7 +246,7 @@ func TestAskerInvalidateDuringFetch(t *testing.T) {
 func TestAskerCallerAfterInvalidate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		client := &scripted{gates: []chan struct{}{make(chan struct{}), make(chan struct{})}}
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: client.request})
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: client.request})
 		type result struct {
 			roots []testRoot
 			err   error
@@ -299,11 +299,11 @@ func TestAskerTimeout(t *testing.T) {
 	for _, c := range []struct {
 		timeout, want time.Duration
 		says          string
-	}{{50 * time.Millisecond, 50 * time.Millisecond, "50ms"}, {0, rootsrt.DefaultTimeout, "30s"}, {-time.Second, rootsrt.DefaultTimeout, "30s"}} {
+	}{{50 * time.Millisecond, 50 * time.Millisecond, "50ms"}, {0, rtimpl.DefaultTimeout, "30s"}, {-time.Second, rtimpl.DefaultTimeout, "30s"}} {
 		t.Run(fmt.Sprint(c.timeout), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				var calls atomic.Int32
-				s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Timeout: c.timeout, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+				s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Timeout: c.timeout, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 					calls.Add(1)
 					if d, ok := ctx.Deadline(); !ok || !d.Equal(time.Now().Add(c.want)) {
 						t.Errorf("the request's deadline = %v, %v; want %v from now", d, ok, c.want)
@@ -314,7 +314,7 @@ func TestAskerTimeout(t *testing.T) {
 				for i := 1; i <= 2; i++ {
 					start := time.Now()
 					roots, err := s.roots(context.Background())
-					if roots != nil || !errors.Is(err, rootsrt.ErrNoAnswer) || !strings.Contains(err.Error(), c.says) {
+					if roots != nil || !errors.Is(err, rtimpl.ErrNoAnswer) || !strings.Contains(err.Error(), c.says) {
 						t.Errorf("call %d: Roots = %v, %v; want ErrNoAnswer naming %s", i, roots, err, c.says)
 					}
 					if waited := time.Since(start); waited != c.want {
@@ -336,7 +336,7 @@ func TestAskerCallerCancels(t *testing.T) {
 		var calls atomic.Int32
 		release := make(chan struct{})
 		entered := make(chan context.Context, 1)
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 			calls.Add(1)
 			entered <- ctx
 			select {
@@ -392,7 +392,7 @@ func TestAskerErrorsAreNotCached(t *testing.T) {
 		says   string
 	}{
 		{"Transport", func() (json.RawMessage, error) { return nil, transportErr }, "connection reset"},
-		{"RPCError", func() (json.RawMessage, error) { return nil, rootsrt.InternalError() }, "-32603"},
+		{"RPCError", func() (json.RawMessage, error) { return nil, rtimpl.InternalError() }, "-32603"},
 		{"InvalidRoot", func() (json.RawMessage, error) {
 			return json.RawMessage(`{"roots":[{"uri":"https://example.com/not-a-file"}]}`), nil
 		}, "roots[0].uri"},
@@ -402,7 +402,7 @@ func TestAskerErrorsAreNotCached(t *testing.T) {
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			var calls atomic.Int32
-			s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+			s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 				if calls.Add(1) == 1 {
 					return f.answer()
 				}
@@ -415,8 +415,8 @@ func TestAskerErrorsAreNotCached(t *testing.T) {
 			if f.name == "Transport" && !errors.Is(err, transportErr) {
 				t.Errorf("Roots error %v does not wrap the transport's", err)
 			}
-			var rpcErr *rootsrt.RPCError
-			if f.name == "RPCError" && (!errors.As(err, &rpcErr) || rpcErr.Code != rootsrt.CodeInternalError) {
+			var rpcErr *rtimpl.RPCError
+			if f.name == "RPCError" && (!errors.As(err, &rpcErr) || rpcErr.Code != rtimpl.CodeInternalError) {
 				t.Errorf("Roots error %v does not wrap the client's *RPCError", err)
 			}
 			for i := range 2 {
@@ -438,7 +438,7 @@ func TestAskerReturnsCopies(t *testing.T) {
 	}
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(context.Context, json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(context.Context, json.RawMessage) (json.RawMessage, error) {
 			<-release
 			return answerOf(askRootsA), nil
 		}})
@@ -468,7 +468,7 @@ func TestAskerReturnsCopies(t *testing.T) {
 func TestAskerWithoutKeep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &counting{}
-		s := newAsked(rootsrt.AskConfig[testRoot]{Request: c.request})
+		s := newAsked(rtimpl.AskConfig[testRoot]{Request: c.request})
 		for n := 1; n <= 3; n++ {
 			expect(t, s, c, n, fmt.Sprintf("call %d, no time between calls", n))
 		}
@@ -477,7 +477,7 @@ func TestAskerWithoutKeep(t *testing.T) {
 
 		c = &counting{}
 		release := make(chan struct{})
-		s = newAsked(rootsrt.AskConfig[testRoot]{Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
+		s = newAsked(rtimpl.AskConfig[testRoot]{Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
 			<-release
 			return c.request(ctx, p)
 		}})
@@ -506,7 +506,7 @@ func TestAskerWithoutKeep(t *testing.T) {
 func TestAskerKeepKeepsAnswer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &counting{}
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: c.request})
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: c.request})
 		expect(t, s, c, 1, "first call")
 		time.Sleep(1000 * time.Hour)
 		expect(t, s, c, 1, "1000 hours later")
@@ -525,7 +525,7 @@ func TestAskerMaxAge(t *testing.T) {
 		t.Run(fmt.Sprintf("Keep=%v", keep), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				c := &counting{}
-				s := newAsked(rootsrt.AskConfig[testRoot]{Keep: keep, MaxAge: maxAge, Request: c.request})
+				s := newAsked(rtimpl.AskConfig[testRoot]{Keep: keep, MaxAge: maxAge, Request: c.request})
 				expect(t, s, c, 1, "first call")
 				time.Sleep(maxAge - time.Nanosecond)
 				expect(t, s, c, 1, "just before MaxAge")
@@ -546,7 +546,7 @@ func TestAskerMaxAgeFromSending(t *testing.T) {
 	const maxAge, slow = 5 * time.Second, 3 * time.Second
 	synctest.Test(t, func(t *testing.T) {
 		c := &counting{}
-		s := newAsked(rootsrt.AskConfig[testRoot]{MaxAge: maxAge, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{MaxAge: maxAge, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
 			time.Sleep(slow)
 			return c.request(ctx, p)
 		}})
@@ -569,7 +569,7 @@ func TestAskerRequestPanics(t *testing.T) {
 		check func(t *testing.T, err error)
 	}{
 		{"PanicString", func() { panic("transport exploded") }, func(t *testing.T, err error) {
-			var pe *rootsrt.PanicError
+			var pe *rtimpl.PanicError
 			if !errors.As(err, &pe) || pe.What != "Request" || !strings.Contains(err.Error(), "Request panicked: transport exploded") {
 				t.Errorf("Roots error %q does not say that Request panicked, with what", err)
 			}
@@ -589,7 +589,7 @@ func TestAskerRequestPanics(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				c := &counting{}
 				release := make(chan struct{})
-				s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
+				s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
 					if c.calls.Load() == 0 {
 						c.calls.Add(1)
 						<-release
@@ -634,7 +634,7 @@ func TestAskerLenient(t *testing.T) {
 		return json.RawMessage(mixed), nil
 	}
 	var reported []error
-	s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Lenient: true, OnInvalidRoots: func(err error) { reported = append(reported, err) }, Request: request})
+	s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Lenient: true, OnInvalidRoots: func(err error) { reported = append(reported, err) }, Request: request})
 	for range 2 {
 		if r, err := s.roots(context.Background()); err != nil || !slices.Equal(r, []testRoot{{URI: "file:///a"}, {URI: "file:///c"}}) {
 			t.Errorf("lenient Roots = %v, %v; want the two file roots", r, err)
@@ -643,12 +643,12 @@ func TestAskerLenient(t *testing.T) {
 	if len(reported) != 1 || reported[0].Error() != `ListRootsResult: roots[1].uri: scheme "http" is not allowed here (want file)` || calls.Load() != 1 {
 		t.Errorf("OnInvalidRoots got %v after %d requests; want the one bad root, and the answer cached", reported, calls.Load())
 	}
-	s = newAsked(rootsrt.AskConfig[testRoot]{Keep: true, OnInvalidRoots: func(err error) { t.Errorf("OnInvalidRoots called in strict mode: %v", err) }, Request: request})
+	s = newAsked(rtimpl.AskConfig[testRoot]{Keep: true, OnInvalidRoots: func(err error) { t.Errorf("OnInvalidRoots called in strict mode: %v", err) }, Request: request})
 	if r, err := s.roots(context.Background()); r != nil || err == nil || !strings.Contains(err.Error(), "roots[1].uri") {
 		t.Errorf("strict Roots = %v, %v; want an error naming roots[1].uri", r, err)
 	}
 	calls.Store(0)
-	s = newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Lenient: true, OnInvalidRoots: func(error) { panic("reporter broke") }, Request: request})
+	s = newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Lenient: true, OnInvalidRoots: func(error) { panic("reporter broke") }, Request: request})
 	for i := int32(1); i <= 2; i++ {
 		r, err := s.roots(context.Background())
 		if r != nil || err == nil || !strings.Contains(err.Error(), "OnInvalidRoots panicked: reporter broke") || calls.Load() != i {
@@ -663,7 +663,7 @@ func TestAskerLenient(t *testing.T) {
 func TestAskerCancelledContext(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &counting{}
-		s := newAsked(rootsrt.AskConfig[testRoot]{Request: c.request})
+		s := newAsked(rtimpl.AskConfig[testRoot]{Request: c.request})
 		cancelled, cancel := context.WithCancel(context.Background())
 		cancel()
 		expired, cancel2 := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
@@ -679,7 +679,7 @@ func TestAskerCancelledContext(t *testing.T) {
 		}
 		expect(t, s, c, 1, "the first call with a live ctx")
 
-		s = newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: c.request})
+		s = newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: c.request})
 		expect(t, s, c, 2, "a kept answer's first call")
 		if r, err := s.roots(cancelled); err != context.Canceled || r != nil {
 			t.Errorf("Roots with a cancelled ctx and cached roots = %v, %v; want nil, context.Canceled", r, err)
@@ -699,7 +699,7 @@ func TestAskerRequestContext(t *testing.T) {
 		c := &counting{}
 		release := make(chan struct{})
 		entered := make(chan context.Context, 1)
-		s := newAsked(rootsrt.AskConfig[testRoot]{Timeout: timeout, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Timeout: timeout, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
 			entered <- ctx
 			select {
 			case <-release:
@@ -742,14 +742,14 @@ func TestAskerRequestContext(t *testing.T) {
 func TestAskerAnswerAtDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &counting{}
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, p json.RawMessage) (json.RawMessage, error) {
 			<-ctx.Done() // the answer arrives just as the timeout ends
 			return c.request(ctx, p)
 		}})
 		start := time.Now()
 		expect(t, s, c, 1, "an answer at the deadline")
-		if d := time.Since(start); d != rootsrt.DefaultTimeout {
-			t.Errorf("the request ended after %v, want DefaultTimeout, %v", d, rootsrt.DefaultTimeout)
+		if d := time.Since(start); d != rtimpl.DefaultTimeout {
+			t.Errorf("the request ended after %v, want DefaultTimeout, %v", d, rtimpl.DefaultTimeout)
 		}
 		expect(t, s, c, 1, "from the cache")
 	})
@@ -823,8 +823,8 @@ func TestAskerPaging(t *testing.T) {
 		{"not paged", chain(3), false, 0, roots(1), []string{""}, ""},
 		{"at MaxPages", chain(3), true, 3, roots(3), []string{"", "c1", "c2"}, ""},
 		{"over MaxPages", chain(4), true, 3, nil, []string{"", "c1", "c2"}, "too many pages: the client has more than 3"},
-		{"at DefaultMaxPages", chain(rootsrt.DefaultMaxPages), true, 0, roots(rootsrt.DefaultMaxPages), nil, ""},
-		{"over DefaultMaxPages", chain(rootsrt.DefaultMaxPages + 1), true, 0, nil, nil, "more than 100"},
+		{"at DefaultMaxPages", chain(rtimpl.DefaultMaxPages), true, 0, roots(rtimpl.DefaultMaxPages), nil, ""},
+		{"over DefaultMaxPages", chain(rtimpl.DefaultMaxPages + 1), true, 0, nil, nil, "more than 100"},
 		{"a cursor again", map[string]string{
 			"":  `{"roots":[{"uri":"file:///1"}],"nextCursor":"x"}`,
 			"x": `{"roots":[{"uri":"file:///2"}],"nextCursor":"y"}`,
@@ -835,13 +835,13 @@ func TestAskerPaging(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			client := &pagedClient{pages: c.pages}
-			s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Paged: c.paged, MaxPages: c.maxPages, Request: client.request})
+			s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Paged: c.paged, MaxPages: c.maxPages, Request: client.request})
 			got, err := s.roots(context.Background())
 			if c.err != "" {
 				if err == nil || got != nil || !strings.Contains(err.Error(), c.err) {
 					t.Errorf("Roots = %v, %v; want an error saying %q", got, err, c.err)
 				}
-				if strings.Contains(c.err, "more than") && !errors.Is(err, rootsrt.ErrTooManyPages) {
+				if strings.Contains(c.err, "more than") && !errors.Is(err, rtimpl.ErrTooManyPages) {
 					t.Errorf("Roots error %v does not wrap ErrTooManyPages", err)
 				}
 			} else if err != nil || !slices.Equal(got, c.want) {
@@ -859,7 +859,7 @@ func TestAskerPaging(t *testing.T) {
 		})
 	}
 	// Params that cannot be made end the listing with their error.
-	s := newAsked(rootsrt.AskConfig[testRoot]{Paged: true, Request: (&pagedClient{pages: chain(2)}).request, Params: func(cursor string) (json.RawMessage, error) {
+	s := newAsked(rtimpl.AskConfig[testRoot]{Paged: true, Request: (&pagedClient{pages: chain(2)}).request, Params: func(cursor string) (json.RawMessage, error) {
 		if cursor != "" {
 			return nil, errors.New("no params for a cursor")
 		}
@@ -877,7 +877,7 @@ func TestAskerPaging(t *testing.T) {
 func TestAskerListChangedStorm(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var inFlight atomic.Int32
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 			inFlight.Add(1)
 			defer inFlight.Add(-1)
 			<-ctx.Done() // never answers
@@ -887,13 +887,13 @@ func TestAskerListChangedStorm(t *testing.T) {
 		for i := range 100 {
 			go func() { _, err := s.roots(context.Background()); errs <- err }()
 			synctest.Wait()
-			if n := inFlight.Load(); n > rootsrt.MaxListings {
-				t.Fatalf("after %d calls, each followed by Invalidate: %d roots/list in flight, want at most %d", i+1, n, rootsrt.MaxListings)
+			if n := inFlight.Load(); n > rtimpl.MaxListings {
+				t.Fatalf("after %d calls, each followed by Invalidate: %d roots/list in flight, want at most %d", i+1, n, rtimpl.MaxListings)
 			}
 			s.a.Invalidate()
 		}
 		for range 100 {
-			if err := <-errs; !errors.Is(err, rootsrt.ErrNoAnswer) {
+			if err := <-errs; !errors.Is(err, rtimpl.ErrNoAnswer) {
 				t.Fatalf("a caller: %v, want ErrNoAnswer (after the newest request's Timeout)", err)
 			}
 		}
@@ -906,7 +906,7 @@ func TestAskerListChangedStorm(t *testing.T) {
 func TestAskerSlowChattyClient(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var n atomic.Int32
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 			k := n.Add(1)
 			select {
 			case <-time.After(300 * time.Millisecond):
@@ -940,7 +940,7 @@ func TestAskerSlowChattyClient(t *testing.T) {
 // the client keeps announcing changes and answers none.
 func TestAskerStormKeepsTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := newAsked(rootsrt.AskConfig[testRoot]{Keep: true, Timeout: time.Second, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
+		s := newAsked(rtimpl.AskConfig[testRoot]{Keep: true, Timeout: time.Second, Request: func(ctx context.Context, _ json.RawMessage) (json.RawMessage, error) {
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}})
@@ -948,7 +948,7 @@ func TestAskerStormKeepsTimeout(t *testing.T) {
 		first := make(chan time.Duration, 1)
 		go func() {
 			_, err := s.roots(context.Background())
-			if !errors.Is(err, rootsrt.ErrNoAnswer) {
+			if !errors.Is(err, rtimpl.ErrNoAnswer) {
 				t.Errorf("the first caller: %v, want ErrNoAnswer", err)
 			}
 			first <- time.Since(start)
