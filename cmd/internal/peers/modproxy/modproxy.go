@@ -6,12 +6,14 @@ package modproxy
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,12 +27,13 @@ import (
 // ModulePath is rootsgen's module path.
 const ModulePath = "github.com/rootsgen/rootsgen"
 
-// Proxy is a module proxy directory that serves one version of rootsgen,
-// and the environment the go command needs to use it.
+// Proxy is a module proxy directory that serves rootsgen at a version,
+// or at several when Publish is called again with the same dir, and the
+// environment the go command needs to use it.
 type Proxy struct {
 	// Dir is the proxy's directory (GOPROXY=file://Dir).
 	Dir string
-	// Version is the version of rootsgen it serves.
+	// Version is the version of rootsgen this Publish added to it.
 	Version string
 	// Env is an environment for the go command: the proxy first, then
 	// the user's module cache and proxies for rootsgen's dependencies; a
@@ -41,10 +44,12 @@ type Proxy struct {
 }
 
 // Publish writes the module zip of the checkout at repoRoot, as version,
-// into a new proxy directory below dir. The zip holds what git lists as
-// part of the checkout (tracked files and untracked files git does not
-// ignore), so node_modules, build output and the nested test module stay
-// out, as they would from a tagged release.
+// into the proxy directory below dir, which it creates the first time: a
+// second call with the same dir adds a second version, and the proxy's
+// list (what @latest chooses from) names both. The zip holds what git
+// lists as part of the checkout (tracked files and untracked files git
+// does not ignore), so node_modules, build output and the nested test
+// module stay out, as they would from a tagged release.
 func Publish(t testing.TB, repoRoot, dir, version string) *Proxy {
 	t.Helper()
 	goCmd, err := exec.LookPath("go")
@@ -78,8 +83,15 @@ func Publish(t testing.TB, repoRoot, dir, version string) *Proxy {
 		t.Fatalf("zipping the checkout as %s@%s: %v", ModulePath, version, err)
 	}
 	info := fmt.Sprintf(`{"Version":%q,"Time":%q}`, version, time.Now().UTC().Format(time.RFC3339))
+	list, err := os.ReadFile(filepath.Join(at, "list"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if !slices.Contains(strings.Fields(string(list)), version) {
+		list = append(list, version+"\n"...)
+	}
 	for name, data := range map[string][]byte{
-		"list":            []byte(version + "\n"),
+		"list":            list,
 		version + ".info": []byte(info),
 		version + ".mod":  gomod,
 		version + ".zip":  zipped.Bytes(),
