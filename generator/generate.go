@@ -402,7 +402,7 @@ func (d templateData) RT(name string) string {
 	if d.Runtime != "" {
 		return "rootsrt." + name
 	}
-	return inlineName(name)
+	return d.Plan.inlineName(name)
 }
 
 // DeprecatedDoc is the Deprecated paragraph of the roots declarations

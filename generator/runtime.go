@@ -91,10 +91,12 @@ func apiNames(p *Plan) []string {
 	return out
 }
 
-// inlineName is what the runtime's name becomes in a single revision's
-// package: itself when it is API, else unexported.
-func inlineName(name string) string {
-	if publicRuntime(name) {
+// inlineName is what the runtime's name becomes in the single revision's
+// package of plan p: itself when the package offers it (apiNames), else
+// unexported, so that the package offers the same API whether it imports
+// the runtime or has it copied in.
+func (p *Plan) inlineName(name string) string {
+	if slices.Contains(apiNames(p), name) {
 		return name
 	}
 	r, size := utf8.DecodeRuneInString(name)
@@ -117,7 +119,7 @@ func (e *emitter) rt(name string) *jen.Statement {
 	if e.runtime != "" {
 		return jen.Qual(e.runtime, name)
 	}
-	return jen.Id(inlineName(name))
+	return jen.Id(e.m.Plan.inlineName(name))
 }
 
 // runtimeSource is one file of the runtime.
@@ -210,7 +212,7 @@ func dropDirectives(src []byte, deprecated []string) []byte {
 // inlineRuntime writes the runtime into the package pkg of a single
 // revision, whose own files are revision: the runtime's declarations that
 // the revision's code uses, and the API its plan offers (with what they
-// use in turn), renamed as inlineName says. deprecated are the comment
+// use in turn), renamed as Plan.inlineName says. deprecated are the comment
 // lines that deprecate the roots declarations, nil when the revision
 // does not.
 func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated []string) ([]File, error) {
@@ -243,12 +245,12 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 	// package declares itself is its own, not the runtime's.
 	api := apiNames(plan)
 	keep := rt.reachable(func(name string) bool {
-		in := inlineName(name)
+		in := plan.inlineName(name)
 		return roots[in] && !own[in] || slices.Contains(api, name)
 	})
 	renamed := map[string]string{} // runtime name -> inline name
 	for name := range keep {
-		in := inlineName(name)
+		in := plan.inlineName(name)
 		if own[in] {
 			return nil, fmt.Errorf("the runtime's %s would be %s, which the revision's package declares", name, in)
 		}
