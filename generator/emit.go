@@ -35,8 +35,8 @@ func (e *emitter) emitModel(m *Model, files map[string]*jen.File) {
 
 // emitConsts writes the package's constants, and its Method type.
 func (e *emitter) emitConsts(m *Model, f *jen.File) {
-	f.Comment("ProtocolVersion is the MCP revision these bindings were generated for.")
-	f.Const().Id("ProtocolVersion").Op("=").Lit(m.Revision)
+	f.Comment(protocolVersionName + " is the MCP revision these bindings were generated for.")
+	f.Const().Id(protocolVersionName).Op("=").Lit(m.Revision)
 	f.Line()
 	f.Comment(methodTypeName + " is the name of a JSON-RPC request or notification of the roots feature.")
 	f.Type().Id(methodTypeName).String()
@@ -294,14 +294,14 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 		kind := jen.Lit(i + 1)
 		f.Line()
 		if p == Null {
-			docComments(f.Group, []string{fmt.Sprintf("%sNull is the %s that holds JSON null.", t.Name, t.Name)}, dep)
-			f.Var().Id(t.Name + "Null").Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
+			docComments(f.Group, []string{fmt.Sprintf("%s is the %s that holds JSON null.", unionNullName(t), t.Name)}, dep)
+			f.Var().Id(unionNullName(t)).Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
 			f.Line()
 			f.Comment("IsNull reports whether u holds JSON null.")
 			f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsNull").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Add(kind)))
 			continue
 		}
-		ctor := t.Name + "From" + memberName(p)
+		ctor := unionFromName(t, p)
 		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds the %s v.", ctor, t.Name, p)}, dep)
 		f.Func().Id(ctor).Params(jen.Id("v").Id(p.GoTypeName())).Id(t.Name).Block(
 			jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind, jen.Id(memberField[p]): jen.Id("v")})),
@@ -393,7 +393,7 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for _, arm := range t.Arms {
 		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
-		ctor := t.Name + "From" + arm.Name
+		ctor := unionFromArmName(t, arm)
 		f.Line()
 		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)
 		f.Func().Id(ctor).Params(jen.Id("v").Id(arm.Name)).Params(jen.Id(t.Name), jen.Error()).Block(

@@ -272,7 +272,7 @@ func (e *emitter) emitValidate(t *Type, f *jen.File) {
 		}
 	})
 	for _, fl := range t.Fields {
-		if fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named) {
+		if validElements(fl) {
 			e.emitValidElements(t, fl, f)
 		}
 	}
@@ -371,7 +371,7 @@ func litStrings(ss []string) []jen.Code {
 // which keeps the valid elements and reports each invalid one by index.
 func (e *emitter) emitValidElements(t *Type, fl *Field, f *jen.File) {
 	elem := fl.Type.Slice.Named.Name
-	name := "Valid" + fl.Name
+	name := validElementsName(fl)
 	f.Line()
 	docComments(f.Group, []string{
 		fmt.Sprintf("%s returns the elements of %s that pass validation, in order, and a "+

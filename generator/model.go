@@ -3,6 +3,7 @@ package generator
 import (
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -38,6 +39,9 @@ type Model struct {
 	// Warnings are what Select left out or reduced (see Selection); the
 	// Plan's Warnings start with them.
 	Warnings []Warning
+	// Renamed are the names made from the schema that the generated
+	// package declares itself, and what they became instead (builder.name).
+	Renamed []Rename
 	// Plan is what the package has of the roots feature, made from the
 	// rest of the model once it is built.
 	Plan *Plan
@@ -187,23 +191,16 @@ var rootsFeatureProperties = []string{"ClientCapabilities.roots"}
 // methodTypeName is the Go type of the method-name constants.
 const methodTypeName = "Method"
 
-// reservedNames are package-level identifiers of the support code.
-var reservedNames = []string{"ValidationError", "Problem", methodTypeName, "ListRootsParams", "RootsListChangedParams", "ProtocolVersion", "RootSet", "RootSetOption", "NewRootSet", "ResolveSymlinks", "WindowsPaths"}
-
 // Build makes the model of one revision from the selected definitions.
 func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 	m := &Model{Revision: revision, Dialect: doc.Dialect, InputSHA: hex.EncodeToString(doc.SHA256[:])[:12], InputSize: doc.Size, Warnings: slices.Clone(sel.Warnings)}
 	if d, ok := schema.DeprecationFor("roots", revision); ok {
 		m.Deprecation = &d
 	}
-	b := &builder{m: m, sel: sel, names: newNamer(reservedNames...), defs: map[string]*Type{}}
+	b := &builder{m: m, sel: sel, reserved: reservedNames(), defs: map[string]*Type{}}
+	b.names = newNamer(slices.Collect(maps.Keys(b.reserved))...)
 	// Definitions first, so that they keep their natural names.
-	for _, name := range sel.Names {
-		t := &Type{Path: name, Partial: sel.Partial(name)}
-		t.Name = b.names.take(overrideOr(name, goName(name)))
-		t.Roots = slices.Contains(rootsDefinitions, name) || name == "RootsListChangedNotification"
-		b.defs[name] = t
-	}
+	b.nameDefinitions()
 	for _, name := range sel.Names {
 		t := b.defs[name]
 		b.fill(t, sel.Defs[name])
@@ -217,6 +214,11 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 	for _, t := range m.Types {
 		if refCycle(t, t, map[*Type]bool{}) {
 			return nil, fmt.Errorf("%s: definitions that only reference each other in a cycle", t.Path)
+		}
+	}
+	for _, t := range m.Types {
+		if t.Kind == KindStruct {
+			settleFieldNames(t)
 		}
 	}
 	for _, t := range m.Types {
@@ -235,6 +237,9 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 		}
 	}
 	if err := checkRootsContract(b.defs); err != nil {
+		return nil, err
+	}
+	if err := checkDeclarations(m); err != nil {
 		return nil, err
 	}
 	slices.SortStableFunc(m.Consts, func(a, c *Const) int {
@@ -272,13 +277,16 @@ func overrideOr(path, name string) string {
 }
 
 type builder struct {
-	m      *Model
-	sel    *Selection
-	names  *namer
-	defs   map[string]*Type
-	nested map[*Type][]*Type
-	consts map[string]*Const // by name
-	err    error
+	m     *Model
+	sel   *Selection
+	names *namer
+	// reserved are the names the generated package declares itself
+	// (reservedNames), which nothing made from the schema takes.
+	reserved map[string]bool
+	defs     map[string]*Type
+	nested   map[*Type][]*Type
+	consts   map[string]*Const // by name
+	err      error
 	// mergedCache holds the result of merged for each schema with allOf.
 	mergedCache map[*jsonschema.Schema]*jsonschema.Schema
 }
@@ -403,7 +411,7 @@ func (b *builder) enum(t *Type, s *jsonschema.Schema) {
 			continue // a repeated value adds nothing
 		}
 		seen[value] = true
-		c := &Const{Value: value, Type: t.Name, Roots: t.Roots, Name: b.names.take(t.Name + enumSuffix(value))}
+		c := &Const{Value: value, Type: t.Name, Roots: t.Roots, Name: b.name(fmt.Sprintf("%s (the value %s)", t.Path, enumLiteral(value)), t.Name+enumSuffix(value))}
 		c.Doc = []string{fmt.Sprintf("%s is the %s %s.", c.Name, t.Name, enumLiteral(value))}
 		t.Enum = append(t.Enum, c)
 		b.m.Consts = append(b.m.Consts, c)
@@ -447,7 +455,7 @@ func enumLiteral(v any) string {
 
 func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
 	t.Kind = KindStruct
-	fieldNames := newNamer("Validate", "MarshalJSON", "UnmarshalJSON")
+	fieldNames := newNamer(memberReserved(t.Path)...)
 	required := map[string]bool{}
 	for _, r := range s.Required {
 		required[r] = true
@@ -630,7 +638,7 @@ func (b *builder) typeOf(s *jsonschema.Schema, parent *Type, key string) GoType 
 func (b *builder) nestedType(parent *Type, key string, s *jsonschema.Schema) *Type {
 	path := parent.Path + "." + key
 	name := overrideOr(path, parent.Name+goName(key))
-	t := &Type{Path: path, Name: b.names.take(name), Roots: parent.Roots}
+	t := &Type{Path: path, Name: b.name(path, name), Roots: parent.Roots}
 	if b.nested == nil {
 		b.nested = map[*Type][]*Type{}
 	}
@@ -665,7 +673,7 @@ func (b *builder) constant(path string, owner *Type, key string, p *jsonschema.S
 	if b.consts == nil {
 		b.consts = map[string]*Const{}
 	}
-	c.Name = b.names.take(c.Name)
+	c.Name = b.name(path, c.Name)
 	b.consts[c.Name] = c
 	b.m.Consts = append(b.m.Consts, c)
 	return c

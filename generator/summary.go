@@ -17,6 +17,9 @@ func (m *Model) Summary() string {
 	if m.Plan != nil {
 		b.WriteString(m.Plan.Summary())
 	}
+	for _, r := range m.Renamed {
+		fmt.Fprintf(&b, "renamed: %s\n", r)
+	}
 	if d := m.Deprecation; d != nil {
 		fmt.Fprintf(&b, "deprecated: %s by %s since %s, earliest removal %s\n", d.Feature, d.Proposal, d.Since, d.EarliestRemoval)
 	} else {
