@@ -42,6 +42,13 @@ func rootProps(defs map[string]any) map[string]any {
 	return defs["Root"].(map[string]any)["properties"].(map[string]any)
 }
 
+// clientDefinition adds a definition named Client, which the package's
+// own Client would clash with, referenced from Root.
+func clientDefinition(defs map[string]any) {
+	rootProps(defs)["client"] = map[string]any{"$ref": "#/definitions/Client"}
+	defs["Client"] = map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}
+}
+
 // nested is a JSON value of depth levels of arrays.
 func nested(depth int) []byte {
 	return []byte(`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"Root":` + strings.Repeat("[", depth) + strings.Repeat("]", depth) + `}}`)
@@ -186,6 +193,20 @@ func TestBadInputCatalogue(t *testing.T) {
 			p["Extra"] = map[string]any{"type": "string"}
 			p["Validate"] = map[string]any{"type": "string"}
 		}), code: exitOK, compiles: true},
+		// A definition named after a declaration of the package's own API
+		// is renamed, with a warning; -strict refuses it. Names made from
+		// the schema that clash with each other where no renaming keeps
+		// them apart (a union's constructor and a definition) are refused.
+		{name: "a definition named Client", schema: rootsSchema(t, clientDefinition), code: exitOK, compiles: true,
+			want: []string{"rootsgen: warning: Client: named ClientDef in Go, as the generated package declares Client itself\n"}},
+		{name: "a definition named Client, -strict", schema: rootsSchema(t, clientDefinition), args: []string{"-strict"}, code: exitUsage,
+			want: []string{"rootsgen: warning: Client: named ClientDef", "-strict: the schema of 2099-01-01 gives a declaration the name Client, which the generated package declares itself (warnings above); nothing was written"}},
+		{name: "a union constructor named like a definition", schema: rootsSchema(t, func(d map[string]any) {
+			rootProps(d)["token"] = map[string]any{"$ref": "#/definitions/Token"}
+			rootProps(d)["other"] = map[string]any{"$ref": "#/definitions/TokenFromString"}
+			d["Token"] = map[string]any{"type": []any{"string", "integer"}}
+			d["TokenFromString"] = map[string]any{"type": "object"}
+		}), code: exitUsage, want: []string{"the Go name TokenFromString is both the type of TokenFromString and a constructor of Token"}},
 		// Root.uri must be the Go field URI, which the handlers use; a
 		// member listed before it that takes the name is an error, not a
 		// silent renaming of the feature's core member.

@@ -24,7 +24,9 @@
 // finds stale files or the output cannot be written, 2 for a usage error
 // (bad flags, unknown revision, unusable schema) and, with -strict, for a
 // schema that has a part of the roots feature in a shape rootsgen cannot
-// write (each such part is a warning on stderr either way).
+// write, or that names a declaration after one the package declares itself
+// (each such part or name is a warning on stderr either way: the schema's
+// declaration is then named with the suffix Def, Client becoming ClientDef).
 //
 // SIGINT or SIGTERM while rootsgen writes does not leave a part of the
 // change behind: rootsgen completes the write if it had committed to it,
@@ -85,7 +87,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		markdown = fs.Bool("markdown", false, "with -list: print an overview of the revisions as Markdown (with -v: and which declarations each revision's package has)")
 		version  = fs.Bool("version", false, "print the rootsgen version")
 		verbose  = fs.Bool("v", false, "report the files written and, with -revision, the plan (the parts of the roots feature the package has) and the parts left out")
-		strict   = fs.Bool("strict", false, "treat a part of the roots feature left out (a warning) as an error: exit 2 and write nothing")
+		strict   = fs.Bool("strict", false, "treat a warning (a part of the roots feature left out, or a schema name the package declares itself, renamed) as an error: exit 2 and write nothing")
 		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
 		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, fmt.Sprintf("deepest JSON nesting accepted in a schema (at most %d)", generator.MaxMaxDepth))
 		maxEnum  = fs.Int("max-enum", generator.DefaultMaxEnum, "most values accepted in one enum of a schema")
@@ -196,14 +198,56 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		if *verbose {
 			fmt.Fprintf(stderr, "rootsgen: plan for %s: %s\n", *revision, strings.Join(m.Plan.Parts(), " "))
 		}
-		for _, w := range m.Plan.Warnings {
-			fmt.Fprintf(stderr, "rootsgen: warning: %s\n", w)
-		}
-		if *strict && len(m.Plan.Warnings) > 0 {
-			return usage("-strict: the schema of %s has %d part(s) of the roots feature that rootsgen cannot write (warnings above); nothing was written", *revision, len(m.Plan.Warnings))
+		printWarnings(stderr, m)
+		if *strict {
+			if refusal := strictRefusal(m, *revision); refusal != "" {
+				return usage("-strict: %s (warnings above); nothing was written", refusal)
+			}
 		}
 	}
 	return writeOrCheck(ctx, files, *out, what, name, *check, *verbose, getenv("GOFILE") != "", stderr)
+}
+
+// printWarnings prints the warnings of m: the parts of the roots feature
+// its package leaves out, and the names of its schema that the package
+// declares itself, renamed.
+func printWarnings(stderr io.Writer, m *generator.Model) {
+	for _, w := range m.Plan.Warnings {
+		fmt.Fprintf(stderr, "rootsgen: warning: %s\n", w)
+	}
+	for _, r := range m.Renamed {
+		fmt.Fprintf(stderr, "rootsgen: warning: %s\n", r)
+	}
+}
+
+// strictRefusal says why -strict refuses the schema of revision, modelled
+// as m: the first kind of warning it has; "" when it has none.
+func strictRefusal(m *generator.Model, revision string) string {
+	switch {
+	case len(m.Plan.Warnings) > 0:
+		return fmt.Sprintf("the schema of %s has %d part(s) of the roots feature that rootsgen cannot write", revision, len(m.Plan.Warnings))
+	case len(m.Renamed) > 0:
+		return fmt.Sprintf("the schema of %s gives %s, which the generated package declares itself", revision, renamedList(m.Renamed))
+	}
+	return ""
+}
+
+// renamedList names the schema's names that the package declares itself:
+// "a declaration the name Client", or "declarations the names Client and
+// RootSet (at Root.set)".
+func renamedList(renamed []generator.Rename) string {
+	var names []string
+	for _, r := range renamed {
+		what := r.Name
+		if r.Path != r.Name {
+			what += " (at " + r.Path + ")"
+		}
+		names = append(names, what)
+	}
+	if len(names) == 1 {
+		return "a declaration the name " + names[0]
+	}
+	return "declarations the names " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // interrupted turns the success of a command that only reads into a
