@@ -18,7 +18,6 @@ import (
 	"text/template"
 
 	"github.com/dave/jennifer/jen"
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/imports"
 
 	"github.com/rootsgen/rootsgen/schema"
@@ -216,6 +215,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 		if slices.Contains(typeFiles, name) {
 			f := jen.NewFile(opts.Package)
 			f.ImportName(opts.Runtime, "rootsrt")
+			f.ImportName(RuntimeImplImport, "rtimpl")
 			f.HeaderComment(header)
 			decls[name] = f
 		}
@@ -226,6 +226,9 @@ func Generate(opts Options) ([]File, *Model, error) {
 		return nil, nil, err
 	}
 	data := templateData{Header: "// " + header, Package: opts.Package, Model: m, Plan: m.Plan, Runtime: opts.Runtime, InKit: opts.Kit, ClientSide: !opts.Kit || !opts.ServerOnly}
+	if opts.Runtime == RuntimeImport && !opts.Kit {
+		data.RuntimeImpl = RuntimeImplImport
+	}
 	var files []File
 	for _, name := range names {
 		if f := decls[name]; f != nil {
@@ -269,11 +272,6 @@ func Generate(opts Options) ([]File, *Model, error) {
 			return nil, nil, fmt.Errorf("naming the runtime's API in the package: %w", err)
 		}
 		files = append(files, rt)
-		if opts.Runtime == RuntimeImport {
-			if files, err = splitRuntime(files); err != nil {
-				return nil, nil, err
-			}
-		}
 	} else {
 		var own []File
 		for _, f := range files {
@@ -316,15 +314,7 @@ func formatFile(f File) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var unused []string
-	for _, imp := range file.Imports {
-		if path := strings.Trim(imp.Path.Value, `"`); !astutil.UsesImport(file, path) {
-			unused = append(unused, path)
-		}
-	}
-	for _, path := range unused {
-		astutil.DeleteImport(fset, file, path)
-	}
+	deleteUnusedImports(fset, file)
 	var buf bytes.Buffer
 	if err := printer.Fprint(&buf, fset, file); err != nil {
 		return nil, err
@@ -376,6 +366,10 @@ type templateData struct {
 	// Runtime is the import path of the runtime package the package
 	// imports; "" when the runtime is written into the package.
 	Runtime string
+	// RuntimeImpl is the import path of rtimpl where the package names it
+	// itself (a single revision's package importing the runtime); "" where
+	// the package names the merged runtime at Runtime.
+	RuntimeImpl string
 	// InKit: the package is a revision's package in a kit.
 	InKit bool
 	// ClientSide: the package has what its own Client, or the kit's, calls
@@ -397,12 +391,16 @@ func (d templateData) Deprecated() bool {
 // alone uses it.
 func (d templateData) Kit() bool { return d.InKit }
 
-// RT is the runtime identifier name as the package's code names it.
+// RT is the runtime identifier name as the package's code names it (see
+// emitter.rt).
 func (d templateData) RT(name string) string {
-	if d.Runtime != "" {
-		return "rootsrt." + name
+	switch {
+	case d.Runtime == "":
+		return d.Plan.inlineName(name)
+	case d.RuntimeImpl != "" && inImpl(name):
+		return "rtimpl." + name
 	}
-	return d.Plan.inlineName(name)
+	return "rootsrt." + name
 }
 
 // DeprecatedDoc is the Deprecated paragraph of the roots declarations

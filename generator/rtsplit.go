@@ -92,8 +92,11 @@ func readSources(source embed.FS) ([]runtimeSource, error) {
 	return out, nil
 }
 
-// runtimeSources are the merged runtime's files, in name order.
-func runtimeSources() ([]runtimeSource, error) {
+// runtimeSources are the merged runtime's files, in name order, made once
+// per process; callers must not change them.
+func runtimeSources() ([]runtimeSource, error) { return mergedRuntime() }
+
+var mergedRuntime = sync.OnceValues(func() ([]runtimeSource, error) {
 	names, err := runtimeNamesOnce()
 	if err != nil {
 		return nil, err
@@ -128,7 +131,7 @@ func runtimeSources() ([]runtimeSource, error) {
 	}
 	slices.SortFunc(out, func(a, b runtimeSource) int { return strings.Compare(a.name, b.name) })
 	return out, nil
-}
+})
 
 // mergeImpl is a file of rootsrt as a file of the merged runtime: each
 // rtimpl.X written X, the import of rtimpl gone, and the declarations of
@@ -181,6 +184,24 @@ func mergeImpl(s runtimeSource, impl map[string]bool) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// inImpl reports whether rtimpl declares name: code generated for a single
+// revision names it there (rtimpl.X), and rootsrt only for what rootsrt
+// alone declares, so that most of its files import one package.
+func inImpl(name string) bool {
+	names, err := runtimeNamesOnce()
+	return err == nil && names.impl[name]
+}
+
+// runtimePackageOf is the package whose name code outside the runtime
+// uses for the runtime's exported name: rootsrt where it declares it,
+// else rtimpl.
+func runtimePackageOf(name string) string {
+	if names, err := runtimeNamesOnce(); err == nil && !names.public[name] && names.impl[name] {
+		return "rtimpl"
+	}
+	return "rootsrt"
 }
 
 // splitRuntime makes files, generated against the merged runtime imported

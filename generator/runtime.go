@@ -114,12 +114,17 @@ type emitter struct {
 }
 
 // rt is the runtime identifier name, as the code of a revision's package
-// refers to it.
+// refers to it: inlined, in rtimpl or rootsrt (a single revision's package
+// importing the runtime; see inImpl), or in the merged runtime at
+// e.runtime (a kit's package, split once the kit is written: splitRuntime).
 func (e *emitter) rt(name string) *jen.Statement {
-	if e.runtime != "" {
-		return jen.Qual(e.runtime, name)
+	switch {
+	case e.runtime == "":
+		return jen.Id(e.m.Plan.inlineName(name))
+	case e.runtime == RuntimeImport && !e.kit && inImpl(name):
+		return jen.Qual(RuntimeImplImport, name)
 	}
-	return jen.Id(e.m.Plan.inlineName(name))
+	return jen.Qual(e.runtime, name)
 }
 
 // runtimeSource is one file of the runtime.

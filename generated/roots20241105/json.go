@@ -2,9 +2,7 @@
 
 package roots20241105
 
-import (
-	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
-)
+import "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 
 // MarshalJSON writes the members in schema order, then Extra's, sorted.
 func (x Root) MarshalJSON() ([]byte, error) {

@@ -2,7 +2,9 @@
 
 package roots20241105
 
-import rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+import (
+	rootsrt "github.com/rootsgen/rootsgen/rootsrt"
+)
 
 // RootSet is a set of the client's roots, read by this revision's rules:
 // it answers whether a path lies inside one, and acts on files only

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // ProtocolVersion is the MCP revision these bindings were generated for.

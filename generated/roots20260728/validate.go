@@ -2,9 +2,7 @@
 
 package roots20260728
 
-import (
-	rtimpl "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
-)
+import "github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 
 // Validate reports every rule of the schema x breaks, as a *ValidationError.
 func (x *Root) Validate() error {

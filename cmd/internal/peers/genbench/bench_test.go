@@ -66,6 +66,50 @@ func BenchmarkKit(b *testing.B) {
 	})
 }
 
+// BenchmarkRevision times, as whole processes, one revision's package
+// from the full upstream schema: rootsgen -revision R -schema FULL -out
+// DIR next to go-jsonschema -p PKG -o DIR/types.go FULL, each a binary
+// built once from the module graph of this test module, sub-benchmarks
+// named rev=R/gen=NAME for benchstat -col /gen. What they write differs as
+// in BenchmarkKit: rootsgen the roots feature, go-jsonschema every
+// definition.
+func BenchmarkRevision(b *testing.B) {
+	spec := prereq.SpecDir(b)
+	bin := b.TempDir()
+	build := func(name, pkg string) string {
+		b.Helper()
+		out := filepath.Join(bin, name)
+		if msg, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
+			b.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		}
+		return out
+	}
+	gens := []struct{ name, bin string }{
+		{"rootsgen", build("rootsgen", modproxy.ModulePath+"/cmd/rootsgen")},
+		{"go-jsonschema", build("go-jsonschema", "github.com/atombender/go-jsonschema")},
+	}
+	for _, r := range []string{"2025-06-18", "2026-07-28"} {
+		full := filepath.Join(spec, "schema", r, "schema.json")
+		_, err := os.Stat(full)
+		prereq.Need(b, err, "BenchmarkRevision reads the upstream schema of "+r)
+		pkg := "mcp" + strings.ReplaceAll(r, "-", "")
+		for _, g := range gens {
+			b.Run("rev="+r+"/gen="+g.name, func(b *testing.B) {
+				out := filepath.Join(b.TempDir(), pkg)
+				args := []string{"-revision", r, "-schema", full, "-out", out}
+				if g.name == "go-jsonschema" {
+					args = []string{"-p", pkg, "-o", filepath.Join(out, "types.go"), full}
+				}
+				for b.Loop() {
+					if msg, err := exec.Command(g.bin, args...).CombinedOutput(); err != nil {
+						b.Fatalf("%s %s: %v\n%s", g.name, strings.Join(args, " "), err, msg)
+					}
+				}
+			})
+		}
+	}
+}
+
 // jsonschema returns go-jsonschema's package for the schema at path.
 func jsonschema(path, pkg string) (map[string][]byte, error) {
 	g, err := jsgen.New(jsgen.Config{
@@ -132,7 +176,7 @@ func BenchmarkGoGenerateKit(b *testing.B) {
 	goIn("generate", "./...")
 	goIn("mod", "tidy")
 	goIn("generate", "./...")
-	if _, err := os.Stat(filepath.Join(dir, "mcproots", "rootsrt")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "mcproots", "gate.go")); err != nil {
 		b.Fatalf("go generate wrote no kit: %v", err)
 	}
 	for b.Loop() {
