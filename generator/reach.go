@@ -143,190 +143,273 @@ func (c *checked) importOf(x ast.Expr) string {
 // composite literal's element, a result or a channel's element that is
 // one, an explicit conversion).
 func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jsonDir, addType func(t types.Type, d jsonDir)) {
-	add := func(e ast.Expr, d jsonDir) { addType(c.info.TypeOf(e), d) }
-	// convert hands over, both ways, a value of type t put where target
-	// is wanted, when that makes it an interface (a nil target is unknown,
-	// an invalid one an interface the stubs leave untyped).
-	convert := func(t, target types.Type) {
-		if t != nil && types.IsInterface(t) {
-			if _, param := t.(*types.TypeParam); !param {
-				return // converted where it was put in the interface
-			}
-		}
-		if _, param := target.(*types.TypeParam); target == nil || !param && (types.IsInterface(target) || target == types.Typ[types.Invalid]) {
-			addType(t, jsonBoth)
+	h := handOffWalk{c: c, calleeDir: calleeDir, addType: addType}
+	ast.Inspect(node, h.visit)
+}
+
+// handOffWalk is one walk of handOffs: the package it walks, the callback
+// that says what a callee does with what it is given, and the one told of
+// each hand-off.
+type handOffWalk struct {
+	c         *checked
+	calleeDir func(call *ast.CallExpr) jsonDir
+	addType   func(t types.Type, d jsonDir)
+}
+
+// add hands over e's value, d saying how.
+func (h handOffWalk) add(e ast.Expr, d jsonDir) { h.addType(h.c.info.TypeOf(e), d) }
+
+// convert hands over, both ways, a value of type t put where target is
+// wanted, when that makes it an interface (a nil target is unknown, an
+// invalid one an interface the stubs leave untyped).
+func (h handOffWalk) convert(t, target types.Type) {
+	if t != nil && types.IsInterface(t) {
+		if _, param := t.(*types.TypeParam); !param {
+			return // converted where it was put in the interface
 		}
 	}
-	toIface := func(e ast.Expr, target types.Type) { convert(c.info.TypeOf(e), target) }
-	// toIfaces: e, a tuple (a call with several results), goes to targets.
-	toIfaces := func(e ast.Expr, targets []types.Type) {
-		tuple, ok := c.info.TypeOf(e).(*types.Tuple)
-		if !ok || tuple.Len() != len(targets) {
-			toIface(e, nil) // untyped: it may go anywhere
-			return
-		}
-		for i, target := range targets {
-			convert(tuple.At(i).Type(), target)
-		}
+	if _, param := target.(*types.TypeParam); target == nil || !param && (types.IsInterface(target) || target == types.Typ[types.Invalid]) {
+		h.addType(t, jsonBoth)
 	}
-	// returns converts what body returns to sig's results.
-	returns := func(body *ast.BlockStmt, sig *types.Signature) {
-		if body == nil || sig == nil {
-			return
-		}
-		ast.Inspect(body, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				return false // its returns are its own
-			case *ast.ReturnStmt:
-				if len(n.Results) == sig.Results().Len() {
-					for i, r := range n.Results {
-						toIface(r, sig.Results().At(i).Type())
-					}
-				} else if len(n.Results) == 1 {
-					var ts []types.Type
-					for i := range sig.Results().Len() {
-						ts = append(ts, sig.Results().At(i).Type())
-					}
-					toIfaces(n.Results[0], ts)
-				}
-			}
-			return true
-		})
+}
+
+// toIface converts e's value to target (see convert).
+func (h handOffWalk) toIface(e ast.Expr, target types.Type) { h.convert(h.c.info.TypeOf(e), target) }
+
+// toIfaces: e, a tuple (a call with several results), goes to targets.
+func (h handOffWalk) toIfaces(e ast.Expr, targets []types.Type) {
+	tuple, ok := h.c.info.TypeOf(e).(*types.Tuple)
+	if !ok || tuple.Len() != len(targets) {
+		h.toIface(e, nil) // untyped: it may go anywhere
+		return
 	}
-	ast.Inspect(node, func(n ast.Node) bool {
+	for i, target := range targets {
+		h.convert(tuple.At(i).Type(), target)
+	}
+}
+
+// visit finds the hand-offs of n's own syntax; it is ast.Inspect's
+// callback, and always goes on into n.
+func (h handOffWalk) visit(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.FuncDecl:
+		if fn, ok := h.c.info.Defs[n.Name].(*types.Func); ok {
+			h.returns(n.Body, fn.Signature())
+		}
+	case *ast.FuncLit:
+		sig, _ := h.c.info.TypeOf(n).(*types.Signature)
+		h.returns(n.Body, sig)
+	case *ast.ValueSpec:
+		h.valueSpec(n)
+	case *ast.SendStmt:
+		h.send(n)
+	case *ast.CallExpr:
+		h.call(n)
+	case *ast.AssignStmt:
+		h.assign(n)
+	case *ast.RangeStmt:
+		h.rangeStmt(n)
+	case *ast.IndexExpr:
+		h.index(n)
+	case *ast.CompositeLit:
+		h.compositeLit(n)
+	}
+	return true
+}
+
+// returns converts what body returns to sig's results.
+func (h handOffWalk) returns(body *ast.BlockStmt, sig *types.Signature) {
+	if body == nil || sig == nil {
+		return
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncDecl:
-			if fn, ok := c.info.Defs[n.Name].(*types.Func); ok {
-				returns(n.Body, fn.Signature())
-			}
 		case *ast.FuncLit:
-			sig, _ := c.info.TypeOf(n).(*types.Signature)
-			returns(n.Body, sig)
-		case *ast.ValueSpec:
-			if n.Type != nil {
-				for _, v := range n.Values {
-					toIface(v, c.info.TypeOf(n.Type))
-				}
-			}
-		case *ast.SendStmt:
-			if t := c.info.TypeOf(n.Chan); t != nil {
-				if ch, ok := t.Underlying().(*types.Chan); ok {
-					toIface(n.Value, ch.Elem())
-				}
-			}
-		case *ast.CallExpr:
-			if tv, ok := c.info.Types[n.Fun]; ok && tv.IsType() {
-				if _, param := tv.Type.(*types.TypeParam); !param && types.IsInterface(tv.Type) && len(n.Args) == 1 {
-					add(n.Args[0], jsonBoth)
-				}
-				return true
-			}
-			var d jsonDir
-			jsonPkg := false
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && c.importOf(sel.X) == "encoding/json" {
-				d, jsonPkg = jsonCallDir(sel.Sel.Name), true
-			} else {
-				d = calleeDir(n)
-			}
-			sig, _ := c.info.TypeOf(n.Fun).(*types.Signature)
-			for i, a := range n.Args {
-				if d != 0 {
-					add(a, d)
-				}
-				if sig == nil && !jsonPkg {
-					toIface(a, nil) // a callee the stubs leave untyped may take any
-				}
-				if sig != nil && sig.Params().Len() > 0 {
-					j := min(i, sig.Params().Len()-1)
-					pt := sig.Params().At(j).Type()
-					if sig.Variadic() && j == sig.Params().Len()-1 && !n.Ellipsis.IsValid() {
-						if s, ok := pt.(*types.Slice); ok {
-							pt = s.Elem()
-						}
-					}
-					toIface(a, pt)
-				}
-			}
-		case *ast.AssignStmt:
-			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
-				break
-			}
-			if len(n.Lhs) == len(n.Rhs) {
-				for i, l := range n.Lhs {
-					if t := c.info.TypeOf(l); t != nil {
-						toIface(n.Rhs[i], t)
-					}
-				}
-			} else if len(n.Rhs) == 1 {
-				var ts []types.Type
-				for _, l := range n.Lhs {
-					ts = append(ts, c.info.TypeOf(l)) // nil for _, which counts as unknown
-				}
-				toIfaces(n.Rhs[0], ts)
-			}
-		case *ast.RangeStmt:
-			if n.Tok == token.ASSIGN {
-				for _, l := range []ast.Expr{n.Key, n.Value} {
-					if t := c.info.TypeOf(l); l != nil && t != nil {
-						toIface(n.X, t)
-					}
-				}
-			}
-		case *ast.IndexExpr:
-			if t := c.info.TypeOf(n.X); t != nil {
-				if m, ok := t.Underlying().(*types.Map); ok {
-					toIface(n.Index, m.Key())
-				}
-			}
-		case *ast.CompositeLit:
-			t := c.info.TypeOf(n)
-			if t == nil {
-				return true
-			}
-			u := t.Underlying()
-			if p, ok := u.(*types.Pointer); ok {
-				u = p.Elem().Underlying()
-			}
-			for _, el := range n.Elts {
-				var target types.Type
-				v := el
-				if kv, ok := el.(*ast.KeyValueExpr); ok {
-					v = kv.Value
-					if s, ok := u.(*types.Struct); ok {
-						if id, ok := kv.Key.(*ast.Ident); ok {
-							for i := range s.NumFields() {
-								if s.Field(i).Name() == id.Name {
-									target = s.Field(i).Type()
-								}
-							}
-						}
-					}
-				}
-				switch u := u.(type) {
-				case *types.Map:
-					target = u.Elem()
-				case *types.Slice:
-					target = u.Elem()
-				case *types.Array:
-					target = u.Elem()
-				case *types.Struct:
-					if _, ok := el.(*ast.KeyValueExpr); !ok {
-						if i := slices.Index(n.Elts, el); i < u.NumFields() {
-							target = u.Field(i).Type()
-						}
-					}
-				}
-				toIface(v, target)
-				if m, ok := u.(*types.Map); ok {
-					if kv, ok := el.(*ast.KeyValueExpr); ok {
-						toIface(kv.Key, m.Key())
-					}
-				}
-			}
+			return false // its returns are its own
+		case *ast.ReturnStmt:
+			h.returnStmt(n, sig.Results())
 		}
 		return true
 	})
+}
+
+// returnStmt converts what ret returns to results, those of the function
+// it returns from.
+func (h handOffWalk) returnStmt(ret *ast.ReturnStmt, results *types.Tuple) {
+	if len(ret.Results) == results.Len() {
+		for i, r := range ret.Results {
+			h.toIface(r, results.At(i).Type())
+		}
+	} else if len(ret.Results) == 1 {
+		var ts []types.Type
+		for i := range results.Len() {
+			ts = append(ts, results.At(i).Type())
+		}
+		h.toIfaces(ret.Results[0], ts)
+	}
+}
+
+// valueSpec converts the values of a var declaration to its type, if it
+// says one.
+func (h handOffWalk) valueSpec(n *ast.ValueSpec) {
+	if n.Type != nil {
+		for _, v := range n.Values {
+			h.toIface(v, h.c.info.TypeOf(n.Type))
+		}
+	}
+}
+
+// send converts the value sent to the channel's element type.
+func (h handOffWalk) send(n *ast.SendStmt) {
+	if t := h.c.info.TypeOf(n.Chan); t != nil {
+		if ch, ok := t.Underlying().(*types.Chan); ok {
+			h.toIface(n.Value, ch.Elem())
+		}
+	}
+}
+
+// call hands over what a call is given: its arguments to encoding/json
+// or a callee that may give them to it, and each argument converted to
+// its parameter's type. An explicit conversion to an interface hands
+// over the value converted.
+func (h handOffWalk) call(n *ast.CallExpr) {
+	if tv, ok := h.c.info.Types[n.Fun]; ok && tv.IsType() {
+		if _, param := tv.Type.(*types.TypeParam); !param && types.IsInterface(tv.Type) && len(n.Args) == 1 {
+			h.add(n.Args[0], jsonBoth)
+		}
+		return
+	}
+	var d jsonDir
+	jsonPkg := false
+	if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && h.c.importOf(sel.X) == "encoding/json" {
+		d, jsonPkg = jsonCallDir(sel.Sel.Name), true
+	} else {
+		d = h.calleeDir(n)
+	}
+	sig, _ := h.c.info.TypeOf(n.Fun).(*types.Signature)
+	for i, a := range n.Args {
+		if d != 0 {
+			h.add(a, d)
+		}
+		if sig == nil && !jsonPkg {
+			h.toIface(a, nil) // a callee the stubs leave untyped may take any
+		}
+		if sig != nil && sig.Params().Len() > 0 {
+			h.toIface(a, paramType(sig, i, n.Ellipsis.IsValid()))
+		}
+	}
+}
+
+// paramType is the type of the parameter that argument i of a call of
+// sig goes to: a variadic parameter's element type, unless the call
+// passes a slice with "...". sig has at least one parameter.
+func paramType(sig *types.Signature, i int, ellipsis bool) types.Type {
+	j := min(i, sig.Params().Len()-1)
+	pt := sig.Params().At(j).Type()
+	if sig.Variadic() && j == sig.Params().Len()-1 && !ellipsis {
+		if s, ok := pt.(*types.Slice); ok {
+			pt = s.Elem()
+		}
+	}
+	return pt
+}
+
+// assign converts what an assignment (= or :=) assigns to the types of
+// what it is assigned to.
+func (h handOffWalk) assign(n *ast.AssignStmt) {
+	if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+		return
+	}
+	if len(n.Lhs) == len(n.Rhs) {
+		for i, l := range n.Lhs {
+			if t := h.c.info.TypeOf(l); t != nil {
+				h.toIface(n.Rhs[i], t)
+			}
+		}
+	} else if len(n.Rhs) == 1 {
+		var ts []types.Type
+		for _, l := range n.Lhs {
+			ts = append(ts, h.c.info.TypeOf(l)) // nil for _, which counts as unknown
+		}
+		h.toIfaces(n.Rhs[0], ts)
+	}
+}
+
+// rangeStmt converts what a range with = ranges over to the types of the
+// key and value it assigns to.
+func (h handOffWalk) rangeStmt(n *ast.RangeStmt) {
+	if n.Tok == token.ASSIGN {
+		for _, l := range []ast.Expr{n.Key, n.Value} {
+			if t := h.c.info.TypeOf(l); l != nil && t != nil {
+				h.toIface(n.X, t)
+			}
+		}
+	}
+}
+
+// index converts a map's index to the map's key type.
+func (h handOffWalk) index(n *ast.IndexExpr) {
+	if t := h.c.info.TypeOf(n.X); t != nil {
+		if m, ok := t.Underlying().(*types.Map); ok {
+			h.toIface(n.Index, m.Key())
+		}
+	}
+}
+
+// compositeLit converts each element of a composite literal to the type
+// it is put in, and each key of a map literal to the map's key type.
+func (h handOffWalk) compositeLit(n *ast.CompositeLit) {
+	t := h.c.info.TypeOf(n)
+	if t == nil {
+		return
+	}
+	u := t.Underlying()
+	if p, ok := u.(*types.Pointer); ok {
+		u = p.Elem().Underlying()
+	}
+	for i, el := range n.Elts {
+		kv, keyed := el.(*ast.KeyValueExpr)
+		v := el
+		if keyed {
+			v = kv.Value
+		}
+		h.toIface(v, litElemType(u, el, i))
+		if m, ok := u.(*types.Map); ok && keyed {
+			h.toIface(kv.Key, m.Key())
+		}
+	}
+}
+
+// litElemType is the type element el, the i-th, of a composite literal
+// puts its value in, u being the underlying type of the literal's type
+// (of its element type, for a pointer's elided &T{...}); nil if unknown.
+func litElemType(u types.Type, el ast.Expr, i int) types.Type {
+	kv, keyed := el.(*ast.KeyValueExpr)
+	switch u := u.(type) {
+	case *types.Map:
+		return u.Elem()
+	case *types.Slice:
+		return u.Elem()
+	case *types.Array:
+		return u.Elem()
+	case *types.Struct:
+		if !keyed {
+			if i < u.NumFields() {
+				return u.Field(i).Type()
+			}
+			return nil
+		}
+		var target types.Type
+		if id, ok := kv.Key.(*ast.Ident); ok {
+			for f := range u.NumFields() {
+				if u.Field(f).Name() == id.Name {
+					target = u.Field(f).Type()
+				}
+			}
+		}
+		return target
+	}
+	return nil
 }
 
 // runtimeJSON says, for each function and method of the runtime at
@@ -518,6 +601,32 @@ func gateReach(out []File, pkg, rt string, also map[string]bool) (map[string]boo
 		return nil, err
 	}
 	fset := token.NewFileSet()
+	files, roots, err := parseGate(fset, out)
+	if err != nil {
+		return nil, err
+	}
+	r := newReacher(typeCheck(pkg, fset, files, stubImporter{rt: rc.pkg}), rc, rdirs)
+	for fn, fd := range r.c.funcs {
+		// An init runs whatever the gate does.
+		if also[declKey(fd)] || fd.Recv == nil && fd.Name.Name == "init" {
+			r.reach(fn)
+		}
+	}
+	for _, root := range roots {
+		r.visit(root)
+	}
+	for len(r.queue) > 0 {
+		n := r.queue[0]
+		r.queue = r.queue[1:]
+		r.visit(n)
+	}
+	return r.reached, nil
+}
+
+// parseGate parses out's typeFiles and gate.go into fset, and returns
+// them and the roots gateReach starts from: the files' constant and
+// variable declarations, and all of gate.go's.
+func parseGate(fset *token.FileSet, out []File) ([]*ast.File, []ast.Node, error) {
 	var files []*ast.File
 	var roots []ast.Node
 	for _, f := range out {
@@ -526,7 +635,7 @@ func gateReach(out []File, pkg, rt string, also map[string]bool) (map[string]boo
 		}
 		file, err := parser.ParseFile(fset, f.Name, f.Content, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		files = append(files, file)
 		for _, d := range file.Decls {
@@ -535,121 +644,145 @@ func gateReach(out []File, pkg, rt string, also map[string]bool) (map[string]boo
 			}
 		}
 	}
-	c := typeCheck(pkg, fset, files, stubImporter{rt: rc.pkg})
-	local := func(fn *types.Func) bool { return fn.Pkg() == c.pkg }
-	reached := map[string]bool{}
-	var queue []ast.Node
-	reach := func(fn *types.Func) {
-		if fd := c.funcs[fn.Origin()]; fd != nil && !reached[declKey(fd)] {
-			reached[declKey(fd)] = true
-			queue = append(queue, fd)
-		}
-	}
+	return files, roots, nil
+}
+
+// A reacher is gateReach's walk of a kit revision package: what it has
+// reached, by declKey, and the declarations it reached but has yet to
+// visit.
+type reacher struct {
+	c *checked // the package
+	// rc is the runtime the package imports, and rdirs what its functions
+	// may do with encoding/json (runtimeJSON).
+	rc    *checked
+	rdirs map[*types.Func]jsonDir
 	// methods are the package's methods by name, for a selector the stubs
 	// leave untyped.
-	methods := map[string][]*types.Func{}
+	methods map[string][]*types.Func
+	reached map[string]bool
+	queue   []ast.Node
+}
+
+// newReacher returns a reacher of package c, which imports runtime rc,
+// rdirs saying what rc's functions do with encoding/json; it has reached
+// nothing yet.
+func newReacher(c, rc *checked, rdirs map[*types.Func]jsonDir) *reacher {
+	r := &reacher{c: c, rc: rc, rdirs: rdirs, methods: map[string][]*types.Func{}, reached: map[string]bool{}}
 	for fn, fd := range c.funcs {
 		if fd.Recv != nil {
-			methods[fn.Name()] = append(methods[fn.Name()], fn)
+			r.methods[fn.Name()] = append(r.methods[fn.Name()], fn)
 		}
 	}
-	// jsonCalls reaches the MarshalJSON (writing) and UnmarshalJSON
-	// (reading) that encoding/json calls for a value of type t.
-	jsonCalls := func(t types.Type, d jsonDir) {
-		for _, dir := range []jsonDir{jsonWrite, jsonRead} {
-			if d&dir == 0 {
-				continue
-			}
-			name := "MarshalJSON"
-			if dir == jsonRead {
-				name = "UnmarshalJSON"
-			}
-			walkType(t, func(t types.Type) bool {
-				n, ok := t.(*types.Named)
-				if !ok || n.Obj().Pkg() != c.pkg {
-					return true
-				}
-				if m := method(n, name); m != nil && dir == jsonWrite {
-					reach(m)
-					return false // encoding/json writes the value with it
-				}
-				if m := method(types.NewPointer(n), name); m != nil {
-					reach(m)
-					// Reading always has a pointer; writing may not.
-					return dir == jsonWrite
-				}
+	return r
+}
+
+// local says whether fn is the package's own.
+func (r *reacher) local(fn *types.Func) bool { return fn.Pkg() == r.c.pkg }
+
+// reach marks fn reached and queues its declaration, if the package
+// declares it and it is not reached already.
+func (r *reacher) reach(fn *types.Func) {
+	if fd := r.c.funcs[fn.Origin()]; fd != nil && !r.reached[declKey(fd)] {
+		r.reached[declKey(fd)] = true
+		r.queue = append(r.queue, fd)
+	}
+}
+
+// jsonCalls reaches the MarshalJSON (writing) and UnmarshalJSON
+// (reading) that encoding/json calls for a value of type t.
+func (r *reacher) jsonCalls(t types.Type, d jsonDir) {
+	for _, dir := range []jsonDir{jsonWrite, jsonRead} {
+		if d&dir == 0 {
+			continue
+		}
+		name := "MarshalJSON"
+		if dir == jsonRead {
+			name = "UnmarshalJSON"
+		}
+		walkType(t, func(t types.Type) bool {
+			n, ok := t.(*types.Named)
+			if !ok || n.Obj().Pkg() != r.c.pkg {
 				return true
-			})
-		}
-	}
-	calleeDir := func(call *ast.CallExpr) jsonDir {
-		if fn := c.callee(call); fn != nil {
-			if local(fn) {
-				return 0
 			}
-			return rdirs[fn.Origin()]
-		}
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || c.importOf(sel.X) != "" || c.info.Selections[sel] != nil {
-			return 0
-		}
-		// A method on a value the stubs leave untyped: whatever a runtime
-		// method of that name may do.
-		var d jsonDir
-		for fn, fd := range rc.funcs {
-			if fd.Recv != nil && fn.Name() == sel.Sel.Name {
-				d |= rdirs[fn]
+			if m := method(n, name); m != nil && dir == jsonWrite {
+				r.reach(m)
+				return false // encoding/json writes the value with it
 			}
-		}
-		return d
-	}
-	visit := func(n ast.Node) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.Ident:
-				if fn, ok := c.info.Uses[n].(*types.Func); ok && local(fn) {
-					reach(fn)
-				}
-			case *ast.SelectorExpr:
-				if c.info.Uses[n.Sel] == nil && c.importOf(n.X) == "" {
-					for _, fn := range methods[n.Sel.Name] {
-						reach(fn)
-					}
-				}
+			if m := method(types.NewPointer(n), name); m != nil {
+				r.reach(m)
+				// Reading always has a pointer; writing may not.
+				return dir == jsonWrite
 			}
 			return true
 		})
-		c.handOffs(n, calleeDir, jsonCalls)
-		// The type arguments of a runtime function it instantiates are
-		// handed to it too.
-		for id, inst := range c.info.Instances {
-			if id.Pos() < n.Pos() || id.End() > n.End() {
-				continue
+	}
+}
+
+// calleeDir is what the callee of call may do, with encoding/json, with
+// what it is given: nothing for the package's own functions (their
+// hand-offs are found where they are reached), what runtimeJSON says for
+// the runtime's.
+func (r *reacher) calleeDir(call *ast.CallExpr) jsonDir {
+	if fn := r.c.callee(call); fn != nil {
+		if r.local(fn) {
+			return 0
+		}
+		return r.rdirs[fn.Origin()]
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || r.c.importOf(sel.X) != "" || r.c.info.Selections[sel] != nil {
+		return 0
+	}
+	// A method on a value the stubs leave untyped: whatever a runtime
+	// method of that name may do.
+	var d jsonDir
+	for fn, fd := range r.rc.funcs {
+		if fd.Recv != nil && fn.Name() == sel.Sel.Name {
+			d |= r.rdirs[fn]
+		}
+	}
+	return d
+}
+
+// visit reaches what n runs: the package's functions and methods it
+// names, and the MarshalJSON and UnmarshalJSON encoding/json calls for
+// what it hands over.
+func (r *reacher) visit(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if fn, ok := r.c.info.Uses[n].(*types.Func); ok && r.local(fn) {
+				r.reach(fn)
 			}
-			d := jsonBoth // a generic type of the runtime's, or anything generic of the package's
-			if fn, ok := c.info.Uses[id].(*types.Func); ok && !local(fn) {
-				d = rdirs[fn.Origin()]
-			}
-			if obj := c.info.Uses[id]; obj != nil {
-				for i := range inst.TypeArgs.Len() {
-					jsonCalls(inst.TypeArgs.At(i), d)
+		case *ast.SelectorExpr:
+			if r.c.info.Uses[n.Sel] == nil && r.c.importOf(n.X) == "" {
+				for _, fn := range r.methods[n.Sel.Name] {
+					r.reach(fn)
 				}
 			}
 		}
-	}
-	for fn, fd := range c.funcs {
-		// An init runs whatever the gate does.
-		if also[declKey(fd)] || fd.Recv == nil && fd.Name.Name == "init" {
-			reach(fn)
+		return true
+	})
+	r.c.handOffs(n, r.calleeDir, r.jsonCalls)
+	r.instances(n)
+}
+
+// instances reaches what encoding/json calls for the type arguments of
+// what n instantiates: the type arguments of a runtime function it
+// instantiates are handed to it too.
+func (r *reacher) instances(n ast.Node) {
+	for id, inst := range r.c.info.Instances {
+		if id.Pos() < n.Pos() || id.End() > n.End() {
+			continue
+		}
+		d := jsonBoth // a generic type of the runtime's, or anything generic of the package's
+		if fn, ok := r.c.info.Uses[id].(*types.Func); ok && !r.local(fn) {
+			d = r.rdirs[fn.Origin()]
+		}
+		if obj := r.c.info.Uses[id]; obj != nil {
+			for i := range inst.TypeArgs.Len() {
+				r.jsonCalls(inst.TypeArgs.At(i), d)
+			}
 		}
 	}
-	for _, r := range roots {
-		visit(r)
-	}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		visit(n)
-	}
-	return reached, nil
 }
