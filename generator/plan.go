@@ -206,38 +206,22 @@ func (pl *planner) hasConst(name string) bool {
 	return slices.ContainsFunc(pl.m.Consts, func(c *Const) bool { return c.Name == name })
 }
 
-// newPlan decides what the package of model m has.
+// newPlan decides what the package of model m has, one part after
+// another: a part may depend on those decided before it (Direct on
+// Handlers, Paging on ParamsType).
 func newPlan(m *Model) *Plan {
 	p := &Plan{Warnings: slices.Clone(m.Warnings)}
 	pl := &planner{m: m, p: p}
 	f := m.Features
 
-	// roots.go: the params of roots/list, the capability, the method name.
-	const handlers = "roots.go (Client, handlers, Server) and the examples"
-	params, paramsType := pl.structMember("ListRootsRequest", "params", "Params", handlers)
-	capField, _ := pl.structMember("ClientCapabilities", "roots", "Roots", handlers)
-	if capField != nil && (capField.Type.Named.Name != "RootsCapability" || !capField.Pointer) {
-		pl.warn("ClientCapabilities", "roots", "it is %s, not *RootsCapability; %s left out", goTypeString(capField), handlers)
-		capField = nil
-	}
-	method := pl.method("ListRootsRequest", "MethodListRoots", handlers)
-	p.Handlers = params != nil && capField != nil && method
-	if p.Handlers {
-		p.ParamsType, p.ParamsPointer = paramsType, params.Pointer
-	}
+	p.Handlers = pl.handlers()
 	p.Direct = p.Handlers && f.DirectRequest
 	p.Envelope = f.RequestEnvelope
 	p.CapabilitiesInMeta = f.CapabilitiesInMeta
 	p.RootMeta = f.RootMeta
 
 	if f.ListChangedNotification && p.Handlers {
-		const part = "the list_changed notification (ListChangedHandler, Server.HandleNotification, Client.NotifyListChanged)"
-		_, nt := pl.structMember("RootsListChangedNotification", "params", "Params", part)
-		ok := pl.method("RootsListChangedNotification", "MethodRootsListChanged", part)
-		if nt != "" && ok {
-			p.ListChanged, p.NotificationParamsType = true, nt
-			p.ListChangedMethod = "MethodRootsListChanged"
-		}
+		p.ListChanged = pl.listChanged()
 	}
 	p.HandleNotification = p.Direct && p.ListChanged
 	p.CapabilityListChanged = f.CapabilityListChanged
@@ -279,7 +263,49 @@ func newPlan(m *Model) *Plan {
 		// answer: the schema's inputRequests has no roots arm, say.
 		p.GateProblem = "the schema carries roots/list neither as a request of its own nor in inputRequests"
 	}
+	pl.deprecation()
+	return p
+}
 
+// handlers checks what roots.go is written in terms of: the params of
+// roots/list, the capability, the method name. Where they are as it
+// needs them, it sets ParamsType and ParamsPointer.
+func (pl *planner) handlers() bool {
+	const handlers = "roots.go (Client, handlers, Server) and the examples"
+	params, paramsType := pl.structMember("ListRootsRequest", "params", "Params", handlers)
+	capField, _ := pl.structMember("ClientCapabilities", "roots", "Roots", handlers)
+	if capField != nil && (capField.Type.Named.Name != "RootsCapability" || !capField.Pointer) {
+		pl.warn("ClientCapabilities", "roots", "it is %s, not *RootsCapability; %s left out", goTypeString(capField), handlers)
+		capField = nil
+	}
+	method := pl.method("ListRootsRequest", "MethodListRoots", handlers)
+	if params == nil || capField == nil || !method {
+		return false
+	}
+	pl.p.ParamsType, pl.p.ParamsPointer = paramsType, params.Pointer
+	return true
+}
+
+// listChanged checks what the list_changed notification is written in
+// terms of: its params and its method name. Where they are as it needs
+// them, it sets NotificationParamsType and ListChangedMethod.
+func (pl *planner) listChanged() bool {
+	const part = "the list_changed notification (ListChangedHandler, Server.HandleNotification, Client.NotifyListChanged)"
+	_, nt := pl.structMember("RootsListChangedNotification", "params", "Params", part)
+	ok := pl.method("RootsListChangedNotification", "MethodRootsListChanged", part)
+	if nt == "" || !ok {
+		return false
+	}
+	pl.p.NotificationParamsType = nt
+	pl.p.ListChangedMethod = "MethodRootsListChanged"
+	return true
+}
+
+// deprecation names the definitions the schema marks "deprecated" that
+// the roots symbols are built on: DeprecatedBy for all of them, and
+// ListChangedDeprecatedBy for the list_changed ones.
+func (pl *planner) deprecation() {
+	p := pl.p
 	for _, def := range rootsDefinitions {
 		if t := pl.def(def); t != nil && t.Deprecated && p.DeprecatedBy == "" {
 			p.DeprecatedBy = def
@@ -295,7 +321,6 @@ func newPlan(m *Model) *Plan {
 	if t := pl.def("RootsListChangedNotification"); t != nil && t.Deprecated && p.DeprecatedBy == "" {
 		p.ListChangedDeprecatedBy = "RootsListChangedNotification"
 	}
-	return p
 }
 
 // gateProblem says why the gate's Root cannot be converted to and from
