@@ -43,51 +43,66 @@ var extendedTypes = map[string]string{"StateSealer": "NewStateSealer"}
 // lines) where the runtime marks the declaration and the revision
 // deprecates roots; and the contract check.
 func runtimeAPIFile(pkg, header, runtimeImport, version string, plan *Plan, deprecated []string) (File, error) {
-	srcs, err := runtimeSources()
+	fset := token.NewFileSet()
+	decls, exported, err := readRuntimeDecls(fset)
 	if err != nil {
 		return File{}, err
 	}
-	fset := token.NewFileSet()
-	type found struct {
-		decl    ast.Decl
-		spec    ast.Spec // for a GenDecl
-		file    *ast.File
-		marked  bool // the doc comment ends in the deprecation directive
-		comment *ast.CommentGroup
+	w := &runtimeAPIWriter{fset: fset, decls: decls, exported: exported, imports: map[string]string{"rootsrt": runtimeImport, "rtimpl": RuntimeImplImport}}
+	if len(deprecated) > 0 {
+		w.dep = "//\n" + strings.Join(firstSentenceLines(deprecated), "\n") + "\n"
 	}
-	decls := map[string]found{}
+	for _, name := range apiNames(plan) {
+		if err := w.add(name); err != nil {
+			return File{}, err
+		}
+	}
+	b := w.source(pkg, header, version, deprecated)
+	src, err := format.Source(b)
+	if err != nil {
+		return File{}, fmt.Errorf("runtime.go: %w\n%s", err, b)
+	}
+	return File{Name: "runtime.go", Content: src}, nil
+}
+
+// runtimeDecl is the runtime's package-level declaration of a name, as
+// runtime.go reads it.
+type runtimeDecl struct {
+	decl    ast.Decl
+	spec    ast.Spec // for a GenDecl
+	file    *ast.File
+	marked  bool // the doc comment ends in the deprecation directive
+	comment *ast.CommentGroup
+}
+
+// readRuntimeDecls parses the runtime's sources into fset and returns the
+// declaration of each package-level name but methods, and whether each
+// name is exported.
+func readRuntimeDecls(fset *token.FileSet) (map[string]runtimeDecl, map[string]bool, error) {
+	srcs, err := runtimeSources()
+	if err != nil {
+		return nil, nil, err
+	}
+	decls := map[string]runtimeDecl{}
 	exported := map[string]bool{}
 	for _, s := range srcs {
 		f, err := parser.ParseFile(fset, s.name, s.src, parser.ParseComments)
 		if err != nil {
-			return File{}, fmt.Errorf("%s: %w", s.name, err)
+			return nil, nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil {
-					decls[d.Name.Name] = found{decl: d, file: f, comment: d.Doc}
+					decls[d.Name.Name] = runtimeDecl{decl: d, file: f, comment: d.Doc}
 					exported[d.Name.Name] = d.Name.IsExported()
 				}
 			case *ast.GenDecl:
 				for _, spec := range d.Specs {
-					doc := d.Doc
-					var names []*ast.Ident
-					switch sp := spec.(type) {
-					case *ast.TypeSpec:
-						names = []*ast.Ident{sp.Name}
-						if sp.Doc != nil {
-							doc = sp.Doc
-						}
-					case *ast.ValueSpec:
-						names = sp.Names
-						if sp.Doc != nil {
-							doc = sp.Doc
-						}
-					}
-					for _, n := range names {
-						decls[n.Name] = found{decl: d, spec: spec, file: f, comment: doc}
-						exported[n.Name] = n.IsExported()
+					doc := specDoc(d, spec)
+					for _, n := range specNames(spec) {
+						decls[n] = runtimeDecl{decl: d, spec: spec, file: f, comment: doc}
+						exported[n] = token.IsExported(n)
 					}
 				}
 			}
@@ -99,75 +114,121 @@ func runtimeAPIFile(pkg, header, runtimeImport, version string, plan *Plan, depr
 		}
 		decls[name] = d
 	}
+	return decls, exported, nil
+}
 
-	imports := map[string]string{"rootsrt": runtimeImport, "rtimpl": RuntimeImplImport} // name -> path
-	// Types, constants and variables go in one group of their kind, one
-	// line each, and those the runtime marks, where the revision
-	// deprecates roots, in another, whose doc comment has the Deprecated
-	// paragraph (staticcheck reads a group's for each of its names); each
-	// function has its own doc comment, with the paragraph's first
-	// sentence where it is marked.
-	var grouped [3][2][]string // type, const, var specs; not marked, marked
-	var single, funcs bytes.Buffer
-	dep := ""
-	if len(deprecated) > 0 {
-		dep = "//\n" + strings.Join(firstSentenceLines(deprecated), "\n") + "\n"
+// specDoc is the doc comment of spec, one of d's: its own, or else d's.
+func specDoc(d *ast.GenDecl, spec ast.Spec) *ast.CommentGroup {
+	switch sp := spec.(type) {
+	case *ast.TypeSpec:
+		if sp.Doc != nil {
+			return sp.Doc
+		}
+	case *ast.ValueSpec:
+		if sp.Doc != nil {
+			return sp.Doc
+		}
 	}
-	for _, name := range apiNames(plan) {
-		d, ok := decls[name]
-		if !ok {
-			return File{}, fmt.Errorf("the runtime has no %s", name)
-		}
-		doc := fmt.Sprintf("// %s is [rootsrt.%s].\n", name, name)
-		marked := d.marked && dep != ""
-		if marked {
-			doc += dep
-		}
-		if ctor, ok := extendedTypes[name]; ok {
-			fmt.Fprintf(&single, "\n%stype %s struct{ *rootsrt.%s }\n", doc, name, name)
-			if err := extendedConstructor(&funcs, ctor, name, decls[ctor].decl, fset, decls[ctor].file, exported, imports); err != nil {
-				return File{}, fmt.Errorf("%s: %w", ctor, err)
-			}
-			continue
-		}
-		if _, ok := extendedTypes[nameFor(name)]; ok {
-			continue // written with its type
-		}
-		var kind int
-		var spec string
-		switch decl := d.decl.(type) {
-		case *ast.FuncDecl:
-			sig, call, err := forward(fset, decl, d.file, exported, imports)
-			if err != nil {
-				return File{}, fmt.Errorf("%s: %w", name, err)
-			}
-			fmt.Fprintf(&funcs, "\n%sfunc %s%s {\n\treturn rootsrt.%s%s\n}\n", doc, name, sig, name, call)
-			continue
-		case *ast.GenDecl:
-			switch decl.Tok {
-			case token.TYPE:
-				ts := d.spec.(*ast.TypeSpec)
-				params, args, err := typeParams(fset, ts.TypeParams, d.file, exported, imports)
-				if err != nil {
-					return File{}, fmt.Errorf("%s: %w", name, err)
-				}
-				kind, spec = 0, fmt.Sprintf("%s%s = rootsrt.%s%s", name, params, name, args)
-			case token.CONST:
-				kind, spec = 1, fmt.Sprintf("%s = rootsrt.%s", name, name)
-			case token.VAR:
-				kind, spec = 2, fmt.Sprintf("%s = rootsrt.%s", name, name)
-			}
-		}
-		m := 0
-		if marked {
-			m = 1
-		}
-		grouped[kind][m] = append(grouped[kind][m], spec)
+	return d.Doc
+}
+
+// runtimeAPIWriter writes the declarations of runtime.go, name by name
+// (add), then the file (source).
+//
+// Types, constants and variables go in one group of their kind, one
+// line each, and those the runtime marks, where the revision
+// deprecates roots, in another, whose doc comment has the Deprecated
+// paragraph (staticcheck reads a group's for each of its names); each
+// function has its own doc comment, with the paragraph's first
+// sentence where it is marked.
+type runtimeAPIWriter struct {
+	fset     *token.FileSet
+	decls    map[string]runtimeDecl // see readRuntimeDecls
+	exported map[string]bool
+	imports  map[string]string // name -> path
+	// dep is the lines a marked declaration's doc comment ends with: the
+	// Deprecated paragraph's first sentence, or "" where the revision
+	// does not deprecate roots.
+	dep           string
+	grouped       [3][2][]string // type, const, var specs; not marked, marked
+	single, funcs bytes.Buffer
+}
+
+// add writes the package's declaration of the runtime's name: a line in
+// its group, or a declaration of its own (a function; an extended type,
+// with its constructor, which is then left out as a name of its own).
+func (w *runtimeAPIWriter) add(name string) error {
+	d, ok := w.decls[name]
+	if !ok {
+		return fmt.Errorf("the runtime has no %s", name)
 	}
+	doc := fmt.Sprintf("// %s is [rootsrt.%s].\n", name, name)
+	marked := d.marked && w.dep != ""
+	if marked {
+		doc += w.dep
+	}
+	if ctor, ok := extendedTypes[name]; ok {
+		fmt.Fprintf(&w.single, "\n%stype %s struct{ *rootsrt.%s }\n", doc, name, name)
+		if err := extendedConstructor(&w.funcs, ctor, name, w.decls[ctor].decl, w.fset, w.decls[ctor].file, w.exported, w.imports); err != nil {
+			return fmt.Errorf("%s: %w", ctor, err)
+		}
+		return nil
+	}
+	if _, ok := extendedTypes[nameFor(name)]; ok {
+		return nil // written with its type
+	}
+	if decl, ok := d.decl.(*ast.FuncDecl); ok {
+		sig, call, err := forward(w.fset, decl, d.file, w.exported, w.imports)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		fmt.Fprintf(&w.funcs, "\n%sfunc %s%s {\n\treturn rootsrt.%s%s\n}\n", doc, name, sig, name, call)
+		return nil
+	}
+	kind, spec, err := w.spec(name, d)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	m := 0
+	if marked {
+		m = 1
+	}
+	w.grouped[kind][m] = append(w.grouped[kind][m], spec)
+	return nil
+}
+
+// spec is the line that declares name, of a type, a constant or a
+// variable, in its group, and which group that is (0, 1, 2: the index
+// of grouped).
+func (w *runtimeAPIWriter) spec(name string, d runtimeDecl) (kind int, spec string, err error) {
+	decl, ok := d.decl.(*ast.GenDecl)
+	if !ok {
+		return 0, "", nil
+	}
+	switch decl.Tok {
+	case token.TYPE:
+		ts := d.spec.(*ast.TypeSpec)
+		params, args, err := typeParams(w.fset, ts.TypeParams, d.file, w.exported, w.imports)
+		if err != nil {
+			return 0, "", err
+		}
+		return 0, fmt.Sprintf("%s%s = rootsrt.%s%s", name, params, name, args), nil
+	case token.CONST:
+		return 1, fmt.Sprintf("%s = rootsrt.%s", name, name), nil
+	case token.VAR:
+		return 2, fmt.Sprintf("%s = rootsrt.%s", name, name), nil
+	}
+	return 0, "", nil
+}
+
+// source is runtime.go as written, before gofmt: the header, the
+// imports the declarations need, the contract check, the groups of
+// types, constants and variables, the extended types, the functions.
+func (w *runtimeAPIWriter) source(pkg, header, version string, deprecated []string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n\npackage %s\n\nimport (\n", header, pkg)
-	paths := make([]string, 0, len(imports))
-	for name, p := range imports {
+	paths := make([]string, 0, len(w.imports))
+	for name, p := range w.imports {
 		paths = append(paths, fmt.Sprintf("\t%s %s\n", name, strconv.Quote(p)))
 	}
 	slices.Sort(paths)
@@ -175,7 +236,7 @@ func runtimeAPIFile(pkg, header, runtimeImport, version string, plan *Plan, depr
 	b.WriteString(")\n\n")
 	b.WriteString(contractCheck(version, "rtimpl"))
 	for i, kw := range [3]string{"type", "const", "var"} {
-		for m, specs := range grouped[i] {
+		for m, specs := range w.grouped[i] {
 			if len(specs) == 0 {
 				continue
 			}
@@ -186,13 +247,9 @@ func runtimeAPIFile(pkg, header, runtimeImport, version string, plan *Plan, depr
 			fmt.Fprintf(&b, "%s (\n\t%s\n)\n", kw, strings.Join(specs, "\n\t"))
 		}
 	}
-	b.Write(single.Bytes())
-	b.Write(funcs.Bytes())
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return File{}, fmt.Errorf("runtime.go: %w\n%s", err, b.Bytes())
-	}
-	return File{Name: "runtime.go", Content: src}, nil
+	b.Write(w.single.Bytes())
+	b.Write(w.funcs.Bytes())
+	return b.Bytes()
 }
 
 // nameFor is the type ctor, a constructor of extendedTypes, makes; "" for
