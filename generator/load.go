@@ -281,16 +281,7 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 				// Nested definitions are not referenced by the loader's refs.
 				continue
 			}
-			// Both keywords' definitions go into one "$defs" (Load refuses
-			// a name under both).
-			defs := n.schemaMap(val, at)
-			if n.merged == nil {
-				n.merged = &node{kind: '{'}
-				out.set("$defs", n.merged)
-			}
-			for j, k := range defs.keys {
-				n.merged.set(k, defs.vals[j])
-			}
+			n.definitions(out, val, at)
 		case slices.Contains(schemaMapKeywords, key):
 			out.set(key, n.schemaMap(val, at))
 		case slices.Contains(schemaKeywords, key):
@@ -300,15 +291,9 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 			}
 			out.set(key, n.schema(val, at))
 		case slices.Contains(schemaListKeywords, key):
-			if val.kind != '[' || len(val.elems) == 0 {
-				n.fail(at, "%q must be a non-empty array of schemas", key)
-				continue
+			if list := n.schemaList(key, val, at); list != nil {
+				out.set(key, list)
 			}
-			list := &node{kind: '['}
-			for j, e := range val.elems {
-				list.elems = append(list.elems, n.schema(e, fmt.Sprintf("%s/%d", at, j)))
-			}
-			out.set(key, list)
 		case key == "enum" && val.kind == '[' && len(val.elems) > n.maxEnum:
 			// Each value becomes a constant and a case: the package would
 			// grow with the list, however small the file is otherwise.
@@ -316,16 +301,9 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 		case key == "type":
 			types = n.types(val, at)
 		case key == "required":
-			if val.kind != '[' {
-				n.fail(at, `"required" must be an array of strings`)
-				continue
+			if n.required(val, at) {
+				out.set(key, val)
 			}
-			for j, e := range val.elems {
-				if e.kind != 's' {
-					n.fail(fmt.Sprintf("%s/%d", at, j), `"required" must be an array of strings`)
-				}
-			}
-			out.set(key, val)
 		case key == "$ref":
 			out.set(key, n.ref(val, at))
 		case slices.Contains(stringValueKeywords, key):
@@ -342,6 +320,58 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 			out.set(key, val)
 		}
 	}
+	setTypes(out, types)
+	return out
+}
+
+// definitions normalizes val, top-level definitions at ptr, into the
+// ones out has: both keywords' definitions go into one "$defs" (Load
+// refuses a name under both).
+func (n *normalizer) definitions(out, val *node, ptr string) {
+	defs := n.schemaMap(val, ptr)
+	if n.merged == nil {
+		n.merged = &node{kind: '{'}
+		out.set("$defs", n.merged)
+	}
+	for j, k := range defs.keys {
+		n.merged.set(k, defs.vals[j])
+	}
+}
+
+// schemaList normalizes val, the array of schemas of keyword key at ptr,
+// and returns a new node; nil, having failed, if val is not a non-empty
+// array.
+func (n *normalizer) schemaList(key string, val *node, ptr string) *node {
+	if val.kind != '[' || len(val.elems) == 0 {
+		n.fail(ptr, "%q must be a non-empty array of schemas", key)
+		return nil
+	}
+	list := &node{kind: '['}
+	for j, e := range val.elems {
+		list.elems = append(list.elems, n.schema(e, fmt.Sprintf("%s/%d", ptr, j)))
+	}
+	return list
+}
+
+// required checks that val, the "required" keyword at ptr, is an array of
+// strings, failing at each member that is not a string, and reports
+// whether it is an array, and so kept.
+func (n *normalizer) required(val *node, ptr string) bool {
+	if val.kind != '[' {
+		n.fail(ptr, `"required" must be an array of strings`)
+		return false
+	}
+	for j, e := range val.elems {
+		if e.kind != 's' {
+			n.fail(fmt.Sprintf("%s/%d", ptr, j), `"required" must be an array of strings`)
+		}
+	}
+	return true
+}
+
+// setTypes writes types, the names of the "type" keyword, into out: one
+// name as "type", several as an anyOf of one "type" each.
+func setTypes(out *node, types []string) {
 	switch len(types) {
 	case 0:
 	case 1:
@@ -362,7 +392,6 @@ func (n *normalizer) schema(s *node, ptr string) *node {
 			out.set("anyOf", arms)
 		}
 	}
-	return out
 }
 
 func (n *normalizer) schemaMap(m *node, ptr string) *node {
