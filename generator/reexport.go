@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"github.com/rootsgen/rootsgen/rootsrt"
 	"go/ast"
 	"go/format"
 	"go/parser"
@@ -75,11 +76,12 @@ type runtimeDecl struct {
 	comment *ast.CommentGroup
 }
 
-// readRuntimeDecls parses the runtime's sources into fset and returns the
-// declaration of each package-level name but methods, and whether each
-// name is exported.
+// readRuntimeDecls parses the sources of package rootsrt (the one a
+// single revision's package re-exports, whose rtimpl.X it names as
+// written) into fset and returns the declaration of each package-level
+// name but methods, and whether each name is exported.
 func readRuntimeDecls(fset *token.FileSet) (map[string]runtimeDecl, map[string]bool, error) {
-	srcs, err := runtimeSources()
+	srcs, err := readSources(rootsrt.Source)
 	if err != nil {
 		return nil, nil, err
 	}
