@@ -105,79 +105,103 @@ func hasJournal(root *os.Root) bool {
 // writing its journal, and removes the temporary files of any killed run.
 func finishInterrupted(root *os.Root) error {
 	if hasJournal(root) {
-		data, err := readRegular(root, journalName)
-		if err != nil {
-			return err
-		}
-		var j journal
-		if err := json.Unmarshal(data, &j); err != nil {
-			return fmt.Errorf("%s, left by an interrupted run, is damaged (%v); remove it and regenerate", journalName, err)
-		}
-		// Nothing is changed for a journal that names what no run writes.
-		for _, f := range j.Files {
-			if checkName(f.Name) != nil {
-				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, f.Name)
-			}
-		}
-		for _, name := range j.Remove {
-			if checkName(name) != nil {
-				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, name)
-			}
-		}
-		for _, dir := range j.RemoveDirs {
-			if checkDirName(dir) != nil {
-				return fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, dir)
-			}
-		}
-		var steps []Change
-		for _, f := range j.Files {
-			made, err := makeDirs(root, f.Name)
-			for _, dir := range made {
-				steps = append(steps, Change{Name: dir, Kind: "mkdir"})
-			}
-			if err != nil {
-				return err
-			}
-			if old, err := readRegular(root, f.Name); err == nil && bytes.Equal(old, f.Content) {
-				continue
-			}
-			tmp, err := stage(root, f.Name, f.Content)
-			if err != nil {
-				return err
-			}
-			if err := renameIn(root, tmp, f.Name); err != nil {
-				_ = root.Remove(tmp)
-				return err
-			}
-			steps = append(steps, Change{Name: f.Name, Kind: "update"})
-		}
-		for _, name := range j.Remove {
-			if ok, err := existingDir(root, path.Dir(name)); err != nil {
-				return err
-			} else if !ok {
-				continue
-			}
-			if old, err := readRegular(root, name); err == nil && bytes.HasPrefix(old, []byte(headerPrefix)) {
-				if err := root.Remove(name); err != nil {
-					return err
-				}
-				steps = append(steps, Change{Name: name, Kind: "remove"})
-			}
-		}
-		for _, dir := range j.RemoveDirs {
-			removed, err := removeEmptyDir(root, dir)
-			if err != nil {
-				return err
-			}
-			if removed {
-				steps = append(steps, Change{Name: dir, Kind: "rmdir"})
-			}
-		}
-		syncDirs(root, steps)
-		if err := removeJournal(root); err != nil {
+		if err := replayJournal(root); err != nil {
 			return err
 		}
 	}
+	return removeLeftoverTemps(root)
+}
+
+// readJournal reads the journal a killed run left in root, refusing one
+// that is damaged or names what no run writes.
+func readJournal(root *os.Root) (*journal, error) {
+	data, err := readRegular(root, journalName)
+	if err != nil {
+		return nil, err
+	}
+	var j journal
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, fmt.Errorf("%s, left by an interrupted run, is damaged (%v); remove it and regenerate", journalName, err)
+	}
+	// Nothing is changed for a journal that names what no run writes.
+	for _, f := range j.Files {
+		if checkName(f.Name) != nil {
+			return nil, fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, f.Name)
+		}
+	}
+	for _, name := range j.Remove {
+		if checkName(name) != nil {
+			return nil, fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, name)
+		}
+	}
+	for _, dir := range j.RemoveDirs {
+		if checkDirName(dir) != nil {
+			return nil, fmt.Errorf("%s, left by an interrupted run, names %q; remove it and regenerate", journalName, dir)
+		}
+	}
+	return &j, nil
+}
+
+// replayJournal completes the change recorded in the journal a killed run
+// left in root: it writes the files whose content differs (making their
+// directories as needed), removes the stale files still there and the
+// directories left empty, and then the journal.
+func replayJournal(root *os.Root) error {
+	j, err := readJournal(root)
+	if err != nil {
+		return err
+	}
+	var steps []Change
+	for _, f := range j.Files {
+		made, err := makeDirs(root, f.Name)
+		for _, dir := range made {
+			steps = append(steps, Change{Name: dir, Kind: "mkdir"})
+		}
+		if err != nil {
+			return err
+		}
+		if old, err := readRegular(root, f.Name); err == nil && bytes.Equal(old, f.Content) {
+			continue
+		}
+		tmp, err := stage(root, f.Name, f.Content)
+		if err != nil {
+			return err
+		}
+		if err := renameIn(root, tmp, f.Name); err != nil {
+			_ = root.Remove(tmp)
+			return err
+		}
+		steps = append(steps, Change{Name: f.Name, Kind: "update"})
+	}
+	for _, name := range j.Remove {
+		if ok, err := existingDir(root, path.Dir(name)); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
+		if old, err := readRegular(root, name); err == nil && bytes.HasPrefix(old, []byte(headerPrefix)) {
+			if err := root.Remove(name); err != nil {
+				return err
+			}
+			steps = append(steps, Change{Name: name, Kind: "remove"})
+		}
+	}
+	for _, dir := range j.RemoveDirs {
+		removed, err := removeEmptyDir(root, dir)
+		if err != nil {
+			return err
+		}
+		if removed {
+			steps = append(steps, Change{Name: dir, Kind: "rmdir"})
+		}
+	}
+	syncDirs(root, steps)
+	return removeJournal(root)
+}
+
+// removeLeftoverTemps removes the temporary files that killed runs left
+// in root's directory.
+func removeLeftoverTemps(root *os.Root) error {
 	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		return err

@@ -284,6 +284,15 @@ func WriteContext(ctx context.Context, dir string, files []File) (changes []Chan
 		return nil, err
 	}
 	defer unlock()
+	return writeLocked(ctx, root, dir, files)
+}
+
+// writeLocked is the part of WriteContext done under the lock on dir, open
+// as root: it completes the write of an interrupted run, plans this one's,
+// stages the new files, writes the journal (the commit) and then makes the
+// change. Before the commit, a failure or a done ctx removes what it
+// staged; after it, a failure undoes the steps taken.
+func writeLocked(ctx context.Context, root *os.Root, dir string, files []File) ([]Change, error) {
 	// What an interrupted run committed to is completed even when ctx is
 	// done: it leaves one whole package.
 	if err := finishInterrupted(root); err != nil {
@@ -293,140 +302,187 @@ func WriteContext(ctx context.Context, dir string, files []File) (changes []Chan
 		return nil, stopped(ctx)
 	}
 	p, err := planIn(root, files)
-	if err != nil || len(p.changes) == 0 {
-		if p != nil {
-			changes = p.changes
-		}
-		return changes, err
+	if err != nil {
+		return nil, err
 	}
-	changes = p.changes
-	content := map[string][]byte{}
+	if len(p.changes) == 0 {
+		return p.changes, nil
+	}
+	t := &transaction{root: root, dir: dir, plan: p, content: map[string][]byte{}, temps: map[string]string{}, old: map[string][]byte{}}
 	for _, f := range files {
-		content[f.Name] = f.Content
+		t.content[f.Name] = f.Content
 	}
-	// Stage every new content in a temporary file in dir itself, so that
-	// until the commit nothing is made below it.
-	temps := map[string]string{}
-	cleanup := func() {
-		for _, tmp := range temps {
-			_ = root.Remove(tmp)
-		}
+	if err := t.stageAll(ctx); err != nil {
+		t.removeTemps()
+		return nil, err
 	}
-	for _, c := range changes {
-		if c.Kind == "remove" {
-			continue
-		}
-		if ctx.Err() != nil {
-			cleanup()
-			return nil, stopped(ctx)
-		}
-		tmp, err := stage(root, c.Name, content[c.Name])
-		if err != nil {
-			cleanup()
-			return nil, err
-		}
-		temps[c.Name] = tmp
-		afterStep()
-	}
-	// Keep what is replaced, to put it back if a later step fails.
-	old := map[string][]byte{}
-	for _, c := range changes {
-		if c.Kind != "create" {
-			if old[c.Name], err = readRegular(root, c.Name); err != nil {
-				cleanup()
-				return nil, err
-			}
-		}
+	if err := t.keepOld(); err != nil {
+		t.removeTemps()
+		return nil, err
 	}
 	// The last moment to stop with nothing changed. From here on, a run
 	// killed at any point is completed by the next, and this one no longer
 	// looks at ctx.
 	if ctx.Err() != nil {
-		cleanup()
+		t.removeTemps()
 		return nil, stopped(ctx)
 	}
-	if err := writeJournal(root, changes, content, p.rmdirs); err != nil {
-		cleanup()
+	if err := writeJournal(root, p.changes, t.content, p.rmdirs); err != nil {
+		t.removeTemps()
 		return nil, err
 	}
 	afterStep()
+	return t.apply()
+}
+
+// A transaction is one write's change to root, the output directory dir,
+// from staging the new files to removing the journal.
+type transaction struct {
+	root *os.Root
+	dir  string
+	// plan is the change: the files to create, update and remove, and
+	// the directories to make and remove.
+	*plan
+	// content is the new content of each file, by name.
+	content map[string][]byte
+	// temps are the temporary files the new contents are staged in, by
+	// the name of the file; a file leaves it once renamed into place.
+	temps map[string]string
+	// old keeps what is replaced, to put it back if a later step fails.
+	old map[string][]byte
 	// done lists the steps taken, files as changes and directories as
 	// "mkdir" and "rmdir", to be undone in reverse if a later one fails.
-	var done []Change
-	rollback := func(cause error) ([]Change, error) {
-		errs := []error{cause}
-		for _, c := range slices.Backward(done) {
-			var err error
-			switch c.Kind {
-			case "create", "mkdir":
-				// A directory is empty again once the files renamed into
-				// it are removed.
-				err = root.Remove(c.Name)
-			case "rmdir":
-				err = root.Mkdir(c.Name, 0o755)
-			default:
-				var tmp string
-				if tmp, err = stage(root, c.Name, old[c.Name]); err == nil {
-					if err = renameIn(root, tmp, c.Name); err != nil {
-						_ = root.Remove(tmp)
-					}
-				}
-			}
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%w: could not undo %s: %w", ErrLeftChanged, c, err))
-			}
-		}
-		cleanup()
-		if len(errs) > 1 {
-			// The journal stays: the next run completes this one's write.
-			errs = append(errs, fmt.Errorf("the next rootsgen run in %s completes this write", dir))
-		} else if err := removeJournal(root); err != nil {
-			errs = append(errs, fmt.Errorf("%w: could not remove %s, so the next run completes this write: %w", ErrLeftChanged, journalName, err))
-		}
-		return nil, errors.Join(errs...)
-	}
-	for _, d := range p.mkdirs {
-		if err := root.Mkdir(d, 0o755); err != nil {
-			return rollback(err)
-		}
-		done = append(done, Change{Name: d, Kind: "mkdir"})
-		afterStep()
-	}
-	for _, c := range changes {
+	done []Change
+}
+
+// stageAll stages every new content in a temporary file in dir itself, so
+// that until the commit nothing is made below it. It stops with an error
+// wrapping ctx.Err() when ctx is done before a file is staged; the caller
+// then removes what was staged.
+func (t *transaction) stageAll(ctx context.Context) error {
+	for _, c := range t.changes {
 		if c.Kind == "remove" {
 			continue
 		}
-		if err := renameIn(root, temps[c.Name], c.Name); err != nil {
-			return rollback(err)
+		if ctx.Err() != nil {
+			return stopped(ctx)
 		}
-		delete(temps, c.Name)
-		done = append(done, c)
+		tmp, err := stage(t.root, c.Name, t.content[c.Name])
+		if err != nil {
+			return err
+		}
+		t.temps[c.Name] = tmp
 		afterStep()
 	}
-	for _, c := range changes {
-		if c.Kind == "remove" {
-			if err := root.Remove(c.Name); err != nil {
-				return rollback(err)
+	return nil
+}
+
+// keepOld reads what the change replaces or removes, to put it back if a
+// later step fails.
+func (t *transaction) keepOld() error {
+	for _, c := range t.changes {
+		if c.Kind != "create" {
+			var err error
+			if t.old[c.Name], err = readRegular(t.root, c.Name); err != nil {
+				return err
 			}
-			done = append(done, c)
+		}
+	}
+	return nil
+}
+
+// removeTemps removes the temporary files not yet renamed into place.
+func (t *transaction) removeTemps() {
+	for _, tmp := range t.temps {
+		_ = t.root.Remove(tmp)
+	}
+}
+
+// apply makes the change the journal records, once it is written: it
+// makes the missing directories, renames the staged files into place,
+// removes the stale files and the directories they leave empty, and then
+// the journal. If a step fails, it undoes those taken (see rollback).
+func (t *transaction) apply() ([]Change, error) {
+	for _, d := range t.mkdirs {
+		if err := t.root.Mkdir(d, 0o755); err != nil {
+			return t.rollback(err)
+		}
+		t.done = append(t.done, Change{Name: d, Kind: "mkdir"})
+		afterStep()
+	}
+	for _, c := range t.changes {
+		if c.Kind == "remove" {
+			continue
+		}
+		if err := renameIn(t.root, t.temps[c.Name], c.Name); err != nil {
+			return t.rollback(err)
+		}
+		delete(t.temps, c.Name)
+		t.done = append(t.done, c)
+		afterStep()
+	}
+	for _, c := range t.changes {
+		if c.Kind == "remove" {
+			if err := t.root.Remove(c.Name); err != nil {
+				return t.rollback(err)
+			}
+			t.done = append(t.done, c)
 			afterStep()
 		}
 	}
-	for _, d := range p.rmdirs {
-		removed, err := removeEmptyDir(root, d)
+	for _, d := range t.rmdirs {
+		removed, err := removeEmptyDir(t.root, d)
 		if err != nil {
-			return rollback(err)
+			return t.rollback(err)
 		}
 		if removed {
-			done = append(done, Change{Name: d, Kind: "rmdir"})
+			t.done = append(t.done, Change{Name: d, Kind: "rmdir"})
 		}
 		afterStep()
 	}
-	syncDirs(root, done)
-	if err := removeJournal(root); err != nil {
-		return changes, fmt.Errorf("%w: every file is in place, but %s could not be removed: %w", ErrLeftChanged, journalName, err)
+	syncDirs(t.root, t.done)
+	if err := removeJournal(t.root); err != nil {
+		return t.changes, fmt.Errorf("%w: every file is in place, but %s could not be removed: %w", ErrLeftChanged, journalName, err)
 	}
-	return changes, nil
+	return t.changes, nil
+}
+
+// rollback undoes the steps taken, in reverse, after a step of apply
+// failed with cause, and removes the files still staged. It returns the
+// error of the write: cause, with what could not be undone. The journal is
+// removed once every step is undone, and stays otherwise, for the next run
+// to complete the write.
+func (t *transaction) rollback(cause error) ([]Change, error) {
+	errs := []error{cause}
+	for _, c := range slices.Backward(t.done) {
+		var err error
+		switch c.Kind {
+		case "create", "mkdir":
+			// A directory is empty again once the files renamed into
+			// it are removed.
+			err = t.root.Remove(c.Name)
+		case "rmdir":
+			err = t.root.Mkdir(c.Name, 0o755)
+		default:
+			var tmp string
+			if tmp, err = stage(t.root, c.Name, t.old[c.Name]); err == nil {
+				if err = renameIn(t.root, tmp, c.Name); err != nil {
+					_ = t.root.Remove(tmp)
+				}
+			}
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w: could not undo %s: %w", ErrLeftChanged, c, err))
+		}
+	}
+	t.removeTemps()
+	if len(errs) > 1 {
+		// The journal stays: the next run completes this one's write.
+		errs = append(errs, fmt.Errorf("the next rootsgen run in %s completes this write", t.dir))
+	} else if err := removeJournal(t.root); err != nil {
+		errs = append(errs, fmt.Errorf("%w: could not remove %s, so the next run completes this write: %w", ErrLeftChanged, journalName, err))
+	}
+	return nil, errors.Join(errs...)
 }
 
 // stopped is the error of a write that stopped because ctx was done,

@@ -75,137 +75,199 @@ const (
 
 // run is the command; ctx being done means the user interrupted it.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	o, code := parseFlags(args, stderr)
+	if o == nil {
+		return code
+	}
+	if o.version || o.list || o.markdown {
+		return runInfo(ctx, o, stdout, stderr)
+	}
+	if err := o.validate(); err != nil {
+		return usage(stderr, "%v", err)
+	}
+	name, err := packageName(o.pkg, o.out, getenv)
+	if err != nil {
+		return usage(stderr, "%v", err)
+	}
+	if o.sdk != "" {
+		return runKit(ctx, o, name, getenv, stderr)
+	}
+	return runRevision(ctx, o, name, getenv, stderr)
+}
+
+// options are the flags of a run, each in the field named after it
+// (schemaFile holds -schema, pkg -package, verbose -v, maxOut -max-output,
+// revs -revisions and rtMode -runtime).
+type options struct {
+	revision, schemaFile, out, pkg      string
+	check, list, markdown, version      bool
+	verbose, strict                     bool
+	maxBytes, maxDepth, maxEnum, maxOut int
+	sdk, revs, rtMode                   string
+
+	// given counts the flags given, and notForList those of them that
+	// -list does not take (all but -list, -markdown and -v).
+	given, notForList int
+	// schemaFlags are the flags given that act on a schema read for
+	// -revision.
+	schemaFlags []string
+}
+
+// parseFlags parses args, the command line, into options. It returns nil
+// and the exit status when the run ends there: after -h, a bad flag or an
+// argument that is not a flag, each reported on stderr.
+func parseFlags(args []string, stderr io.Writer) (*options, int) {
+	var o options
 	fs := flag.NewFlagSet("rootsgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		revision = fs.String("revision", "", "protocol `revision` to generate, such as 2025-06-18 (see -list)")
-		schemaF  = fs.String("schema", "", "generate from this schema `file` instead of the embedded one (any revision name is then accepted)")
-		out      = fs.String("out", "", "output `directory`; created if missing")
-		pkg      = fs.String("package", "", "package `name` (default: the package already in -out, else $GOPACKAGE when -out is the current directory, else the base name of -out)")
-		check    = fs.Bool("check", false, "write nothing; exit 1 and list the differences if the files in -out are not what would be generated")
-		list     = fs.Bool("list", false, "list the embedded revisions with their dialect, features and deprecation status")
-		markdown = fs.Bool("markdown", false, "with -list: print an overview of the revisions as Markdown (with -v: and which declarations each revision's package has)")
-		version  = fs.Bool("version", false, "print the rootsgen version")
-		verbose  = fs.Bool("v", false, "report the files written and, with -revision, the plan (the parts of the roots feature the package has) and the parts left out")
-		strict   = fs.Bool("strict", false, "treat a warning (a part of the roots feature left out, or a schema name the package declares itself, renamed) as an error: exit 2 and write nothing")
-		maxBytes = fs.Int("max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
-		maxDepth = fs.Int("max-depth", generator.DefaultMaxDepth, fmt.Sprintf("deepest JSON nesting accepted in a schema (at most %d)", generator.MaxMaxDepth))
-		maxEnum  = fs.Int("max-enum", generator.DefaultMaxEnum, "most values accepted in one enum of a schema")
-		maxOut   = fs.Int("max-output", 0, fmt.Sprintf("largest package written, in `bytes` (default: ten times the schema, between %d and %d)", generator.MinDefaultMaxOutput, generator.MaxDefaultMaxOutput))
-		sdk      = fs.String("sdk", "", "write a kit serving several revisions, with the adapter for this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+", or none); the adapter is the only output that imports an SDK")
-		revs     = fs.String("revisions", "", "with -sdk: the `revisions` the kit serves, separated by commas (default: every embedded revision)")
-		rtMode   = fs.String("runtime", "import", "how the output gets the shared runtime: import (the package "+generator.RuntimeImport+" of rootsgen's module) or copy (a copy written with it: the output imports only the standard library and its SDK)")
-	)
+	fs.StringVar(&o.revision, "revision", "", "protocol `revision` to generate, such as 2025-06-18 (see -list)")
+	fs.StringVar(&o.schemaFile, "schema", "", "generate from this schema `file` instead of the embedded one (any revision name is then accepted)")
+	fs.StringVar(&o.out, "out", "", "output `directory`; created if missing")
+	fs.StringVar(&o.pkg, "package", "", "package `name` (default: the package already in -out, else $GOPACKAGE when -out is the current directory, else the base name of -out)")
+	fs.BoolVar(&o.check, "check", false, "write nothing; exit 1 and list the differences if the files in -out are not what would be generated")
+	fs.BoolVar(&o.list, "list", false, "list the embedded revisions with their dialect, features and deprecation status")
+	fs.BoolVar(&o.markdown, "markdown", false, "with -list: print an overview of the revisions as Markdown (with -v: and which declarations each revision's package has)")
+	fs.BoolVar(&o.version, "version", false, "print the rootsgen version")
+	fs.BoolVar(&o.verbose, "v", false, "report the files written and, with -revision, the plan (the parts of the roots feature the package has) and the parts left out")
+	fs.BoolVar(&o.strict, "strict", false, "treat a warning (a part of the roots feature left out, or a schema name the package declares itself, renamed) as an error: exit 2 and write nothing")
+	fs.IntVar(&o.maxBytes, "max-bytes", generator.DefaultMaxBytes, "largest schema file accepted, in `bytes`")
+	fs.IntVar(&o.maxDepth, "max-depth", generator.DefaultMaxDepth, fmt.Sprintf("deepest JSON nesting accepted in a schema (at most %d)", generator.MaxMaxDepth))
+	fs.IntVar(&o.maxEnum, "max-enum", generator.DefaultMaxEnum, "most values accepted in one enum of a schema")
+	fs.IntVar(&o.maxOut, "max-output", 0, fmt.Sprintf("largest package written, in `bytes` (default: ten times the schema, between %d and %d)", generator.MinDefaultMaxOutput, generator.MaxDefaultMaxOutput))
+	fs.StringVar(&o.sdk, "sdk", "", "write a kit serving several revisions, with the adapter for this MCP `SDK` ("+strings.Join(generator.SDKs(), ", ")+", or none); the adapter is the only output that imports an SDK")
+	fs.StringVar(&o.revs, "revisions", "", "with -sdk: the `revisions` the kit serves, separated by commas (default: every embedded revision)")
+	fs.StringVar(&o.rtMode, "runtime", "import", "how the output gets the shared runtime: import (the package "+generator.RuntimeImport+" of rootsgen's module) or copy (a copy written with it: the output imports only the standard library and its SDK)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: rootsgen -revision REVISION -out DIR [-schema FILE] [-package NAME] [-runtime import|copy] [-check] [-strict] [-v]\n       rootsgen -sdk go-sdk|mcp-go|none -out DIR [-revisions REV,...] [-package NAME] [-runtime import|copy] [-check] [-v]\n       rootsgen -list [-markdown [-v]] | -version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
+			return nil, exitOK
 		}
-		return exitUsage
-	}
-	usage := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "rootsgen: "+format+"\n", a...)
-		return exitUsage
+		return nil, exitUsage
 	}
 	if fs.NArg() > 0 {
-		return usage("unexpected arguments %q: all input is given by flags (see -h)", fs.Args())
+		return nil, usage(stderr, "unexpected arguments %q: all input is given by flags (see -h)", fs.Args())
 	}
-	var schemaFlags []string // the flags that act on a schema read for -revision
-	given, notForList := 0, 0
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "strict" || strings.HasPrefix(f.Name, "max-") {
-			schemaFlags = append(schemaFlags, "-"+f.Name)
+			o.schemaFlags = append(o.schemaFlags, "-"+f.Name)
 		}
-		if given++; f.Name != "list" && f.Name != "markdown" && f.Name != "v" {
-			notForList++
+		if o.given++; f.Name != "list" && f.Name != "markdown" && f.Name != "v" {
+			o.notForList++
 		}
 	})
+	return &o, exitOK
+}
+
+// usage reports a usage error on stderr and returns its exit status.
+func usage(stderr io.Writer, format string, a ...any) int {
+	fmt.Fprintf(stderr, "rootsgen: "+format+"\n", a...)
+	return exitUsage
+}
+
+// runInfo runs -version or -list (with -markdown), which write no
+// package, and returns the exit status; it refuses any flag they do not
+// take, and -markdown without -list.
+func runInfo(ctx context.Context, o *options, stdout, stderr io.Writer) int {
 	switch {
-	case *version && given > 1:
-		return usage("-version takes no other flag")
-	case *list && (notForList > 0 || *verbose && !*markdown):
-		return usage("-list takes no other flag but -markdown, and -v with -markdown")
-	case *version:
+	case o.version && o.given > 1:
+		return usage(stderr, "-version takes no other flag")
+	case o.list && (o.notForList > 0 || o.verbose && !o.markdown):
+		return usage(stderr, "-list takes no other flag but -markdown, and -v with -markdown")
+	case o.version:
 		fmt.Fprintf(stdout, "rootsgen %s\n", generator.Version())
 		return exitOK
-	case *list && *markdown:
-		return interrupted(ctx, listMarkdown(stdout, stderr, *verbose), stderr)
-	case *list:
+	case o.list && o.markdown:
+		return interrupted(ctx, listMarkdown(stdout, stderr, o.verbose), stderr)
+	case o.list:
 		return interrupted(ctx, listRevisions(stdout, stderr), stderr)
-	case *markdown:
-		return usage("-markdown: only with -list")
-	case *sdk != "" && (*revision != "" || *schemaF != ""):
-		return usage("-sdk writes a kit of the embedded revisions (narrow it with -revisions); it takes neither -revision nor -schema")
-	case *sdk != "" && *sdk != "none" && !slices.Contains(generator.SDKs(), *sdk):
-		return usage("unknown SDK %q; known: %s, none", *sdk, strings.Join(generator.SDKs(), ", "))
-	case *sdk != "" && len(schemaFlags) > 0:
-		return usage("%s: only with -revision (a kit is written from the embedded schemas, which rootsgen checks itself)", strings.Join(schemaFlags, ", "))
-	case *sdk == "" && *revs != "":
-		return usage("-revisions: only with -sdk")
-	case *sdk == "" && *revision == "":
-		return usage("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
-	case *sdk == "" && schema.CheckRevision(*revision) != nil:
+	}
+	return usage(stderr, "-markdown: only with -list")
+}
+
+// validate checks the flags of a run that writes or checks a package (of
+// -revision) or a kit (of -sdk), before anything is read; an error is a
+// usage error.
+func (o *options) validate() error {
+	switch {
+	case o.sdk != "" && (o.revision != "" || o.schemaFile != ""):
+		return errors.New("-sdk writes a kit of the embedded revisions (narrow it with -revisions); it takes neither -revision nor -schema")
+	case o.sdk != "" && o.sdk != "none" && !slices.Contains(generator.SDKs(), o.sdk):
+		return fmt.Errorf("unknown SDK %q; known: %s, none", o.sdk, strings.Join(generator.SDKs(), ", "))
+	case o.sdk != "" && len(o.schemaFlags) > 0:
+		return fmt.Errorf("%s: only with -revision (a kit is written from the embedded schemas, which rootsgen checks itself)", strings.Join(o.schemaFlags, ", "))
+	case o.sdk == "" && o.revs != "":
+		return errors.New("-revisions: only with -sdk")
+	case o.sdk == "" && o.revision == "":
+		return fmt.Errorf("-revision is required; embedded revisions: %s", strings.Join(schema.Revisions(), ", "))
+	case o.sdk == "" && schema.CheckRevision(o.revision) != nil:
 		// Before the schema is read: the name, not the file, is wrong.
-		return usage("%v", schema.CheckRevision(*revision))
-	case *out == "":
-		return usage("-out is required: the directory to write the package into")
-	case *rtMode != "import" && *rtMode != "copy":
-		return usage("-runtime %q: import or copy", *rtMode)
-	case *maxBytes < 1 || *maxDepth < 1 || *maxEnum < 1 || *maxOut < 0:
-		return usage("-max-bytes, -max-depth and -max-enum must be at least 1, and -max-output not negative (got %d, %d, %d and %d)", *maxBytes, *maxDepth, *maxEnum, *maxOut)
-	case *maxDepth > generator.MaxMaxDepth:
+		return schema.CheckRevision(o.revision)
+	case o.out == "":
+		return errors.New("-out is required: the directory to write the package into")
+	case o.rtMode != "import" && o.rtMode != "copy":
+		return fmt.Errorf("-runtime %q: import or copy", o.rtMode)
+	case o.maxBytes < 1 || o.maxDepth < 1 || o.maxEnum < 1 || o.maxOut < 0:
+		return fmt.Errorf("-max-bytes, -max-depth and -max-enum must be at least 1, and -max-output not negative (got %d, %d, %d and %d)", o.maxBytes, o.maxDepth, o.maxEnum, o.maxOut)
+	case o.maxDepth > generator.MaxMaxDepth:
 		// The schema library's work grows with the square of the depth.
-		return usage("-max-depth %d: at most %d", *maxDepth, generator.MaxMaxDepth)
+		return fmt.Errorf("-max-depth %d: at most %d", o.maxDepth, generator.MaxMaxDepth)
 	}
-	name, err := packageName(*pkg, *out, getenv)
+	return nil
+}
+
+// runKit generates the kit of -sdk as package name and writes it to -out,
+// or with -check compares it, and returns the exit status.
+func runKit(ctx context.Context, o *options, name string, getenv func(string) string, stderr io.Writer) int {
+	files, err := untilInterrupted(ctx, func() ([]generator.File, error) { return generateKit(o.sdk, o.revs, o.out, name, o.rtMode == "copy") })
 	if err != nil {
-		return usage("%v", err)
+		var ue *generator.UsageError
+		return generateFailed(err, errors.As(err, &ue), o, stderr)
 	}
-	var files []generator.File
-	what := "revision " + *revision
-	if *sdk != "" {
-		what = "the kit"
-		files, err = untilInterrupted(ctx, func() ([]generator.File, error) { return generateKit(*sdk, *revs, *out, name, *rtMode == "copy") })
-		if errors.Is(err, errInterrupted) {
-			return interruptedBeforeWriting(*out, *check, stderr)
-		} else if err != nil {
-			if ue := (*generator.UsageError)(nil); errors.As(err, &ue) {
-				return usage("%v", err)
-			}
-			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
-			return exitFail
-		}
-	} else {
-		var m *generator.Model
-		files, err = untilInterrupted(ctx, func() (files []generator.File, err error) {
-			files, m, err = generateRevision(*revision, *schemaF, name, generator.LoadOptions{MaxBytes: *maxBytes, MaxDepth: *maxDepth, MaxEnum: *maxEnum}, *maxOut, *rtMode == "copy")
-			return files, err
-		})
-		if errors.Is(err, errInterrupted) {
-			return interruptedBeforeWriting(*out, *check, stderr)
-		} else if err != nil {
-			var ue *generator.UsageError
-			var le *generator.LoadError
-			if errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile) {
-				return usage("%v", err)
-			}
-			fmt.Fprintf(stderr, "rootsgen: %v\n", err)
-			return exitFail
-		}
-		if *verbose {
-			fmt.Fprintf(stderr, "rootsgen: plan for %s: %s\n", *revision, strings.Join(m.Plan.Parts(), " "))
-		}
-		printWarnings(stderr, m)
-		if *strict {
-			if refusal := strictRefusal(m, *revision); refusal != "" {
-				return usage("-strict: %s (warnings above); nothing was written", refusal)
-			}
+	return writeOrCheck(ctx, files, o.out, "the kit", name, o.check, o.verbose, getenv("GOFILE") != "", stderr)
+}
+
+// runRevision generates the package of -revision as package name, reports
+// its plan (with -v) and its warnings, and writes it to -out, or with
+// -check compares it; with -strict a warning refuses it. It returns the
+// exit status.
+func runRevision(ctx context.Context, o *options, name string, getenv func(string) string, stderr io.Writer) int {
+	var m *generator.Model
+	files, err := untilInterrupted(ctx, func() (files []generator.File, err error) {
+		files, m, err = generateRevision(o.revision, o.schemaFile, name, generator.LoadOptions{MaxBytes: o.maxBytes, MaxDepth: o.maxDepth, MaxEnum: o.maxEnum}, o.maxOut, o.rtMode == "copy")
+		return files, err
+	})
+	if err != nil {
+		var ue *generator.UsageError
+		var le *generator.LoadError
+		return generateFailed(err, errors.As(err, &ue) || errors.As(err, &le) || errors.Is(err, errSchemaFile), o, stderr)
+	}
+	if o.verbose {
+		fmt.Fprintf(stderr, "rootsgen: plan for %s: %s\n", o.revision, strings.Join(m.Plan.Parts(), " "))
+	}
+	printWarnings(stderr, m)
+	if o.strict {
+		if refusal := strictRefusal(m, o.revision); refusal != "" {
+			return usage(stderr, "-strict: %s (warnings above); nothing was written", refusal)
 		}
 	}
-	return writeOrCheck(ctx, files, *out, what, name, *check, *verbose, getenv("GOFILE") != "", stderr)
+	return writeOrCheck(ctx, files, o.out, "revision "+o.revision, name, o.check, o.verbose, getenv("GOFILE") != "", stderr)
+}
+
+// generateFailed reports err, the failure of generating the files (a usage
+// error when byUser says it is the user's: a bad flag or schema), and
+// returns the exit status. Interrupted, it says what -out holds.
+func generateFailed(err error, byUser bool, o *options, stderr io.Writer) int {
+	switch {
+	case errors.Is(err, errInterrupted):
+		return interruptedBeforeWriting(o.out, o.check, stderr)
+	case byUser:
+		return usage(stderr, "%v", err)
+	}
+	fmt.Fprintf(stderr, "rootsgen: %v\n", err)
+	return exitFail
 }
 
 // printWarnings prints the warnings of m: the parts of the roots feature
