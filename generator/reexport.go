@@ -3,12 +3,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"github.com/rootsgen/rootsgen/rootsrt"
-	"go/ast"
 	"go/format"
-	"go/parser"
-	"go/printer"
-	"go/token"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,14 +37,10 @@ var extendedTypes = map[string]string{"StateSealer": "NewStateSealer"}
 // type alias, a constant, a variable or a function calling the runtime's,
 // with a doc comment that links the runtime's, and deprecated (comment
 // lines) where the runtime marks the declaration and the revision
-// deprecates roots; and the contract check.
+// deprecates roots; and the contract check. What it knows of each name
+// is the runtime table's (runtime_table.go), so nothing is parsed.
 func runtimeAPIFile(pkg, header, runtimeImport, version string, plan *Plan, deprecated []string) (File, error) {
-	fset := token.NewFileSet()
-	decls, exported, err := readRuntimeDecls(fset)
-	if err != nil {
-		return File{}, err
-	}
-	w := &runtimeAPIWriter{fset: fset, decls: decls, exported: exported, imports: map[string]string{"rootsrt": runtimeImport, "rtimpl": RuntimeImplImport}}
+	w := &runtimeAPIWriter{imports: map[string]string{"rootsrt": strconv.Quote(runtimeImport), "rtimpl": strconv.Quote(RuntimeImplImport)}}
 	if len(deprecated) > 0 {
 		w.dep = "//\n" + strings.Join(firstSentenceLines(deprecated), "\n") + "\n"
 	}
@@ -66,74 +57,6 @@ func runtimeAPIFile(pkg, header, runtimeImport, version string, plan *Plan, depr
 	return File{Name: "runtime.go", Content: src}, nil
 }
 
-// runtimeDecl is the runtime's package-level declaration of a name, as
-// runtime.go reads it.
-type runtimeDecl struct {
-	decl    ast.Decl
-	spec    ast.Spec // for a GenDecl
-	file    *ast.File
-	marked  bool // the doc comment ends in the deprecation directive
-	comment *ast.CommentGroup
-}
-
-// readRuntimeDecls parses the sources of package rootsrt (the one a
-// single revision's package re-exports, whose rtimpl.X it names as
-// written) into fset and returns the declaration of each package-level
-// name but methods, and whether each name is exported.
-func readRuntimeDecls(fset *token.FileSet) (map[string]runtimeDecl, map[string]bool, error) {
-	srcs, err := readSources(rootsrt.Source)
-	if err != nil {
-		return nil, nil, err
-	}
-	decls := map[string]runtimeDecl{}
-	exported := map[string]bool{}
-	for _, s := range srcs {
-		f, err := parser.ParseFile(fset, s.name, s.src, parser.ParseComments)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", s.name, err)
-		}
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					decls[d.Name.Name] = runtimeDecl{decl: d, file: f, comment: d.Doc}
-					exported[d.Name.Name] = d.Name.IsExported()
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					doc := specDoc(d, spec)
-					for _, n := range specNames(spec) {
-						decls[n] = runtimeDecl{decl: d, spec: spec, file: f, comment: doc}
-						exported[n] = token.IsExported(n)
-					}
-				}
-			}
-		}
-	}
-	for name, d := range decls {
-		if d.comment != nil {
-			d.marked = slices.ContainsFunc(d.comment.List, func(c *ast.Comment) bool { return c.Text == deprecatedDirective })
-		}
-		decls[name] = d
-	}
-	return decls, exported, nil
-}
-
-// specDoc is the doc comment of spec, one of d's: its own, or else d's.
-func specDoc(d *ast.GenDecl, spec ast.Spec) *ast.CommentGroup {
-	switch sp := spec.(type) {
-	case *ast.TypeSpec:
-		if sp.Doc != nil {
-			return sp.Doc
-		}
-	case *ast.ValueSpec:
-		if sp.Doc != nil {
-			return sp.Doc
-		}
-	}
-	return d.Doc
-}
-
 // runtimeAPIWriter writes the declarations of runtime.go, name by name
 // (add), then the file (source).
 //
@@ -144,10 +67,7 @@ func specDoc(d *ast.GenDecl, spec ast.Spec) *ast.CommentGroup {
 // function has its own doc comment, with the paragraph's first
 // sentence where it is marked.
 type runtimeAPIWriter struct {
-	fset     *token.FileSet
-	decls    map[string]runtimeDecl // see readRuntimeDecls
-	exported map[string]bool
-	imports  map[string]string // name -> path
+	imports map[string]string // name -> quoted path
 	// dep is the lines a marked declaration's doc comment ends with: the
 	// Deprecated paragraph's first sentence, or "" where the revision
 	// does not deprecate roots.
@@ -160,9 +80,13 @@ type runtimeAPIWriter struct {
 // its group, or a declaration of its own (a function; an extended type,
 // with its constructor, which is then left out as a name of its own).
 func (w *runtimeAPIWriter) add(name string) error {
-	d, ok := w.decls[name]
+	d, ok := runtimeTable.decls[name]
 	if !ok {
 		return fmt.Errorf("the runtime has no %s", name)
+	}
+	for _, imp := range d.imports {
+		n, p, _ := strings.Cut(imp, " ")
+		w.imports[n] = p
 	}
 	doc := fmt.Sprintf("// %s is [rootsrt.%s].\n", name, name)
 	marked := d.marked && w.dep != ""
@@ -171,25 +95,23 @@ func (w *runtimeAPIWriter) add(name string) error {
 	}
 	if ctor, ok := extendedTypes[name]; ok {
 		fmt.Fprintf(&w.single, "\n%stype %s struct{ *rootsrt.%s }\n", doc, name, name)
-		if err := extendedConstructor(&w.funcs, ctor, name, w.decls[ctor].decl, w.fset, w.decls[ctor].file, w.exported, w.imports); err != nil {
-			return fmt.Errorf("%s: %w", ctor, err)
-		}
-		return nil
+		return w.extendedConstructor(ctor, name)
 	}
 	if _, ok := extendedTypes[nameFor(name)]; ok {
 		return nil // written with its type
 	}
-	if decl, ok := d.decl.(*ast.FuncDecl); ok {
-		sig, call, err := forward(w.fset, decl, d.file, w.exported, w.imports)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		fmt.Fprintf(&w.funcs, "\n%sfunc %s%s {\n\treturn rootsrt.%s%s\n}\n", doc, name, sig, name, call)
+	var kind int
+	var spec string
+	switch d.kind {
+	case funcDecl:
+		fmt.Fprintf(&w.funcs, "\n%sfunc %s%s {\n\treturn rootsrt.%s%s\n}\n", doc, name, d.params, name, d.args)
 		return nil
-	}
-	kind, spec, err := w.spec(name, d)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	case typeDecl:
+		kind, spec = 0, fmt.Sprintf("%s%s = rootsrt.%s%s", name, d.params, name, d.args)
+	case constDecl:
+		kind, spec = 1, fmt.Sprintf("%s = rootsrt.%s", name, name)
+	case varDecl:
+		kind, spec = 2, fmt.Sprintf("%s = rootsrt.%s", name, name)
 	}
 	m := 0
 	if marked {
@@ -197,30 +119,6 @@ func (w *runtimeAPIWriter) add(name string) error {
 	}
 	w.grouped[kind][m] = append(w.grouped[kind][m], spec)
 	return nil
-}
-
-// spec is the line that declares name, of a type, a constant or a
-// variable, in its group, and which group that is (0, 1, 2: the index
-// of grouped).
-func (w *runtimeAPIWriter) spec(name string, d runtimeDecl) (kind int, spec string, err error) {
-	decl, ok := d.decl.(*ast.GenDecl)
-	if !ok {
-		return 0, "", nil
-	}
-	switch decl.Tok {
-	case token.TYPE:
-		ts := d.spec.(*ast.TypeSpec)
-		params, args, err := typeParams(w.fset, ts.TypeParams, d.file, w.exported, w.imports)
-		if err != nil {
-			return 0, "", err
-		}
-		return 0, fmt.Sprintf("%s%s = rootsrt.%s%s", name, params, name, args), nil
-	case token.CONST:
-		return 1, fmt.Sprintf("%s = rootsrt.%s", name, name), nil
-	case token.VAR:
-		return 2, fmt.Sprintf("%s = rootsrt.%s", name, name), nil
-	}
-	return 0, "", nil
 }
 
 // source is runtime.go as written, before gofmt: the header, the
@@ -231,7 +129,7 @@ func (w *runtimeAPIWriter) source(pkg, header, version string, deprecated []stri
 	fmt.Fprintf(&b, "%s\n\npackage %s\n\nimport (\n", header, pkg)
 	paths := make([]string, 0, len(w.imports))
 	for name, p := range w.imports {
-		paths = append(paths, fmt.Sprintf("\t%s %s\n", name, strconv.Quote(p)))
+		paths = append(paths, fmt.Sprintf("\t%s %s\n", name, p))
 	}
 	slices.Sort(paths)
 	b.WriteString(strings.Join(paths, ""))
@@ -265,20 +163,20 @@ func nameFor(ctor string) string {
 	return ""
 }
 
-// extendedConstructor writes to b the package's constructor ctor of the
+// extendedConstructor writes the package's constructor ctor of the
 // extended type typ: the runtime's, its *rootsrt.typ result wrapped.
-func extendedConstructor(b *bytes.Buffer, ctor, typ string, decl ast.Decl, fset *token.FileSet, file *ast.File, exported map[string]bool, imports map[string]string) error {
-	fn, ok := decl.(*ast.FuncDecl)
-	if !ok || fn.Type.Results == nil || len(fn.Type.Results.List) != 2 {
-		return fmt.Errorf("not a constructor returning (*%s, error)", typ)
+func (w *runtimeAPIWriter) extendedConstructor(ctor, typ string) error {
+	d, ok := runtimeTable.decls[ctor]
+	if !ok || d.kind != funcDecl || !strings.HasSuffix(d.params, "(*rootsrt."+typ+", error)") {
+		return fmt.Errorf("%s: not a constructor returning (*%s, error)", ctor, typ)
 	}
-	sig, call, err := forward(fset, fn, file, exported, imports)
-	if err != nil {
-		return err
+	for _, imp := range d.imports {
+		n, p, _ := strings.Cut(imp, " ")
+		w.imports[n] = p
 	}
-	sig = strings.Replace(sig, "*rootsrt."+typ+",", "*"+typ+",", 1)
-	fmt.Fprintf(b, "\n// %s is [rootsrt.%s], for this package's %s.\nfunc %s%s {\n\tx, err := rootsrt.%s%s\n\tif x == nil {\n\t\treturn nil, err\n\t}\n\treturn &%s{x}, err\n}\n",
-		ctor, ctor, typ, ctor, sig, ctor, call, typ)
+	sig := strings.Replace(d.params, "*rootsrt."+typ+",", "*"+typ+",", 1)
+	fmt.Fprintf(&w.funcs, "\n// %s is [rootsrt.%s], for this package's %s.\nfunc %s%s {\n\tx, err := rootsrt.%s%s\n\tif x == nil {\n\t\treturn nil, err\n\t}\n\treturn &%s{x}, err\n}\n",
+		ctor, ctor, typ, ctor, sig, ctor, d.args, typ)
 	return nil
 }
 
@@ -293,137 +191,4 @@ func firstSentenceLines(deprecated []string) []string {
 	}
 	first, _, _ := strings.Cut(deprecated[i], "; ")
 	return []string{first + "; see the package documentation."}
-}
-
-// forward returns the signature of fn with its types named from outside
-// the runtime, and the arguments (type arguments first) that pass its
-// parameters on.
-func forward(fset *token.FileSet, fn *ast.FuncDecl, file *ast.File, exported map[string]bool, imports map[string]string) (sig, call string, err error) {
-	params, targs, err := typeParams(fset, fn.Type.TypeParams, file, exported, imports)
-	if err != nil {
-		return "", "", err
-	}
-	tp := map[string]bool{}
-	if fn.Type.TypeParams != nil {
-		for _, f := range fn.Type.TypeParams.List {
-			for _, n := range f.Names {
-				tp[n.Name] = true
-			}
-		}
-	}
-	var ins, args []string
-	i := 0
-	for _, f := range fn.Type.Params.List {
-		typ, err := qualified(fset, f.Type, file, exported, imports, tp)
-		if err != nil {
-			return "", "", err
-		}
-		names := f.Names
-		if len(names) == 0 {
-			names = []*ast.Ident{ast.NewIdent("")}
-		}
-		for _, n := range names {
-			arg := n.Name
-			if arg == "" || arg == "_" {
-				arg = fmt.Sprintf("a%d", i)
-			}
-			i++
-			ins = append(ins, arg+" "+typ)
-			if _, ok := f.Type.(*ast.Ellipsis); ok {
-				arg += "..."
-			}
-			args = append(args, arg)
-		}
-	}
-	results := ""
-	if fn.Type.Results != nil {
-		var outs []string
-		for _, f := range fn.Type.Results.List {
-			typ, err := qualified(fset, f.Type, file, exported, imports, tp)
-			if err != nil {
-				return "", "", err
-			}
-			for range max(len(f.Names), 1) {
-				outs = append(outs, typ)
-			}
-		}
-		results = " " + strings.Join(outs, ", ")
-		if len(outs) > 1 {
-			results = " (" + strings.Join(outs, ", ") + ")"
-		}
-	}
-	return fmt.Sprintf("%s(%s)%s", params, strings.Join(ins, ", "), results), fmt.Sprintf("%s(%s)", targs, strings.Join(args, ", ")), nil
-}
-
-// typeParams returns a type parameter list as declared, types named from
-// outside the runtime, and as type arguments: "[R any]" and "[R]", or
-// nothing for none.
-func typeParams(fset *token.FileSet, list *ast.FieldList, file *ast.File, exported map[string]bool, imports map[string]string) (string, string, error) {
-	if list == nil || len(list.List) == 0 {
-		return "", "", nil
-	}
-	tp := map[string]bool{}
-	for _, f := range list.List {
-		for _, n := range f.Names {
-			tp[n.Name] = true
-		}
-	}
-	var params, args []string
-	for _, f := range list.List {
-		c, err := qualified(fset, f.Type, file, exported, imports, tp)
-		if err != nil {
-			return "", "", err
-		}
-		for _, n := range f.Names {
-			params = append(params, n.Name+" "+c)
-			args = append(args, n.Name)
-		}
-	}
-	return "[" + strings.Join(params, ", ") + "]", "[" + strings.Join(args, ", ") + "]", nil
-}
-
-// qualified prints expr, a type in the runtime's file, as code outside the
-// runtime names it: the runtime's exported names as rootsrt.Name (an
-// unexported one is an error), another package's through its import, which
-// imports gains, and the type parameters tp as they are.
-func qualified(fset *token.FileSet, expr ast.Expr, file *ast.File, exported map[string]bool, imports map[string]string, tp map[string]bool) (string, error) {
-	var err error
-	ast.Inspect(expr, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.SelectorExpr:
-			if x, ok := n.X.(*ast.Ident); ok {
-				for _, imp := range file.Imports {
-					p, _ := strconv.Unquote(imp.Path.Value)
-					name := p[strings.LastIndex(p, "/")+1:]
-					if imp.Name != nil {
-						name = imp.Name.Name
-					}
-					if name == x.Name {
-						imports[name] = p
-					}
-				}
-			}
-			return false
-		case *ast.Ident:
-			if tp[n.Name] {
-				return false
-			}
-			if ok, known := exported[n.Name]; known {
-				if !ok {
-					err = fmt.Errorf("its signature names the runtime's unexported %s", n.Name)
-					return false
-				}
-				n.Name = runtimePackageOf(n.Name) + "." + n.Name
-			}
-		}
-		return true
-	})
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := printer.Fprint(&b, fset, expr); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }

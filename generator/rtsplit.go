@@ -34,39 +34,19 @@ import (
 // that generated code alone calls.
 const RuntimeImplImport = RuntimeImport + "/rtimpl"
 
-// runtimeNames are the package-level names each runtime package declares.
+// runtimeNames are the package-level names each runtime package declares,
+// from the runtime table.
 type runtimeNames struct {
 	public, impl map[string]bool // rootsrt's, rtimpl's
 }
 
 var runtimeNamesOnce = sync.OnceValues(func() (runtimeNames, error) {
-	public, err := readSources(rootsrt.Source)
-	if err != nil {
-		return runtimeNames{}, err
-	}
-	impl, err := readSources(rtimpl.Source)
-	if err != nil {
-		return runtimeNames{}, err
-	}
 	n := runtimeNames{public: map[string]bool{}, impl: map[string]bool{}}
-	for _, set := range []struct {
-		srcs  []runtimeSource
-		names map[string]bool
-	}{{public, n.public}, {impl, n.impl}} {
-		for _, s := range set.srcs {
-			f, err := parser.ParseFile(token.NewFileSet(), s.name, s.src, parser.SkipObjectResolution)
-			if err != nil {
-				return runtimeNames{}, fmt.Errorf("runtime %s: %w", s.name, err)
-			}
-			for _, d := range f.Decls {
-				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
-					continue
-				}
-				for _, name := range declNames(d) {
-					set.names[name] = true
-				}
-			}
-		}
+	for _, name := range runtimeTable.public {
+		n.public[name] = true
+	}
+	for _, name := range runtimeTable.impl {
+		n.impl[name] = true
 	}
 	return n, nil
 })
@@ -192,16 +172,6 @@ func mergeImpl(s runtimeSource, impl map[string]bool) ([]byte, error) {
 func inImpl(name string) bool {
 	names, err := runtimeNamesOnce()
 	return err == nil && names.impl[name]
-}
-
-// runtimePackageOf is the package whose name code outside the runtime
-// uses for the runtime's exported name: rootsrt where it declares it,
-// else rtimpl.
-func runtimePackageOf(name string) string {
-	if names, err := runtimeNamesOnce(); err == nil && !names.public[name] && names.impl[name] {
-		return "rtimpl"
-	}
-	return "rootsrt"
 }
 
 // splitRuntime makes files, generated against the merged runtime imported

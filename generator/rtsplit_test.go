@@ -1,12 +1,15 @@
 package generator
 
 import (
+	"bytes"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 	"github.com/rootsgen/rootsgen/rootsrt"
 )
 
@@ -172,5 +175,21 @@ var (
 	}
 	if _, err := splitRuntime([]File{{Name: "a.go", Content: []byte(strings.Replace(src, "DecodeJSON", "NoSuchName", 1))}}); err == nil || !strings.Contains(err.Error(), "NoSuchName") {
 		t.Errorf("a name the runtime does not declare: %v", err)
+	}
+}
+
+// TestRuntimeTableFresh: runtime_table.go is what package rttable writes
+// from the runtime's sources now (go generate ./... rewrites it).
+func TestRuntimeTableFresh(t *testing.T) {
+	want, err := rttable.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("runtime_table.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("runtime_table.go is not what the runtime's sources give: run go generate ./generator")
 	}
 }
