@@ -257,7 +257,7 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 		Request: func(ctx context.Context, params json.RawMessage) (json.RawMessage, error) {
 			return s.Request(ctx, MethodListRoots, params)
 		},
-		Params: listRootsParams,
+		Params: rtimpl.NoCursor,
 		Decode: decodeListRoots,
 	})
 }
@@ -266,12 +266,6 @@ func (s *Server) Roots(ctx context.Context) ([]Root, error) {
 // even while a request sent before is still in flight (its callers get its
 // answer, which is not cached).
 func (s *Server) Invalidate() { s.asker.Invalidate() }
-
-// listRootsParams are the params of the roots/list that asks for the page
-// at cursor ("" for the first).
-func listRootsParams(cursor string) (json.RawMessage, error) {
-	return json.RawMessage("{}"), nil
-}
 
 // decodeListRoots reads a roots/list result: its roots (the valid ones
 // when lenient, the others' problems as invalid) and its next page's

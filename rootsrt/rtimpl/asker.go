@@ -66,7 +66,8 @@ type AskConfig[R any] struct {
 	OnInvalidRoots func(error)
 	// Request sends roots/list with params and returns the result's JSON.
 	Request func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
-	// Params are the params for the page at cursor ("" for the first).
+	// Params are the params for the page at cursor ("" for the first);
+	// NoCursor where roots/list takes no cursor.
 	Params func(cursor string) (json.RawMessage, error)
 	// Decode reads a result: its roots (the valid ones when lenient, with
 	// the invalid ones' *ValidationError as invalid), and the cursor of
@@ -271,3 +272,7 @@ func InputResponse(raw json.RawMessage, present bool, key string) (json.RawMessa
 	}
 	return raw, nil
 }
+
+// NoCursor is AskConfig.Params of a revision whose roots/list takes no
+// cursor: its one page is asked for with the params {}.
+func NoCursor(string) (json.RawMessage, error) { return json.RawMessage("{}"), nil }

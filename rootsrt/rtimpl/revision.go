@@ -88,7 +88,8 @@ type RevisionPackage struct {
 	// where the revision has both the flag and the notification.
 	Capabilities func(raw json.RawMessage) (roots, listChanged bool, err error)
 	// ListRootsMethod (DirectRequest) is the method that asks for roots,
-	// and ListRootsParams its params for the page at cursor (see AskConfig).
+	// and ListRootsParams its params for the page at cursor (see AskConfig;
+	// NoCursor where the request takes none).
 	ListRootsMethod string
 	ListRootsParams func(cursor string) (json.RawMessage, error)
 	// Paged (DirectRequest): answers may come in pages, which a Session follows.

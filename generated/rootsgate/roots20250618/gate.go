@@ -28,7 +28,7 @@ var Gate = &rtimpl.RevisionPackage{
 		return caps.Roots != nil, caps.Roots != nil && caps.Roots.ListChanged, nil
 	},
 	ListRootsMethod: string(MethodListRoots),
-	ListRootsParams: listRootsParams,
+	ListRootsParams: rtimpl.NoCursor,
 	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rtimpl.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
 		return rtimpl.FromRoots(roots, fromRoot), invalid, next, err
@@ -135,12 +135,6 @@ func handleListRoots(ctx context.Context, method string, params json.RawMessage,
 		return nil, rtimpl.InternalError()
 	}
 	return out, nil
-}
-
-// listRootsParams are the params of the roots/list that asks for the page
-// at cursor ("" for the first).
-func listRootsParams(cursor string) (json.RawMessage, error) {
-	return json.RawMessage("{}"), nil
 }
 
 // decodeListRoots reads a roots/list result: its roots (the valid ones

@@ -26,7 +26,7 @@ var Gate = &rtimpl.RevisionPackage{
 		return caps.Roots != nil, caps.Roots != nil && caps.Roots.ListChanged, nil
 	},
 	ListRootsMethod: string(MethodListRoots),
-	ListRootsParams: listRootsParams,
+	ListRootsParams: rtimpl.NoCursor,
 	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rtimpl.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
 		return rtimpl.FromRoots(roots, fromRoot), invalid, next, err
@@ -46,12 +46,6 @@ func fromRoot(r Root) rtimpl.Root {
 func toRoot(r rtimpl.Root) (Root, error) {
 	extra, err := rtimpl.MetaToExtra(r)
 	return Root{URI: r.URI, Name: r.Name, Extra: extra}, err
-}
-
-// listRootsParams are the params of the roots/list that asks for the page
-// at cursor ("" for the first).
-func listRootsParams(cursor string) (json.RawMessage, error) {
-	return json.RawMessage("{}"), nil
 }
 
 // decodeListRoots reads a roots/list result: its roots (the valid ones

@@ -26,7 +26,7 @@ var Gate = &rtimpl.RevisionPackage{
 		return caps.Roots != nil, caps.Roots != nil && caps.Roots.ListChanged, nil
 	},
 	ListRootsMethod: string(MethodListRoots),
-	ListRootsParams: listRootsParams,
+	ListRootsParams: rtimpl.NoCursor,
 	DecodeListRoots: func(raw json.RawMessage, lenient bool) ([]rtimpl.Root, error, string, error) {
 		roots, invalid, next, err := decodeListRoots(raw, lenient)
 		return rtimpl.FromRoots(roots, fromRoot), invalid, next, err
@@ -45,12 +45,6 @@ func fromRoot(r Root) rtimpl.Root {
 // toRoot is the gate's root as this revision's.
 func toRoot(r rtimpl.Root) (Root, error) {
 	return Root{URI: r.URI, Name: r.Name, Meta: r.Meta, Extra: r.Extra}, nil
-}
-
-// listRootsParams are the params of the roots/list that asks for the page
-// at cursor ("" for the first).
-func listRootsParams(cursor string) (json.RawMessage, error) {
-	return json.RawMessage("{}"), nil
 }
 
 // decodeListRoots reads a roots/list result: its roots (the valid ones
