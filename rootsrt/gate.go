@@ -714,7 +714,9 @@ func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
 func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 
 // RootSet is a set of roots read by the rules of one revision: a
-// RootSetOf[Root] that says which revision, as the gate builds it.
+// RootSetOf[Root] that says which revision, as the gate builds it. Its
+// methods, from Open to FS, are RootSetOf's; go doc shows each as
+// RootSetOf.ReadFile, RootSetOf.FS and so on.
 type RootSet struct {
 	*RootSetOf[Root]
 	version string
