@@ -713,12 +713,12 @@ func (e *MissingCapabilityError) Unwrap() error { return ErrNoRootsCapability }
 // the revisions with error -32021 requires for a response carrying it.
 func (e *MissingCapabilityError) HTTPStatus() int { return 400 }
 
-// RootSet is a set of roots read by the rules of one revision: a
-// RootSetOf[Root] that says which revision, as the gate builds it. Its
-// methods, from Open to FS, are RootSetOf's; go doc shows each as
-// RootSetOf.ReadFile, RootSetOf.FS and so on.
+// RootSet is a set of roots read by the rules of one revision, as the gate
+// builds it: a [RootSetOf] of [Root] that says which revision. Its methods
+// are RootSetOf's, and [RootSetOf] says what each refuses and how.
 type RootSet struct {
-	*RootSetOf[Root]
+	*rootSet
+	of      *RootSetOf[Root] // the same set, for the methods that return roots
 	version string
 }
 
@@ -736,7 +736,27 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		return nil, err
 	}
 	set, err := NewRootSetOf(roots, func(r *Root) string { return r.URI }, r.CheckRoot, opts...)
-	return &RootSet{set, version}, err
+	return &RootSet{set.rootSet, set, version}, err
+}
+
+// Roots is [RootSetOf.Roots]: the valid roots, in the order given.
+func (s *RootSet) Roots() []Root { return s.of.Roots() }
+
+// Which is [RootSetOf.Which]: the root that holds p, read as text.
+func (s *RootSet) Which(p string) (Root, bool) { return s.of.Which(p) }
+
+// WhichResolved is [RootSetOf.WhichResolved]: the root that holds what p
+// resolves to.
+func (s *RootSet) WhichResolved(p string) (Root, bool, error) { return s.of.WhichResolved(p) }
+
+// Resolve is [RootSetOf.Resolve]: the path p really names, and the root
+// that holds it.
+func (s *RootSet) Resolve(p string) (string, Root, error) { return s.of.Resolve(p) }
+
+// Share is [RootSetOf.Share]: another view of the set, closed on its own.
+func (s *RootSet) Share() *RootSet {
+	of := s.of.Share()
+	return &RootSet{of.rootSet, of, s.version}
 }
 
 // optionsKey tells option lists apart, for the caches of a Session.
@@ -789,7 +809,7 @@ type sharedRootSet struct {
 
 // share returns a view of the set for one caller.
 func (sh *sharedRootSet) share() *RootSet {
-	return &RootSet{sh.set.Share(), sh.set.version}
+	return sh.set.Share()
 }
 
 // listSet returns the RootSet, built with the options keyed by options, of

@@ -100,7 +100,14 @@ import (
 //
 //rootsgen:deprecated
 type RootSetOf[R any] struct {
-	roots []R
+	*rootSet
+	roots []R // the valid roots, in the order given
+}
+
+// rootSet is what a set of roots is whatever their type: the directories
+// paths may be in and every method that does not return a root. RootSetOf
+// and RootSet embed it, so that go doc lists its methods as theirs.
+type rootSet struct {
 	// The directories paths may be in (see Dirs), by index in rootIndex.
 	paths   []string  // each directory's path as written, cleaned
 	owner   []int     // the index in roots of the root it belongs to
@@ -311,7 +318,8 @@ func anchorOnUse(c *rootSetConfig) { c.onUse = true }
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *rtimpl.Validator, at *rtimpl.Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := newRootSetConfig(opts)
 	c.readLimit, c.maxRoots = cmp.Or(max(c.readLimit, 0), DefaultReadLimit), cmp.Or(max(c.maxRoots, 0), DefaultMaxRoots)
-	s := &RootSetOf[R]{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32), walk: new(walkIndex)}
+	core := &rootSet{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32), walk: new(walkIndex)}
+	s := &RootSetOf[R]{rootSet: core}
 	s.refs.Store(1)
 	if c.resolve {
 		s.resolved.byPath = make(map[string]int, len(roots))
@@ -609,7 +617,7 @@ func within(p, dir string, windows bool) bool {
 
 // Dirs returns the directories paths may be in, one or more per root: a
 // root's own, or with [Bounds] its parts inside the server's directories.
-func (s *RootSetOf[R]) Dirs() []string { return slices.Clone(s.paths) }
+func (s *rootSet) Dirs() []string { return slices.Clone(s.paths) }
 
 // Roots returns the roots in the set: the valid ones, in the order given.
 func (s *RootSetOf[R]) Roots() []R { return slices.Clone(s.roots) }
@@ -617,14 +625,14 @@ func (s *RootSetOf[R]) Roots() []R { return slices.Clone(s.roots) }
 // Contains reports whether the path p, read as text, is inside one of the
 // roots: a lexical method (see [RootSetOf]). It allocates nothing when p
 // is clean.
-func (s *RootSetOf[R]) Contains(p string) bool {
+func (s *rootSet) Contains(p string) bool {
 	c, ok := s.canonical(p)
 	return ok && s.lexical.has(c, s.windows)
 }
 
 // ContainsURI is [RootSetOf.Contains] for a file URI; a URI that breaks
 // the rules for roots is inside nothing.
-func (s *RootSetOf[R]) ContainsURI(uri string) bool {
+func (s *rootSet) ContainsURI(uri string) bool {
 	p, msg := rootURIPath(uri, s.windows)
 	return msg == "" && s.lexical.has(p, s.windows)
 }
@@ -675,7 +683,7 @@ func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
 
 // resolveIn resolves p and returns it, the index of the root that holds
 // it, and p relative to that root.
-func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
+func (s *rootSet) resolveIn(op, p string, mode resolveMode) (real string, i int, rel string, err error) {
 	c, ok := s.canonical(p)
 	if !ok {
 		return "", 0, "", &fs.PathError{Op: op, Path: p, Err: ErrOutsideRoots}
@@ -718,7 +726,7 @@ func (s *RootSetOf[R]) resolveIn(op, p string, mode resolveMode) (real string, i
 
 // holds reports whether p, a canonical path met walking written, is in
 // the set (see find).
-func (s *RootSetOf[R]) holds(p, written string) bool {
+func (s *rootSet) holds(p, written string) bool {
 	_, _, ok := s.find(p, written)
 	return ok
 }
@@ -728,7 +736,7 @@ func (s *RootSetOf[R]) holds(p, written string) bool {
 // the set's directories as written, where those that are links were found
 // to lead: a path written through the target itself is inside only with
 // ResolveSymlinks.
-func (s *RootSetOf[R]) find(p, written string) (int, int, bool) {
+func (s *rootSet) find(p, written string) (int, int, bool) {
 	if i, n, ok := s.resolved.lookup(p, s.windows); ok {
 		return i, n, true
 	}
@@ -741,7 +749,7 @@ func (s *RootSetOf[R]) find(p, written string) (int, int, bool) {
 // mayVisit reports whether a walk may look at p, a cleaned path: in one
 // of the set's directories, resolved or as written, or above one, or
 // where one that is a link was found to lead, or above that.
-func (s *RootSetOf[R]) mayVisit(p string) bool {
+func (s *rootSet) mayVisit(p string) bool {
 	if s.resolved.has(p, s.windows) || s.lexical.has(p, s.windows) || s.walk.ancestors(s.resolved.byPath, s.lexical.byPath)[p] {
 		return true
 	}
@@ -776,7 +784,7 @@ func (w *walkIndex) ancestors(indexes ...map[string]int) map[string]bool {
 
 // learnTarget learns where the directory that holds p as written leads,
 // if it is a link not looked at yet: reports whether that taught anything.
-func (s *RootSetOf[R]) learnTarget(p string) bool {
+func (s *rootSet) learnTarget(p string) bool {
 	i, _, ok := s.lexical.lookup(p, s.windows)
 	if !ok || s.dirs[i].err != nil {
 		return false
@@ -840,7 +848,7 @@ func ancestorsOf(indexes ...map[string]int) map[string]bool {
 
 // refuse is the error for p, which leads to real, in none of the set's
 // directories.
-func (s *RootSetOf[R]) refuse(op, p, real string) error {
+func (s *rootSet) refuse(op, p, real string) error {
 	err := ErrOutsideRoots
 	if s.boundsOnly || s.clients.has(real, s.windows) {
 		err = ErrOutsideBounds
@@ -850,7 +858,7 @@ func (s *RootSetOf[R]) refuse(op, p, real string) error {
 
 // canonical returns p cleaned as roots are indexed, or false when p can
 // be inside no root.
-func (s *RootSetOf[R]) canonical(p string) (string, bool) { return canonicalPath(p, s.windows) }
+func (s *rootSet) canonical(p string) (string, bool) { return canonicalPath(p, s.windows) }
 
 // canonicalPath is canonical for a set of Windows paths or not.
 func canonicalPath(p string, windows bool) (string, bool) {
@@ -1239,7 +1247,7 @@ func pathError(op, p string, err error) error {
 // use returns directory i pinned in the pool: its descriptors stay open
 // until done. It fails for a closed set, and for a directory found
 // unusable when the set was built.
-func (s *RootSetOf[R]) use(i int) (*rootDir, error) {
+func (s *rootSet) use(i int) (*rootDir, error) {
 	if s.closed.Load() {
 		return nil, fs.ErrClosed
 	}
@@ -1368,9 +1376,14 @@ func (d *rootDir) identity() fs.FileInfo {
 // Share returns another view of the set, for another holder, closed on
 // its own: closing one view leaves the others usable.
 func (s *RootSetOf[R]) Share() *RootSetOf[R] {
+	return &RootSetOf[R]{s.share(), s.roots}
+}
+
+// share returns another view of s, closed on its own (see Share).
+func (s *rootSet) share() *rootSet {
 	s.refs.Add(1)
-	return &RootSetOf[R]{
-		roots: s.roots, paths: s.paths, owner: s.owner, dirs: s.dirs,
+	return &rootSet{
+		paths: s.paths, owner: s.owner, dirs: s.dirs,
 		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly, starved: s.starved,
 		walk: s.walk, windows: s.windows, readLimit: s.readLimit, refs: s.refs,
 	}
@@ -1381,7 +1394,7 @@ func (s *RootSetOf[R]) Share() *RootSetOf[R] {
 // ends); then the file methods fail with [fs.ErrClosed]. The descriptors
 // of a set dropped unclosed are closed as those of an idle set are (see
 // [SetDescriptorBudget]).
-func (s *RootSetOf[R]) Close() error {
+func (s *rootSet) Close() error {
 	if s.closed.Swap(true) || s.refs.Add(-1) > 0 {
 		return nil
 	}
@@ -1396,7 +1409,7 @@ func (s *RootSetOf[R]) Close() error {
 // lexicalName), as its os.Root refuses any link out; where that fails not
 // for the file's own reason (a link into another root), on the root that
 // holds what p resolves to.
-func act[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *os.Root, name string) (T, error)) (v T, err error) {
+func act[T any](s *rootSet, op, p string, mode resolveMode, f func(dir *os.Root, name string) (T, error)) (v T, err error) {
 	if s.closed.Load() {
 		return v, &fs.PathError{Op: op, Path: p, Err: fs.ErrClosed}
 	}
@@ -1428,7 +1441,7 @@ func act[T, R any](s *RootSetOf[R], op, p string, mode resolveMode, f func(dir *
 // to it, when that is exact: on POSIX, when p has no ".." name (the kernel
 // applies it after links) and no final "/" or "/." (which asks for a
 // directory, and cleaning drops it).
-func (s *RootSetOf[R]) lexicalName(p string) (int, string, bool) {
+func (s *rootSet) lexicalName(p string) (int, string, bool) {
 	if !s.windows {
 		if strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/.") {
 			return 0, "", false
@@ -1467,7 +1480,7 @@ func relative(p string, n int) string {
 }
 
 // Open is [RootSetOf.OpenFile] with [os.O_RDONLY].
-func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
+func (s *rootSet) Open(p string) (*os.File, error) {
 	return s.OpenFile(p, os.O_RDONLY, 0)
 }
 
@@ -1479,7 +1492,7 @@ func (s *RootSetOf[R]) Open(p string) (*os.File, error) {
 // writes going through Go's poller where the system allows, or failing
 // with EAGAIN where they would block. Check [os.File.Stat] before reading
 // what a client named; [RootSetOf.ReadFile] reads regular files only.
-func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
+func (s *rootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
 	return act(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
 		return dir.OpenFile(name, flag|oNonblock, perm)
 	})
@@ -1490,7 +1503,7 @@ func (s *RootSetOf[R]) OpenFile(p string, flag int, perm fs.FileMode) (*os.File,
 // it, and opening a FIFO releases a writer at its other end). openat2 is
 // tried on p as text, then on the resolved path; if it still cannot
 // answer, the tree is changing and the read fails with EAGAIN.
-func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
+func (s *rootSet) openRegular(p string) (io.ReadCloser, int64, error) {
 	for try := 0; haveOpenBeneath && !noOpenat2.Load() && !noProcFD.Load() && !s.closed.Load(); try++ {
 		i, name, ok := s.lexicalName(p)
 		if !ok || try > 0 {
@@ -1545,7 +1558,7 @@ func (s *RootSetOf[R]) openRegular(p string) (io.ReadCloser, int64, error) {
 // (on MIPS too, and for a file openat2 refuses on its own) the type is
 // checked before and after the open, so a FIFO or device swapped in
 // between is opened, without blocking, then refused.
-func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
+func (s *rootSet) ReadFile(p string) ([]byte, error) {
 	f, size, err := s.openRegular(p)
 	if errors.Is(err, ErrNotRegularFile) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
@@ -1576,20 +1589,20 @@ func (s *RootSetOf[R]) ReadFile(p string) ([]byte, error) {
 }
 
 // Stat is [os.Stat] through the root that holds p (see [RootSetOf]).
-func (s *RootSetOf[R]) Stat(p string) (fs.FileInfo, error) {
+func (s *rootSet) Stat(p string) (fs.FileInfo, error) {
 	return act(s, "stat", p, resolveMode{}, (*os.Root).Stat)
 }
 
 // Lstat is [os.Lstat] through the root that holds p: a final link is
 // described, not followed.
-func (s *RootSetOf[R]) Lstat(p string) (fs.FileInfo, error) {
+func (s *rootSet) Lstat(p string) (fs.FileInfo, error) {
 	return act(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
 }
 
 // Mkdir is [os.Mkdir] through the root that holds p. As the kernel's, it
 // makes the last name itself, final separators or not: a link there, even
 // a dangling one, exists.
-func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
+func (s *rootSet) Mkdir(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
 	_, err := act(s, "mkdir", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Mkdir(name, perm)
@@ -1600,7 +1613,7 @@ func (s *RootSetOf[R]) Mkdir(p string, perm fs.FileMode) error {
 // MkdirAll is [os.MkdirAll] through the root that holds p, each missing
 // directory made through the root. Unlike os.MkdirAll, it makes nothing a
 // ".." steps out of: "d/a/../b" is ENOENT without d/a.
-func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
+func (s *rootSet) MkdirAll(p string, perm fs.FileMode) error {
 	q, _ := s.trimFinal(p)
 	for !s.windows && strings.HasSuffix(q, "/.") && len(q) > 2 {
 		q, _ = s.trimFinal(q[:len(q)-2]) // "d/new/." is "d/new", as os.MkdirAll makes it
@@ -1614,7 +1627,7 @@ func (s *RootSetOf[R]) MkdirAll(p string, perm fs.FileMode) error {
 // trimFinal returns p without its final separators, and whether it had
 // any, for Mkdir, MkdirAll and Remove: the kernel's mkdir and rmdir never
 // follow a last link, "link/" included. "/" and "C:\" keep theirs.
-func (s *RootSetOf[R]) trimFinal(p string) (string, bool) {
+func (s *rootSet) trimFinal(p string) (string, bool) {
 	seps := "/"
 	if s.windows {
 		seps = `/\`
@@ -1687,7 +1700,7 @@ func mkdirAll(dir *os.Root, name string, perm fs.FileMode) error {
 // ".." removes nothing (EINVAL, ENOTEMPTY). A directory of [RootSetOf.Dirs]
 // is not removed (EBUSY), however spelled, unless a rename inside the
 // roots swaps it in during the call.
-func (s *RootSetOf[R]) Remove(p string) error {
+func (s *rootSet) Remove(p string) error {
 	q, dirOnly := s.trimFinal(p)
 	last := q[strings.LastIndexByte(q, '/')+1:]
 	_, err := act(s, "remove", q, resolveMode{keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
@@ -1712,7 +1725,7 @@ func (s *RootSetOf[R]) Remove(p string) error {
 }
 
 // isRootDir reports whether info, from identify, is one of s.dirs.
-func (s *RootSetOf[R]) isRootDir(info fs.FileInfo) bool {
+func (s *rootSet) isRootDir(info fs.FileInfo) bool {
 	for i := range s.dirs {
 		if id := s.dirs[i].identity(); id != nil && os.SameFile(id, info) {
 			return true

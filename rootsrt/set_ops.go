@@ -30,7 +30,7 @@ func (otherRootError) Error() string        { return "the names are in different
 func (otherRootError) Is(target error) bool { return target == syscall.EXDEV }
 
 // Create is [os.Root.Create] through the root that holds p.
-func (s *RootSetOf[R]) Create(p string) (*os.File, error) {
+func (s *rootSet) Create(p string) (*os.File, error) {
 	return s.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
 }
 
@@ -39,7 +39,7 @@ func (s *RootSetOf[R]) Create(p string) (*os.File, error) {
 // [ErrNotRegularFile] (its type is read before it is opened, and again
 // after, without blocking), and the file is truncated only once it is
 // known to be one.
-func (s *RootSetOf[R]) WriteFile(p string, data []byte, perm fs.FileMode) error {
+func (s *rootSet) WriteFile(p string, data []byte, perm fs.FileMode) error {
 	f, err := act(s, "open", p, resolveMode{missing: true}, func(dir *os.Root, name string) (*os.File, error) {
 		if info, err := dir.Stat(name); err == nil && !info.Mode().IsRegular() {
 			return nil, ErrNotRegularFile
@@ -67,7 +67,7 @@ func (s *RootSetOf[R]) WriteFile(p string, data []byte, perm fs.FileMode) error 
 // link is removed, not what it points to, and a missing p is no error. It
 // refuses (EBUSY) to remove the directory of a root, or a directory that
 // holds one.
-func (s *RootSetOf[R]) RemoveAll(p string) error {
+func (s *rootSet) RemoveAll(p string) error {
 	q, _ := s.trimFinal(p)
 	real, _, _, err := s.resolveIn("removeall", q, resolveMode{keepLast: true, missing: true})
 	if err != nil {
@@ -98,20 +98,20 @@ func (s *RootSetOf[R]) RemoveAll(p string) error {
 // matches [syscall.EXDEV]): a final link of either is renamed or replaced, not
 // followed. The directory of a root is neither renamed nor replaced
 // (EBUSY).
-func (s *RootSetOf[R]) Rename(oldpath, newpath string) error {
+func (s *rootSet) Rename(oldpath, newpath string) error {
 	return s.pair("rename", oldpath, newpath, (*os.Root).Rename)
 }
 
 // Link is [os.Root.Link] for two paths of the set, in the directory of the
 // same root: newpath becomes a hard link to what oldpath names (a final
 // link itself, not what it points to).
-func (s *RootSetOf[R]) Link(oldpath, newpath string) error {
+func (s *rootSet) Link(oldpath, newpath string) error {
 	return s.pair("link", oldpath, newpath, (*os.Root).Link)
 }
 
 // pair runs f, Rename or Link, on oldpath and newpath relative to the
 // directory of the root that holds both.
-func (s *RootSetOf[R]) pair(op, oldpath, newpath string, f func(*os.Root, string, string) error) error {
+func (s *rootSet) pair(op, oldpath, newpath string, f func(*os.Root, string, string) error) error {
 	fail := func(err error) error {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -155,7 +155,7 @@ func (s *RootSetOf[R]) pair(op, oldpath, newpath string, f func(*os.Root, string
 // Symlink is [os.Root.Symlink] through the root that holds newpath: it
 // makes newpath a link whose text is oldname, whatever it says (no file
 // method follows a link out of the roots).
-func (s *RootSetOf[R]) Symlink(oldname, newpath string) error {
+func (s *rootSet) Symlink(oldname, newpath string) error {
 	q, _ := s.trimFinal(newpath)
 	_, err := act(s, "symlink", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Symlink(oldname, name)
@@ -165,13 +165,13 @@ func (s *RootSetOf[R]) Symlink(oldname, newpath string) error {
 
 // Readlink is [os.Root.Readlink] through the root that holds p: the text
 // of the link p names.
-func (s *RootSetOf[R]) Readlink(p string) (string, error) {
+func (s *rootSet) Readlink(p string) (string, error) {
 	return act(s, "readlink", p, resolveMode{keepLast: true}, (*os.Root).Readlink)
 }
 
 // Chmod is [os.Root.Chmod] through the root that holds p, which a final
 // link leads to.
-func (s *RootSetOf[R]) Chmod(p string, mode fs.FileMode) error {
+func (s *rootSet) Chmod(p string, mode fs.FileMode) error {
 	_, err := act(s, "chmod", p, resolveMode{}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Chmod(name, mode)
 	})
@@ -180,7 +180,7 @@ func (s *RootSetOf[R]) Chmod(p string, mode fs.FileMode) error {
 
 // Chown is [os.Root.Chown] through the root that holds p, which a final
 // link leads to.
-func (s *RootSetOf[R]) Chown(p string, uid, gid int) error {
+func (s *rootSet) Chown(p string, uid, gid int) error {
 	_, err := act(s, "chown", p, resolveMode{}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Chown(name, uid, gid)
 	})
@@ -189,7 +189,7 @@ func (s *RootSetOf[R]) Chown(p string, uid, gid int) error {
 
 // Lchown is [os.Root.Lchown] through the root that holds p: a final link
 // is changed itself.
-func (s *RootSetOf[R]) Lchown(p string, uid, gid int) error {
+func (s *rootSet) Lchown(p string, uid, gid int) error {
 	_, err := act(s, "lchown", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Lchown(name, uid, gid)
 	})
@@ -198,7 +198,7 @@ func (s *RootSetOf[R]) Lchown(p string, uid, gid int) error {
 
 // Chtimes is [os.Root.Chtimes] through the root that holds p, which a
 // final link leads to.
-func (s *RootSetOf[R]) Chtimes(p string, atime, mtime time.Time) error {
+func (s *rootSet) Chtimes(p string, atime, mtime time.Time) error {
 	_, err := act(s, "chtimes", p, resolveMode{}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Chtimes(name, atime, mtime)
 	})
@@ -209,7 +209,7 @@ func (s *RootSetOf[R]) Chtimes(p string, atime, mtime time.Time) error {
 // os.Root on the directory p names, which the caller closes; what it does
 // through it stays inside that directory. Its Name is p, cleaned, where p
 // still names the directory when it is opened.
-func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, error) {
+func (s *rootSet) OpenRoot(p string) (*os.Root, error) {
 	r, err := act(s, "openroot", p, resolveMode{}, func(dir *os.Root, name string) (*os.Root, error) {
 		return dir.OpenRoot(dirSelf(name))
 	})
@@ -244,12 +244,12 @@ func (s *RootSetOf[R]) OpenRoot(p string) (*os.Root, error) {
 // is inside a root only when one is "/". The errors are *fs.PathError
 // naming the name given. The FS implements fs.ReadFileFS, fs.ReadDirFS,
 // fs.StatFS and fs.ReadLinkFS.
-func (s *RootSetOf[R]) FS() fs.FS { return setFS[R]{s} }
+func (s *rootSet) FS() fs.FS { return setFS{s} }
 
-type setFS[R any] struct{ s *RootSetOf[R] }
+type setFS struct{ s *rootSet }
 
 // path is the set's path of name, an fs.FS name.
-func (f setFS[R]) path(op, name string) (string, error) {
+func (f setFS) path(op, name string) (string, error) {
 	if !fs.ValidPath(name) || f.s.windows && name == "." {
 		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
@@ -271,7 +271,7 @@ func named(err error, name string) error {
 	return err
 }
 
-func (f setFS[R]) Open(name string) (fs.File, error) {
+func (f setFS) Open(name string) (fs.File, error) {
 	p, err := f.path("open", name)
 	if err != nil {
 		return nil, err
@@ -284,7 +284,7 @@ func (f setFS[R]) Open(name string) (fs.File, error) {
 }
 
 // fsCall runs the set's method m on the path of name.
-func fsCall[T, R any](f setFS[R], op, name string, m func(string) (T, error)) (T, error) {
+func fsCall[T any](f setFS, op, name string, m func(string) (T, error)) (T, error) {
 	p, err := f.path(op, name)
 	if err != nil {
 		var zero T
@@ -294,19 +294,19 @@ func fsCall[T, R any](f setFS[R], op, name string, m func(string) (T, error)) (T
 	return v, named(err, name)
 }
 
-func (f setFS[R]) ReadFile(name string) ([]byte, error) {
+func (f setFS) ReadFile(name string) ([]byte, error) {
 	return fsCall(f, "readfile", name, f.s.ReadFile)
 }
 
-func (f setFS[R]) Stat(name string) (fs.FileInfo, error) { return fsCall(f, "stat", name, f.s.Stat) }
+func (f setFS) Stat(name string) (fs.FileInfo, error) { return fsCall(f, "stat", name, f.s.Stat) }
 
-func (f setFS[R]) Lstat(name string) (fs.FileInfo, error) { return fsCall(f, "lstat", name, f.s.Lstat) }
+func (f setFS) Lstat(name string) (fs.FileInfo, error) { return fsCall(f, "lstat", name, f.s.Lstat) }
 
-func (f setFS[R]) ReadLink(name string) (string, error) {
+func (f setFS) ReadLink(name string) (string, error) {
 	return fsCall(f, "readlink", name, f.s.Readlink)
 }
 
-func (f setFS[R]) ReadDir(name string) ([]fs.DirEntry, error) {
+func (f setFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return fsCall(f, "readdir", name, func(p string) ([]fs.DirEntry, error) {
 		dir, err := f.s.Open(p)
 		if err != nil {

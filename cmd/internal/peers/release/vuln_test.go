@@ -24,19 +24,19 @@ const (
 	vulnBelow = "v0.9.8"
 	vulnFixed = "v0.9.9"
 	// runtimePkg is the package the entry names, and vulnSymbol the
-	// symbol in it, as govulncheck names a method of a generic type: the
-	// receiver's type without its type parameters or pointer, a dot, the
-	// method. An entry naming RootSet.ReadFile, the type users see, would
-	// match no call: RootSet embeds *RootSetOf[Root], and set.ReadFile
-	// calls the embedded type's method.
+	// symbol in it, as govulncheck names a method: the receiver's type
+	// without its pointer, a dot, the method. An entry naming
+	// RootSet.ReadFile or RootSetOf.ReadFile, the types users see, would
+	// match no call: both embed *rootSet, which declares the file methods,
+	// and set.ReadFile calls the embedded type's method.
 	runtimePkg = modproxy.ModulePath + "/rootsrt"
-	vulnSymbol = "RootSetOf.ReadFile"
+	vulnSymbol = "rootSet.ReadFile"
 )
 
 // TestVulnRuntime: generated code imports the runtime rather than copying
 // it, so govulncheck sees the runtime as the module version a user's go.mod
 // requires. With a local database whose one entry is against the runtime's
-// RootSetOf.ReadFile below vulnFixed, govulncheck -mode source, on a
+// rootSet.ReadFile below vulnFixed, govulncheck -mode source, on a
 // program built on a kit generated with -sdk none, reports the entry as
 // called, with a trace from the program's main to ReadFile, while the
 // runtime is pinned at vulnBelow; reports the entry only as imported for
@@ -82,8 +82,8 @@ func TestVulnRuntime(t *testing.T) {
 		for _, f := range called {
 			top, entry := f.Trace[0], f.Trace[len(f.Trace)-1]
 			if top.Module != modproxy.ModulePath || top.Version != vulnBelow || top.Package != runtimePkg ||
-				top.Function != "ReadFile" || !strings.HasPrefix(top.Receiver, "*RootSetOf[") {
-				t.Errorf("the trace starts at %+v, want (*RootSetOf[...]).ReadFile in %s of %s %s", top, runtimePkg, modproxy.ModulePath, vulnBelow)
+				top.Function != "ReadFile" || top.Receiver != "*rootSet" {
+				t.Errorf("the trace starts at %+v, want (*rootSet).ReadFile in %s of %s %s", top, runtimePkg, modproxy.ModulePath, vulnBelow)
 			}
 			if entry.Package != "example.com/app/reads" || entry.Function != "main" {
 				t.Errorf("the trace ends at %+v, want the main of example.com/app/reads", entry)
@@ -184,8 +184,8 @@ func writeVulnDB(t *testing.T, dir, fixed string) string {
 		"id":             vulnID,
 		"modified":       modified,
 		"published":      modified,
-		"summary":        "Made-up vulnerability in RootSetOf.ReadFile, for rootsgen's tests",
-		"details":        "RootSetOf.ReadFile below " + fixed + ", as far as this test's database says.",
+		"summary":        "Made-up vulnerability in rootSet.ReadFile, for rootsgen's tests",
+		"details":        "rootSet.ReadFile below " + fixed + ", as far as this test's database says.",
 		"affected": []map[string]any{{
 			"package": map[string]string{"name": modproxy.ModulePath, "ecosystem": "Go"},
 			"ranges": []map[string]any{{
