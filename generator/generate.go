@@ -20,6 +20,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/imports"
 
+	"github.com/rootsgen/rootsgen/generator/internal/writer"
 	"github.com/rootsgen/rootsgen/schema"
 	"github.com/rootsgen/rootsgen/templates"
 )
@@ -98,11 +99,10 @@ func (m *Model) elements() int {
 	return n
 }
 
-// File is one generated file.
-type File struct {
-	Name    string
-	Content []byte
-}
+// File is one generated file: Name is its path relative to the output
+// directory, with "/" as separator ("types.go", "rootsrt/rootset.go"), and
+// Content what it holds.
+type File = writer.File
 
 // A UsageError is a request the generator cannot act on as given: an
 // unknown revision, a bad package name, a schema without roots.

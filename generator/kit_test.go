@@ -6,6 +6,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -570,9 +573,16 @@ func TestKitRevisionFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"remove roots20241105/json.go", "remove roots20241105/validate.go"}
-	if got := changeStrings(changes); !slices.Equal(got, want) {
-		t.Errorf("writing the kit over the earlier layout: changes %q, want %q", got, want)
+	want := []Change{{Name: "roots20241105/json.go", Kind: "remove"}, {Name: "roots20241105/validate.go", Kind: "remove"}}
+	if !slices.Equal(changes, want) {
+		t.Errorf("writing the kit over the earlier layout: changes %v, want %v", changes, want)
 	}
-	wantTree(t, dir, files, "the kit over the earlier layout")
+	if changes, err := Diff(dir, files); err != nil || len(changes) > 0 {
+		t.Errorf("the kit over the earlier layout: Diff: %v %v", changes, err)
+	}
+	for _, c := range want {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(c.Name))); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s is still there (%v)", c.Name, err)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package generator
+package writer
 
 import (
 	"bytes"
@@ -54,9 +54,7 @@ type journalFile struct {
 	Content []byte `json:"content"`
 }
 
-// ErrLocked is wrapped by an error of Write when another process held the
-// output directory's lock for longer than Write waits (a minute), or when
-// the context of WriteContext was done while it waited.
+// ErrLocked is generator.ErrLocked.
 var ErrLocked = errors.New("another rootsgen process is writing this directory")
 
 // writeJournal records the change durably: once it returns, a later run
