@@ -1,7 +1,3 @@
-//go:build go1.25
-
-// This file uses the Session helpers of gate_session_test.go (1.25).
-
 package generated_test
 
 import (

@@ -1,7 +1,3 @@
-//go:build go1.25
-
-// This file uses sync.WaitGroup.Go (1.25); see gate_session_test.go.
-
 package generated_test
 
 import (

@@ -1,9 +1,3 @@
-//go:build go1.25
-
-// The module's go line is the tool's minimum (1.24); this file uses
-// testing/synctest and sync.WaitGroup.Go (1.25), and the tests run
-// with Go 1.26.
-
 package rootsrt_test
 
 // The gate over the made-up revisions of gate_fake_test.go: versions and

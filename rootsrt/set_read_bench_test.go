@@ -1,8 +1,3 @@
-//go:build go1.25
-
-// This file uses os.Root.ReadFile (1.25); the module's go line is the
-// generator's minimum (1.24), and the tests run with Go 1.26.
-
 package rootsrt_test
 
 import (

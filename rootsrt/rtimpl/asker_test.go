@@ -1,9 +1,3 @@
-//go:build go1.25
-
-// The module's go line is the tool's minimum (1.24); this file uses
-// testing/synctest and sync.WaitGroup.Go (1.25), and the tests run
-// with Go 1.26.
-
 package rtimpl_test
 
 // The roots cache, Asker, driven as a revision's Server drives it: an

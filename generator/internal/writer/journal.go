@@ -76,7 +76,7 @@ func writeJournal(root *os.Root, changes []Change, content map[string][]byte, rm
 	if err != nil {
 		return err
 	}
-	if err := renameIn(root, tmp, journalName); err != nil {
+	if err := root.Rename(tmp, journalName); err != nil {
 		_ = root.Remove(tmp)
 		return err
 	}
@@ -165,7 +165,7 @@ func replayJournal(root *os.Root) error {
 		if err != nil {
 			return err
 		}
-		if err := renameIn(root, tmp, f.Name); err != nil {
+		if err := root.Rename(tmp, f.Name); err != nil {
 			_ = root.Remove(tmp)
 			return err
 		}

@@ -375,7 +375,7 @@ func (t *transaction) apply() ([]Change, error) {
 		if c.Kind == "remove" {
 			continue
 		}
-		if err := renameIn(t.root, t.temps[c.Name], c.Name); err != nil {
+		if err := t.root.Rename(t.temps[c.Name], c.Name); err != nil {
 			return t.rollback(err)
 		}
 		delete(t.temps, c.Name)
@@ -427,7 +427,7 @@ func (t *transaction) rollback(cause error) ([]Change, error) {
 		default:
 			var tmp string
 			if tmp, err = stage(t.root, c.Name, t.old[c.Name]); err == nil {
-				if err = renameIn(t.root, tmp, c.Name); err != nil {
+				if err = t.root.Rename(tmp, c.Name); err != nil {
 					_ = t.root.Remove(tmp)
 				}
 			}
