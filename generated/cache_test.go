@@ -13,7 +13,7 @@ import (
 )
 
 // The roots cache of a revision's Server is the runtime's Asker (tested
-// in templates/rootsrt); what the Server tells it comes from the
+// in rootsrt); what the Server tells it comes from the
 // revision's schema, tested here and in dispatch_test.go.
 
 // cacheNoNotificationTest is the test run in the package generated for a

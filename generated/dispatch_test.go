@@ -518,7 +518,7 @@ func TestServerValidation(t *testing.T) {
 }
 
 // TestServerConcurrencyAndTimeout: the Server hands its requests to the
-// runtime's cache (tested in templates/rootsrt) with its Timeout, and
+// runtime's cache (tested in rootsrt) with its Timeout, and
 // drops the cache on list_changed. Every legacy revision's Server is the
 // same template's output: one stands for all.
 func TestServerConcurrencyAndTimeout(t *testing.T) {

@@ -291,3 +291,28 @@ func TestGateDecodedListSetShared(t *testing.T) {
 		})
 	}
 }
+
+// rootDir makes a directory r whose f.txt says "one".
+func rootDir(t *testing.T) (dir, f string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "r")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f = filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, f
+}
+
+// gateInputRevisions are the revisions where roots travel in inputRequests.
+func gateInputRevisions() []rootsgate.Revision {
+	var out []rootsgate.Revision
+	for _, rev := range rootsgate.Revisions() {
+		if rev.InputRequests {
+			out = append(out, rev)
+		}
+	}
+	return out
+}

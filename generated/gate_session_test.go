@@ -279,7 +279,7 @@ func gateLegacy() []rootsgate.Revision {
 
 // gateOneLegacy is the newest revision where roots/list is a request of
 // its own. The Session serves every such revision with the runtime's own
-// code (tested in templates/rootsrt) over descriptors written by one
+// code (tested in rootsrt) over descriptors written by one
 // template: where a test is about the Session and not about what the
 // revisions carry, one stands for all.
 func gateOneLegacy() []rootsgate.Revision {
@@ -395,45 +395,6 @@ func TestGateSessionNoStaleAfterNotification(t *testing.T) {
 	}
 }
 
-// Calls, notifications and invalidations at once, for the race detector,
-// on each path through the kit's revisions; once they stop, the next call
-// sees the peer's last roots.
-func TestGateSessionConcurrent(t *testing.T) {
-	for _, rev := range append(gateOneLegacy(), gateNewest()...) {
-		t.Run(rev.Version, func(t *testing.T) {
-			ctx := context.Background()
-			peer := newGatePeer(gateRootsA...)
-			caps := gateCaps(rev)
-			sess := gateSession(t, rev, peer, caps)
-			var wg sync.WaitGroup
-			for i := range 8 {
-				wg.Go(func() {
-					for range 20 {
-						if _, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil {
-							t.Error(err)
-							return
-						}
-						if i == 0 {
-							peer.set(gateRootsB...)
-							_ = sess.HandleNotification(ctx, "notifications/roots/list_changed", nil)
-						}
-						if i == 1 {
-							sess.Invalidate()
-						}
-					}
-				})
-			}
-			wg.Wait()
-			peer.set(gateRootsA...)
-			_ = sess.HandleNotification(ctx, "notifications/roots/list_changed", nil)
-			sess.Invalidate() // revisions without the notification
-			if roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
-				t.Errorf("after the storm: %+v, %v", roots, err)
-			}
-		})
-	}
-}
-
 // A root's _meta and unknown members survive every conversion: answered by
 // the gate's Client, read by RootsFromAnswer, and found by a RootSet.
 func TestGateRootFidelity(t *testing.T) {
@@ -531,7 +492,7 @@ func TestGateRootSet(t *testing.T) {
 // The gate's RootSet acts on files only inside the roots: links and ".."
 // that lead out are refused with an error that matches the gate's
 // ErrOutsideRoots, inside a *fs.PathError. The set is the kit's runtime
-// whatever the revision (the escapes are tested in templates/rootsrt).
+// whatever the revision (the escapes are tested in rootsrt).
 func TestGateRootSetFiles(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the tree is built with POSIX links")

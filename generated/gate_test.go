@@ -21,7 +21,7 @@ var gateVersions = schema.Revisions()
 
 // TestGateLookup: the kit's gate serves the revisions generate.go lists,
 // each as the generator reads its schema. (Versions malformed and unknown
-// are the runtime's, tested in templates/rootsrt.)
+// are the runtime's, tested in rootsrt.)
 func TestGateLookup(t *testing.T) {
 	_, err := rootsgate.Lookup("2099-12-31")
 	if !errors.Is(err, rootsgate.ErrUnknownVersion) || !strings.Contains(err.Error(), strings.Join(gateVersions, ", ")) {

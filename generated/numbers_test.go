@@ -5,7 +5,7 @@ package generated_test
 // whatever its spelling; and the value must be one valid JSON token, also
 // when UnmarshalJSON is called directly (encoding/json checks the syntax
 // before it calls UnmarshalJSON, a direct caller does not). The reading of
-// numbers is the runtime's (ScanPrimitive, tested in templates/rootsrt);
+// numbers is the runtime's (ScanPrimitive, tested in rootsrt);
 // these tests run it through the unions each revision declares.
 
 import (

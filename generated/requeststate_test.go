@@ -13,9 +13,9 @@ import (
 	roots "github.com/rootsgen/rootsgen/generated/roots20260728"
 )
 
-// The sealed requestState is the runtime's (tested in templates/rootsrt);
+// The sealed requestState is the runtime's (tested in rootsrt);
 // 2026-07-28's package adds the roots helpers on a sealer, tested here.
-// The gate's Session is tested with a sealer in gate_state_test.go.
+// The gate's Session with a sealer is tested in rootsrt (TestGateSessionSealedState).
 
 // stateClock is a clock the tests move by hand.
 type stateClock struct{ now time.Time }

@@ -1,7 +1,7 @@
 package generated_test
 
 // The RootSet of a revision's package is the runtime's RootSetOf (tested
-// in templates/rootsrt), written into the package with the revision's
+// in rootsrt), written into the package with the revision's
 // Root and its checks. These tests run one revision's copy: its
 // constructors, the revision's rules for a root, and the file methods
 // through the copy. The others are the same template's output
