@@ -44,9 +44,13 @@ const dirIdleTTL = time.Minute
 // set was built. So the descriptors of idle sets, cached or dropped
 // unclosed, never stand in the way of another call. A call that finds the
 // whole budget in use by calls in flight fails with [ErrNoDescriptors].
-// Descriptors a call opens and closes before it returns (the file
-// ReadFile reads, the directories a walk through links holds) and those it
-// returns (Open, OpenFile, OpenRoot) are not counted.
+// The directories that walks through links hold while they resolve a path
+// (with [ResolveSymlinks], for [RootSetOf.Resolve], and where a path goes
+// through a link into another root) count against a second budget of the
+// same size: a walk that would go over it fails with [ErrNoDescriptors].
+// Other descriptors a call opens and closes before it returns (the file
+// ReadFile reads) and those it returns (Open, OpenFile, OpenRoot) are not
+// counted.
 func SetDescriptorBudget(n int) int {
 	dirs.mu.Lock()
 	defer dirs.mu.Unlock()
@@ -65,6 +69,7 @@ type dirPool struct {
 	limit int // 0: the default
 	def   int // the default, once computed
 	open  int // descriptors held: by handles in use, idle, and by bounds
+	walks int // directories walks hold open (see takeWalk)
 	// idle are the handles nothing uses that hold descriptors, the least
 	// recently used first.
 	head, tail *dirHandle
@@ -80,6 +85,29 @@ func (p *dirPool) budget() int {
 		p.def = defaultBudget()
 	}
 	return p.def
+}
+
+// takeWalk counts one more directory that a walk through links (see
+// resolvePOSIX) holds open, or returns an error wrapping ErrNoDescriptors
+// when walks already hold the budget's worth. Walks have a budget of
+// their own, of the same size as the directories', so that walks through
+// deep trees cannot take the descriptors the process needs for anything
+// else, and cannot evict the directories of calls in flight.
+func (p *dirPool) takeWalk() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.walks >= p.budget() {
+		return noDescriptors{}
+	}
+	p.walks++
+	return nil
+}
+
+// releaseWalk counts n fewer directories held by walks.
+func (p *dirPool) releaseWalk(n int) {
+	p.mu.Lock()
+	p.walks -= n
+	p.mu.Unlock()
 }
 
 // defaultBudget is the budget when none is set.

@@ -208,7 +208,9 @@ func openat2(dirfd uintptr, name *byte, how *openHow) (uintptr, syscall.Errno) {
 
 // fdWalker holds the directories its walk went through, from "/", each
 // opened from the one before: every name is looked up in the directory
-// the walk reached, whatever has become of its path since.
+// the walk reached, whatever has become of its path since. Each it enters
+// is counted by dirs.takeWalk; "/" and the name lstat looked at, two per
+// walk, are not.
 type fdWalker struct {
 	fds []int // "/" first
 	// last is the handle lstat opened on lastName, a directory or a link,
@@ -286,11 +288,16 @@ func (w *fdWalker) enter(name string) error {
 		w.forget()
 		return syscall.ENAMETOOLONG
 	}
+	if err := dirs.takeWalk(); err != nil {
+		w.forget()
+		return err
+	}
 	fd := w.last
 	if fd < 0 || w.lastName != name {
 		w.forget()
 		var err error
 		if fd, err = openat(w.top(), name, oPath|syscall.O_DIRECTORY|syscall.O_NOFOLLOW); err != nil {
+			dirs.releaseWalk(1)
 			return err
 		}
 	}
@@ -312,6 +319,7 @@ func (w *fdWalker) up() {
 	if len(w.fds) > 1 {
 		syscall.Close(w.top())
 		w.fds = w.fds[:len(w.fds)-1]
+		dirs.releaseWalk(1)
 	}
 }
 
@@ -325,6 +333,9 @@ func (w *fdWalker) close() {
 	w.forget()
 	for _, fd := range w.fds {
 		syscall.Close(fd)
+	}
+	if len(w.fds) > 1 {
+		dirs.releaseWalk(len(w.fds) - 1) // "/" is not counted
 	}
 	w.fds = nil
 }
