@@ -18,11 +18,11 @@ import (
 )
 
 // kitLineBudget bounds the non-test Go lines of the go-sdk kit of every
-// embedded revision, which imports the runtime. The goal is 2,000; this is
+// embedded revision, which imports the runtime: at most 2,000, and this is
 // where the kit stands, so that it only shrinks, or grows for a reason
 // that the commit changing it gives ('git log -L' on this line lists them
 // all).
-const kitLineBudget = 2012
+const kitLineBudget = 1994
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc
