@@ -13,14 +13,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // The errors of opening a sealed requestState, which Open returns
@@ -134,14 +136,21 @@ type StateSealerConfig struct {
 // in it and record its use on the server.
 //
 // The nonces are random (96 bits): rotate the key well before it has
-// sealed 2^32 states. A StateSealer is safe for concurrent use; to rotate,
-// build a new one and swap it in (with sync/atomic.Pointer, for example).
+// sealed 2^32 states. A StateSealer is safe for concurrent use, and
+// rotates its keys in place with SetKeys, so that whatever holds it (a
+// Session, an adapter) seals with the new key from then on.
 type StateSealer struct {
-	current  *sealKey
-	keys     map[string]*sealKey
-	lifetime int64 // the TTL in milliseconds, rounded up
+	ring     atomic.Pointer[keyRing] // swapped whole by SetKeys
+	lifetime int64                   // the TTL in milliseconds, rounded up
 	audience [sha256.Size]byte
 	now      func() time.Time
+}
+
+// keyRing is a sealer's keys: current seals, and keys, current among
+// them, open.
+type keyRing struct {
+	current *sealKey
+	keys    map[string]*sealKey
 }
 
 // sealKey is one key, ready to use.
@@ -159,7 +168,6 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	}
 	ttl := cmp.Or(c.TTL, DefaultStateTTL)
 	s := &StateSealer{
-		keys:     make(map[string]*sealKey, 1+len(c.Older)),
 		lifetime: int64(ttl / time.Millisecond), // rounded up below, without overflow
 		audience: sha256.Sum256([]byte("mcp requestState audience\x00" + c.Audience)),
 		now:      c.Now,
@@ -170,12 +178,34 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	for i, k := range append([]StateKey{c.Current}, c.Older...) {
+	if err := s.SetKeys(c.Current, c.Older...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetKeys replaces the sealer's keys, as a key rotation does: current
+// seals every new state from then on, and opens the states it sealed;
+// older only open theirs. The states of a key no longer given are refused
+// with ErrStateUnknownKey. It refuses keys as NewStateSealer does, and
+// then leaves the keys as they were. It is safe to call while the sealer
+// is in use: each Seal and Open uses the keys before or after the call,
+// never a mix.
+//
+// To rotate without failing a request in flight, give every replica the
+// new key as an older one first, then make it current everywhere with
+// the old key as an older one, and remove the old key TTL after that.
+func (s *StateSealer) SetKeys(current StateKey, older ...StateKey) error {
+	if s == nil {
+		return errors.New("StateSealer: SetKeys on a nil sealer")
+	}
+	r := &keyRing{keys: make(map[string]*sealKey, 1+len(older))}
+	for i, k := range append([]StateKey{current}, older...) {
 		if len(k.ID) == 0 || len(k.ID) > 255 {
-			return nil, fmt.Errorf("StateSealer: key %d: the id must have 1 to 255 bytes, not %d", i, len(k.ID))
+			return fmt.Errorf("StateSealer: key %d: the id must have 1 to 255 bytes, not %d", i, len(k.ID))
 		}
-		if s.keys[k.ID] != nil {
-			return nil, fmt.Errorf("StateSealer: key id %q is given twice", k.ID)
+		if r.keys[k.ID] != nil {
+			return fmt.Errorf("StateSealer: key id %q is given twice", k.ID)
 		}
 		block, err := aes.NewCipher(k.Secret) // keeps its own copy of the secret
 		var aead cipher.AEAD
@@ -183,12 +213,13 @@ func NewStateSealer(c StateSealerConfig) (*StateSealer, error) {
 			aead, err = cipher.NewGCM(block)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("StateSealer: key %q: %w", k.ID, err)
+			return fmt.Errorf("StateSealer: key %q: %w", k.ID, err)
 		}
-		s.keys[k.ID] = &sealKey{header: append([]byte{stateFormat, byte(len(k.ID))}, k.ID...), aead: aead}
+		r.keys[k.ID] = &sealKey{header: append([]byte{stateFormat, byte(len(k.ID))}, k.ID...), aead: aead}
 	}
-	s.current = s.keys[c.Current.ID]
-	return s, nil
+	r.current = r.keys[current.ID]
+	s.ring.Store(r)
+	return nil
 }
 
 // StateBinding is the request a sealed state belongs to: Open refuses a
@@ -533,7 +564,7 @@ func (s *StateSealer) ready() error {
 	switch {
 	case s == nil:
 		return errors.New("requestState: nil StateSealer")
-	case s.current == nil:
+	case s.ring.Load() == nil:
 		return errors.New("requestState: a StateSealer not made by NewStateSealer has no key")
 	}
 	return nil
@@ -559,7 +590,7 @@ func (s *StateSealer) AppendSeal(dst, state []byte, b StateBinding) ([]byte, err
 	if len(state) > MaxStateSize {
 		return dst, fmt.Errorf("requestState: a state of %d bytes is larger than MaxStateSize", len(state))
 	}
-	k := s.current
+	k := s.ring.Load().current
 	off := len(k.header) + stateNonce // where the plaintext begins
 	size := max(off+stateFixed+len(state)+stateTag, b.digestInput())
 	buf := getStateBuffer(size)
@@ -614,7 +645,7 @@ func (s *StateSealer) AppendOpen(dst []byte, sealed string, b StateBinding) ([]b
 		return dst, ErrStateTampered
 	}
 	off := 2 + int(raw[1]) + stateNonce
-	k := s.keys[string(raw[2:off-stateNonce])]
+	k := s.ring.Load().keys[string(raw[2:off-stateNonce])]
 	if k == nil {
 		return dst, ErrStateUnknownKey
 	}

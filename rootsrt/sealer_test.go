@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -768,4 +769,88 @@ func FuzzStateOpen(f *testing.F) {
 			t.Fatalf("Open(%q) for %q opened to %q", sealed, principal, got)
 		}
 	})
+}
+
+// SetKeys rotates one sealer in place, as replicas that share keys do
+// while they serve: states sealed before the rotation open while their key
+// is an older one, and are refused once it is removed; states sealed after
+// it use the new key. Seal and Open running during rotations see one key
+// set or the other, never a mix, and a refused key set leaves the keys as
+// they were.
+func TestStateSetKeys(t *testing.T) {
+	clock := &stateClock{stateT0}
+	k1, k2 := rootsrt.StateKey{ID: "k1", Secret: stateSecret1}, rootsrt.StateKey{ID: "k2", Secret: stateSecret2}
+	s := newSealer(t, clock, k1)
+	old := mustSeal(t, s, []byte("old"), stateBind)
+	if err := s.SetKeys(k1, k2); err != nil { // phase 1: every replica can open k2
+		t.Fatal(err)
+	}
+	if err := s.SetKeys(k2, k1); err != nil { // phase 2: k2 seals
+		t.Fatal(err)
+	}
+	fresh := mustSeal(t, s, []byte("new"), stateBind)
+	if id := keyID(t, fresh); id != "k2" {
+		t.Errorf("sealed after the rotation with key %q, want k2", id)
+	}
+	for _, sealed := range []string{old, fresh} {
+		if _, err := s.Open(sealed, stateBind); err != nil {
+			t.Errorf("during the rotation: %v", err)
+		}
+	}
+	if err := s.SetKeys(k2, rootsrt.StateKey{ID: "bad", Secret: []byte("short")}); err == nil {
+		t.Error("SetKeys took a secret that is not an AES key")
+	}
+	if _, err := s.Open(old, stateBind); err != nil {
+		t.Errorf("after a refused SetKeys, the keys changed: %v", err)
+	}
+	if err := s.SetKeys(k2); err != nil { // phase 3, TTL later
+		t.Fatal(err)
+	}
+	_, err := s.Open(old, stateBind)
+	onlyIs(t, "old key removed", err, rootsrt.ErrStateUnknownKey)
+
+	var rotator, wg sync.WaitGroup
+	stop := make(chan struct{})
+	rotator.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			keys := [][]rootsrt.StateKey{{k1, k2}, {k2, k1}}[i%2]
+			if err := s.SetKeys(keys[0], keys[1:]...); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	for range 4 {
+		wg.Go(func() {
+			for range 500 {
+				sealed, err := s.Seal([]byte("x"), stateBind)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got, err := s.Open(sealed, stateBind); err != nil || string(got) != "x" {
+					t.Errorf("Open during rotations: %q, %v", got, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	rotator.Wait()
+}
+
+// keyID is the id of the key a requestState was sealed with.
+func keyID(t *testing.T, sealed string) string {
+	t.Helper()
+	raw, err := base64.RawURLEncoding.DecodeString(sealed)
+	if err != nil || len(raw) < 2 || len(raw) < 2+int(raw[1]) {
+		t.Fatalf("not a sealed state: %q", sealed)
+	}
+	return string(raw[2 : 2+int(raw[1])])
 }
