@@ -7,6 +7,11 @@
 //	go run ./examples/gosdk-server                                   # stdio
 //	go run ./examples/gosdk-server -http 127.0.0.1:8080 -allow /srv  # Streamable HTTP at /mcp
 //
+// With -state-keys FILE, the requestState of 2026-07-28 is sealed with the
+// keys in FILE, one "id base64-secret" per line, the first the current
+// one: replicas that share the file open each other's states, and SIGHUP
+// reads it again (a key rotation).
+//
 // (from cmd/internal/peers). The roots wiring is newServer: the lines
 // between "roots wiring: begin" and "roots wiring: end", counted by
 // TestRootsWiringLines.
@@ -14,12 +19,16 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"log"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"strings"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,9 +45,26 @@ func main() {
 		allow = append(allow, dir)
 		return nil
 	})
+	keyFile := flag.String("state-keys", "", "seal 2026-07-28 requestStates with the keys in `FILE` (\"id base64-secret\" per line, the current first); SIGHUP reads it again")
 	flag.Parse()
 	logger := log.New(os.Stderr, "gosdk-server: ", 0)
-	server := newServer(logger, allow)
+	var sealer *gosdkroots.StateSealer
+	if *keyFile != "" {
+		var err error
+		if sealer, err = newSealer(*keyFile); err != nil {
+			logger.Fatal(err)
+		}
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		go func() {
+			for range hup {
+				if err := reloadKeys(sealer, *keyFile); err != nil {
+					logger.Printf("keys not changed: %v", err)
+				}
+			}
+		}()
+	}
+	server := newServer(logger, allow, sealer)
 	if *addr == "" {
 		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			logger.Fatal(err)
@@ -57,10 +83,13 @@ type readFileArgs struct {
 	Path string `json:"path" jsonschema:"absolute path of the file to read"`
 }
 
-func newServer(logger *log.Logger, allow []string) *mcp.Server {
+func newServer(logger *log.Logger, allow []string, sealer *gosdkroots.StateSealer) *mcp.Server {
 	opts := []gosdkroots.Option{gosdkroots.OnInvalidRoots(func(err error) { logger.Printf("roots left out: %v", err) })}
 	if len(allow) > 0 { // the operator's directories: client roots never reach beyond them
 		opts = append(opts, gosdkroots.RootSetOptions(gosdkroots.Bounds(allow...)))
+	}
+	if sealer != nil { // keys every replica shares: a retry may reach another one
+		opts = append(opts, gosdkroots.Sealer(sealer))
 	}
 	roots := gosdkroots.New(opts...)
 	server := roots.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, nil)
@@ -81,3 +110,51 @@ func newServer(logger *log.Logger, allow []string) *mcp.Server {
 }
 
 // roots wiring: end
+
+// newSealer is a sealer of the keys in file (see readKeys), for the
+// server's name as its audience.
+func newSealer(file string) (*gosdkroots.StateSealer, error) {
+	keys, err := readKeys(file)
+	if err != nil {
+		return nil, err
+	}
+	return gosdkroots.NewStateSealer(gosdkroots.StateSealerConfig{Current: keys[0], Older: keys[1:], Audience: "gosdk-server"})
+}
+
+// reloadKeys gives sealer the keys now in file.
+func reloadKeys(sealer *gosdkroots.StateSealer, file string) error {
+	keys, err := readKeys(file)
+	if err != nil {
+		return err
+	}
+	return sealer.SetKeys(keys[0], keys[1:]...)
+}
+
+// readKeys reads file: one key per line, its id and its secret in
+// standard base64 apart by spaces, the current key first; blank lines and
+// lines that start with # are skipped.
+func readKeys(file string) ([]gosdkroots.StateKey, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var keys []gosdkroots.StateKey
+	for n, line := range strings.Split(string(data), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		if len(fields) != 2 {
+			return nil, fmt.Errorf("%s:%d: want an id and a base64 secret", file, n+1)
+		}
+		secret, err := base64.StdEncoding.DecodeString(fields[1])
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", file, n+1, err)
+		}
+		keys = append(keys, gosdkroots.StateKey{ID: fields[0], Secret: secret})
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s: no key", file)
+	}
+	return keys, nil
+}

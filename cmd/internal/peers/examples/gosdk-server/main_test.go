@@ -56,7 +56,7 @@ type peer struct {
 
 func connect(t *testing.T, ctx context.Context, pin string, opts *mcp.ClientOptions, roots ...*mcp.Root) *peer {
 	t.Helper()
-	return connectTo(t, ctx, newServer(log.New(io.Discard, "", 0), nil), newClient(opts), pin, roots...)
+	return connectTo(t, ctx, newServer(log.New(io.Discard, "", 0), nil, nil), newClient(opts), pin, roots...)
 }
 
 func newClient(opts *mcp.ClientOptions) *mcp.Client {
