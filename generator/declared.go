@@ -245,8 +245,9 @@ func validElementsName(fl *Field) string { return "Valid" + fl.Name }
 // Valid<Field> method of t, as a member named like Validate is renamed
 // (fillStruct): the methods are only known once every type has its kind.
 // A renamed array field renames its method, so this goes on until nothing
-// clashes, a few rounds at most; checkDeclarations catches the rest.
-func settleFieldNames(t *Type) {
+// clashes, a few rounds at most; checkDeclarations catches the rest. It
+// returns the renames.
+func settleFieldNames(t *Type) (renamed []Rename) {
 	for range len(t.Fields) + 1 {
 		methods := structMethods(t)
 		names := newNamer(t.ExtraName)
@@ -260,13 +261,16 @@ func settleFieldNames(t *Type) {
 		for _, fl := range t.Fields {
 			if methods[fl.Name] {
 				clash = true
+				was := fl.Name
 				fl.Name = names.take(fl.Name)
+				renamed = append(renamed, Rename{Path: t.Path + "." + fl.JSONName, Name: was, GoName: fl.Name})
 			}
 		}
 		if !clash {
-			return
+			return renamed
 		}
 	}
+	return renamed
 }
 
 // checkDeclarations refuses a model whose Go names clash where the namer

@@ -272,6 +272,13 @@ func checkRenames(t *testing.T, variant string, m *Model) {
 	for _, r := range m.Renamed {
 		renamed[r.Path] = r
 	}
+	// Fields named as a method of their struct are renamed too, and said.
+	for path, field := range map[string]string{"ListRootsResult.rootSet": "RootSet", "ListRootsResult.validRoots": "ValidRoots"} {
+		if r, ok := renamed[path]; !ok || r.Name != field || r.GoName != field+"2" {
+			t.Errorf("%s: %s: renamed %+v; want the field %s renamed to %s2", variant, path, r, field, field)
+		}
+		delete(renamed, path)
+	}
 	want := map[string]string{"Root.set": "RootSet", "Request.method": "Method", `ListRoots (the value "page")`: "ListRootsPage"}
 	for n := range reservedNames() {
 		if goName(n) == n {
@@ -285,7 +292,7 @@ func checkRenames(t *testing.T, variant string, m *Model) {
 		}
 	}
 	if len(renamed) != len(want) {
-		t.Errorf("%s: %d renames, want %d: %v", variant, len(renamed), len(want), m.Renamed)
+		t.Errorf("%s: %d package-level renames, want %d: %v", variant, len(renamed), len(want), m.Renamed)
 	}
 	result := resolve(m.Types[slices.IndexFunc(m.Types, func(t *Type) bool { return t.Path == "ListRootsResult" })])
 	for member, field := range map[string]string{"rootSet": "RootSet2", "validRoots": "ValidRoots2", "roots": "Roots"} {

@@ -218,7 +218,7 @@ func Build(revision string, doc *Document, sel *Selection) (*Model, error) {
 	}
 	for _, t := range m.Types {
 		if t.Kind == KindStruct {
-			settleFieldNames(t)
+			m.Renamed = append(m.Renamed, settleFieldNames(t)...)
 		}
 	}
 	for _, t := range m.Types {
@@ -455,7 +455,8 @@ func enumLiteral(v any) string {
 
 func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
 	t.Kind = KindStruct
-	fieldNames := newNamer(memberReserved(t.Path)...)
+	methods := memberReserved(t.Path)
+	fieldNames := newNamer(methods...)
 	required := map[string]bool{}
 	for _, r := range s.Required {
 		required[r] = true
@@ -478,6 +479,10 @@ func (b *builder) fillStruct(t *Type, s *jsonschema.Schema) {
 			URISchemes: uriSchemes[path],
 			Deprecated: p.Deprecated,
 			Roots:      t.Roots || slices.Contains(rootsFeatureProperties, path),
+		}
+		if want := goName(key); f.Name != want && slices.Contains(methods, want) {
+			// The name of a method of the type: the field gets another.
+			b.m.Renamed = append(b.m.Renamed, Rename{Path: path, Name: want, GoName: f.Name})
 		}
 		f.Type = b.typeOf(p, t, key)
 		t.Fields = append(t.Fields, f)

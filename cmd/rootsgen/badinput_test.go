@@ -201,6 +201,15 @@ func TestBadInputCatalogue(t *testing.T) {
 			want: []string{"rootsgen: warning: Client: named ClientDef in Go, as the generated package declares Client itself\n"}},
 		{name: "a definition named Client, -strict", schema: rootsSchema(t, clientDefinition), args: []string{"-strict"}, code: exitUsage,
 			want: []string{"rootsgen: warning: Client: named ClientDef", "-strict: the schema of 2099-01-01 gives a declaration the name Client, which the generated package declares itself (warnings above); nothing was written"}},
+		// So is a member whose Go name is that of a method of its type.
+		{name: "a member named like a method", schema: rootsSchema(t, func(d map[string]any) {
+			rootProps(d)["validate"] = map[string]any{"type": "string"}
+		}), code: exitOK, compiles: true,
+			want: []string{"rootsgen: warning: Root.validate: named Validate2 in Go, as the generated package declares Validate itself\n"}},
+		{name: "a member named like a method, -strict", schema: rootsSchema(t, func(d map[string]any) {
+			rootProps(d)["validate"] = map[string]any{"type": "string"}
+		}), args: []string{"-strict"}, code: exitUsage,
+			want: []string{"-strict: the schema of 2099-01-01 gives a declaration the name Validate (at Root.validate), which the generated package declares itself (warnings above); nothing was written"}},
 		{name: "a union constructor named like a definition", schema: rootsSchema(t, func(d map[string]any) {
 			rootProps(d)["token"] = map[string]any{"$ref": "#/definitions/Token"}
 			rootProps(d)["other"] = map[string]any{"$ref": "#/definitions/TokenFromString"}
