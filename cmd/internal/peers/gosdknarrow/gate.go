@@ -13,8 +13,9 @@
 // A server asks with a [Session], one per connection, whose Roots method
 // is called the same way whatever the revision, and checks paths with the
 // [RootSet] of the answer.
-// The code is the kit's runtime package, rootsrt, shared by every
-// revision: the names here are its.
+// The names here are those of the runtime, shared by every revision, and
+// documented there: go doc github.com/rootsgen/rootsgen/rootsrt.RootSet.ReadFile,
+// for example.
 //
 // In a revision's package, a struct's Extra keeps the members that have no
 // field, so they survive a round trip. A type has the MarshalJSON,
