@@ -5,7 +5,8 @@
 // hostile Tree the read_file tests of the example and demo servers read
 // through; and the Wire, a hand-written client that never answers, with
 // which the adapters' tests check that a request cannot leave its
-// session's path. It imports no SDK, so tests of either SDK can use it.
+// session's path; and the Balancer and Traffic of the replica recipe's
+// tests. It imports no SDK, so tests of either SDK can use it.
 package adaptertest
 
 import (

@@ -11,12 +11,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,61 +20,6 @@ import (
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/adaptertest"
 	"github.com/rootsgen/rootsgen/cmd/internal/peers/gosdkroots"
 )
-
-// balancer is the load balancer of the replica recipe, as the transport
-// of an httputil.ReverseProxy: a request without Mcp-Session-Id goes to
-// the replicas in turn, and to the next one when its replica cannot be
-// reached (the tool is a read: a retry is safe); a request with one goes
-// to the replica that answered the initialize that created the session.
-type balancer struct {
-	replicas []*url.URL
-	next     atomic.Uint32
-
-	mu       sync.Mutex
-	sessions map[string]int // Mcp-Session-Id -> replica
-	served   []int          // requests each replica answered
-}
-
-func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
-	if req.Body != nil {
-		var err error
-		if body, err = io.ReadAll(req.Body); err != nil {
-			return nil, err
-		}
-		req.Body.Close()
-	}
-	sid := req.Header.Get("Mcp-Session-Id")
-	b.mu.Lock()
-	home, sticky := b.sessions[sid]
-	b.mu.Unlock()
-	var lastErr error
-	start := int(b.next.Add(1))
-	for try := range len(b.replicas) {
-		i := home
-		if !sticky {
-			i = (start + try) % len(b.replicas) // each replica once
-		} else if try > 0 {
-			break // a session lives in its replica alone
-		}
-		out := req.Clone(req.Context())
-		out.URL.Scheme, out.URL.Host, out.Host = b.replicas[i].Scheme, b.replicas[i].Host, ""
-		out.Body, out.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-		resp, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		b.mu.Lock()
-		if s := resp.Header.Get("Mcp-Session-Id"); s != "" && !sticky {
-			b.sessions[s] = i
-		}
-		b.served[i]++
-		b.mu.Unlock()
-		return resp, nil
-	}
-	return nil, lastErr
-}
 
 // writeKeys writes the key file of -state-keys: keys[0] current.
 func writeKeys(t *testing.T, file string, keys ...gosdkroots.StateKey) {
@@ -110,7 +51,7 @@ func TestReplicas(t *testing.T) {
 
 	var sealers []*gosdkroots.StateSealer
 	var servers []*httptest.Server
-	b := &balancer{sessions: map[string]int{}, served: make([]int, 3)}
+	var urls []string
 	for range 3 {
 		sealer, err := newSealer(file)
 		if err != nil {
@@ -121,16 +62,13 @@ func TestReplicas(t *testing.T) {
 		mux.Handle("/mcp", gosdkroots.HTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 		ts := httptest.NewServer(mux)
 		t.Cleanup(ts.Close)
-		u, _ := url.Parse(ts.URL)
-		sealers, servers, b.replicas = append(sealers, sealer), append(servers, ts), append(b.replicas, u)
+		sealers, servers, urls = append(sealers, sealer), append(servers, ts), append(urls, ts.URL)
 	}
-	lb := httptest.NewServer(&httputil.ReverseProxy{
-		Rewrite:       func(r *httputil.ProxyRequest) { r.Out.URL.Scheme, r.Out.URL.Host = "http", "replica" },
-		Transport:     b,
-		FlushInterval: -1, // streams pass as they come
-		ErrorLog:      log.New(io.Discard, "", 0),
-	})
-	defer lb.Close()
+	b, err := adaptertest.NewBalancer(urls...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := adaptertest.BalancedProxy(t, b)
 	endpoint := lb.URL + "/mcp"
 	connectVia := func(pin string) *peer {
 		t.Helper()
@@ -156,9 +94,7 @@ func TestReplicas(t *testing.T) {
 
 	legacy := connectVia("2025-06-18")
 	legacy.mustRead(t, ctx, in, "inside")
-	b.mu.Lock()
-	home, ok := b.sessions[legacy.cs.ID()]
-	b.mu.Unlock()
+	home, ok := b.Home(legacy.cs.ID())
 	if !ok {
 		t.Fatalf("the balancer saw no session %q", legacy.cs.ID())
 	}
@@ -169,48 +105,32 @@ func TestReplicas(t *testing.T) {
 		t.Fatalf("negotiated %s, want 2026-07-28", v)
 	}
 	const calls = 200
-	var started, failed atomic.Int32
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				n := started.Add(1)
-				if n > calls {
-					return
-				}
-				switch n {
-				case 60:
-					reload(k1, k2) // every replica can open k2's states
-				case 100:
-					reload(k2, k1) // k2 seals
-				case 130:
-					servers[home].CloseClientConnections()
-					servers[home].Close() // the 2025-06-18 session's replica stops
-				case 170:
-					reload(k2) // k1 is gone: its states were opened long ago
-				}
-				if text, isErr, err := current.read(ctx, in); err != nil || isErr || text != "inside" {
-					failed.Add(1)
-					t.Errorf("call %d: %q (tool error %t), %v", n, text, isErr, err)
-				}
-			}
-		})
+	failed := adaptertest.Traffic(t, calls, 4, map[int]func(){
+		60:  func() { reload(k1, k2) }, // every replica can open k2's states
+		100: func() { reload(k2, k1) }, // k2 seals
+		130: func() { // the 2025-06-18 session's replica stops
+			servers[home].CloseClientConnections()
+			servers[home].Close()
+		},
+		170: func() { reload(k2) }, // k1 is gone: its states were opened long ago
+	}, func() error {
+		if text, isErr, err := current.read(ctx, in); err != nil || isErr || text != "inside" {
+			return fmt.Errorf("%q (tool error %t), %v", text, isErr, err)
+		}
+		return nil
+	})
+	if failed > 0 {
+		t.Errorf("%d of %d 2026-07-28 calls failed", failed, calls)
 	}
-	wg.Wait()
-	if n := failed.Load(); n > 0 {
-		t.Errorf("%d of %d 2026-07-28 calls failed", n, calls)
-	}
-	b.mu.Lock()
-	for i, n := range b.served {
+	for i, n := range b.Served() {
 		if n == 0 {
 			t.Errorf("replica %d answered nothing", i)
 		}
 	}
-	b.mu.Unlock()
 
 	// The 2025-06-18 session lived in the stopped replica: the balancer
 	// cannot reach it (502 Bad Gateway), and a new session works.
-	_, _, err := legacy.read(ctx, in)
+	_, _, err = legacy.read(ctx, in)
 	if err == nil || !errors.Is(err, mcp.ErrConnectionClosed) && !bytes.Contains([]byte(err.Error()), []byte("Bad Gateway")) {
 		t.Errorf("a call on the stopped replica's session: %v, want the transport's error", err)
 	}

@@ -29,35 +29,15 @@ import (
 // seen.
 func TestMCPGoClientOverHTTP(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
-	s, err := newServer(log.New(io.Discard, "", 0), nil)
+	s, err := newServer(log.New(io.Discard, "", 0), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(server.NewStreamableHTTPServer(s, server.WithStreamableHTTPLogger(quiet)))
 	defer srv.Close()
 	eachVersion(t, func(t *testing.T, ctx context.Context, version string, tr adaptertest.Tree) {
-		topts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(quiet)}
-		if version != "" {
-			// mcp-go's server sends a legacy roots/list only on the
-			// standalone GET stream (TestMCPGoHTTPRootsNeedGETStream).
-			//lint:ignore SA1019 the GET stream, deprecated with 2026-07-28, is how mcp-go's server reaches a 2025-06-18 client
-			topts = append(topts, transport.WithContinuousListening())
-		}
-		ht, err := transport.NewStreamableHTTP(srv.URL+"/mcp", topts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		roots := mcpgoroots.NewClientRoots(mcp.Root{URI: adaptertest.FileURI(tr.Root), Name: "root"})
-		opts := []client.ClientOption{client.WithRootsHandler(roots)}
-		if version != "" {
-			opts = append(opts, client.WithProtocolVersion(version))
-		}
-		c := client.NewClient(ht, opts...)
-		roots.Attach(c)
+		c, _, roots := httpClient(t, ctx, srv.URL+"/mcp", version, tr.Root)
 		defer c.Close()
-		if _, err := start(ctx, c, version); err != nil {
-			t.Fatal(err)
-		}
 		t.Logf("negotiated %s", c.ProtocolVersion())
 		if text, isErr := readFile(t, ctx, c, filepath.Join(tr.Root, "in.txt")); isErr || text != "inside" {
 			t.Errorf("inside: %q (error %t), want the file", text, isErr)
@@ -117,4 +97,32 @@ type countingRoots struct {
 func (c *countingRoots) ListRoots(ctx context.Context, req mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
 	c.n.Add(1)
 	return c.ClientRoots.ListRoots(ctx, req)
+}
+
+// httpClient is mcp-go's streamable client of endpoint, pinned to version
+// ("" for the newest) and started, whose one root is root; on a 2025-era
+// version it opens the standalone GET stream, where mcp-go's server sends
+// roots/list (TestMCPGoHTTPRootsNeedGETStream).
+func httpClient(t *testing.T, ctx context.Context, endpoint, version, root string) (*client.Client, *transport.StreamableHTTP, *mcpgoroots.ClientRoots) {
+	t.Helper()
+	topts := []transport.StreamableHTTPCOption{transport.WithHTTPLogger(slog.New(slog.DiscardHandler))}
+	if version != "" {
+		//lint:ignore SA1019 the GET stream, deprecated with 2026-07-28, is how mcp-go's server reaches a 2025-06-18 client
+		topts = append(topts, transport.WithContinuousListening())
+	}
+	ht, err := transport.NewStreamableHTTP(endpoint, topts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := mcpgoroots.NewClientRoots(mcp.Root{URI: adaptertest.FileURI(root), Name: "root"})
+	opts := []client.ClientOption{client.WithRootsHandler(roots)}
+	if version != "" {
+		opts = append(opts, client.WithProtocolVersion(version))
+	}
+	c := client.NewClient(ht, opts...)
+	roots.Attach(c)
+	if _, err := start(ctx, c, version); err != nil {
+		t.Fatal(err)
+	}
+	return c, ht, roots
 }

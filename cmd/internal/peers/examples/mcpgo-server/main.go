@@ -39,7 +39,7 @@ func main() {
 	})
 	flag.Parse()
 	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
-	s, err := newServer(logger, allow)
+	s, err := newServer(logger, allow, nil)
 	if err != nil {
 		logger.Fatal(err)
 	}
@@ -53,8 +53,8 @@ func main() {
 
 // roots wiring: begin
 
-func newServer(logger *log.Logger, allow []string) (*server.MCPServer, error) {
-	roots, err := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }})
+func newServer(logger *log.Logger, allow []string, sealer *mcpgoroots.StateSealer) (*server.MCPServer, error) {
+	roots, err := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }, Sealer: sealer})
 	if err != nil {
 		return nil, err // a kit without every revision mcp-go serves
 	}
