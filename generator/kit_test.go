@@ -586,3 +586,46 @@ func TestKitRevisionFiles(t *testing.T) {
 		}
 	}
 }
+
+// A kit written with a copy of the runtime (as every kit was before the
+// runtime was imported) and written again importing it: the write removes
+// the copy, its directory and its internal package included, and leaves
+// the tree the new kit; and back again.
+func TestKitFromCopyToImport(t *testing.T) {
+	var revs []GateRevision
+	for _, rev := range schema.Revisions() {
+		revs = append(revs, GateRevision{Revision: rev})
+	}
+	kit := func(copyRuntime bool) []File {
+		files, err := GenerateKit(KitOptions{Import: "example.com/k", Package: "k", Version: "test", SDK: "go-sdk", Revisions: revs, CopyRuntime: copyRuntime})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return files
+	}
+	copied, imported := kit(true), kit(false)
+	dir := t.TempDir()
+	for _, step := range []struct {
+		what  string
+		files []File
+	}{{"the copy", copied}, {"the import", imported}, {"the copy again", copied}} {
+		if _, err := Write(dir, step.files); err != nil {
+			t.Fatalf("%s: %v", step.what, err)
+		}
+		if changes, err := Diff(dir, step.files); err != nil || len(changes) > 0 {
+			t.Errorf("%s: Diff: %v %v", step.what, changes, err)
+		}
+		_, err := os.Stat(filepath.Join(dir, "rootsrt"))
+		if has, want := err == nil, hasRuntimeCopy(step.files); has != want {
+			t.Errorf("%s: rootsrt/ there: %t, want %t (%v)", step.what, has, want, err)
+		}
+	}
+	if !hasRuntimeCopy(copied) || hasRuntimeCopy(imported) {
+		t.Fatal("only the copy kit should have files in rootsrt/: the test tests nothing")
+	}
+}
+
+// hasRuntimeCopy reports whether a kit's files copy the runtime.
+func hasRuntimeCopy(files []File) bool {
+	return slices.ContainsFunc(files, func(f File) bool { return strings.HasPrefix(f.Name, "rootsrt/") })
+}
