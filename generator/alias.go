@@ -13,6 +13,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 )
 
 // A revision whose package would be the same as an earlier revision's in
@@ -127,7 +129,7 @@ func exportedDecl(d ast.Decl) (token.Token, []string) {
 		}
 	case *ast.GenDecl:
 		for _, s := range d.Specs {
-			for _, n := range specNames(s) {
+			for _, n := range rttable.SpecNames(s) {
 				if ast.IsExported(n) {
 					names = append(names, n)
 				}

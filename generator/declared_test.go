@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 	"github.com/rootsgen/rootsgen/schema"
 )
 
@@ -34,7 +35,7 @@ func declaredNames(t *testing.T, files []File) (names, methods map[string]string
 				}
 				continue
 			}
-			for _, n := range declNames(d) {
+			for _, n := range rttable.DeclNames(d) {
 				if !token.IsExported(n) {
 					continue
 				}

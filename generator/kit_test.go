@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 	"github.com/rootsgen/rootsgen/schema"
 	"github.com/rootsgen/rootsgen/templates"
 )
@@ -211,7 +212,7 @@ func TestKitTypeAliases(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, d := range file.Decls {
-				for _, name := range declNames(d) {
+				for _, name := range rttable.DeclNames(d) {
 					if name != "roots20241105" {
 						got = append(got, name)
 					}
@@ -257,7 +258,7 @@ func TestKitKeepsWhatItsGateUses(t *testing.T) {
 			}
 			for _, d := range file.Decls {
 				if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-					got = append(got, slices.DeleteFunc(declNames(d), func(n string) bool { return !ast.IsExported(n) })...)
+					got = append(got, slices.DeleteFunc(rttable.DeclNames(d), func(n string) bool { return !ast.IsExported(n) })...)
 				}
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"golang.org/x/tools/go/ast/astutil"
 
+	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 	"github.com/rootsgen/rootsgen/rootsrt"
 	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
@@ -54,22 +54,12 @@ var runtimeNamesOnce = sync.OnceValues(func() (runtimeNames, error) {
 // readSources are the Go files of a runtime package's Source, tests left
 // out, in name order.
 func readSources(source embed.FS) ([]runtimeSource, error) {
-	entries, err := fs.ReadDir(source, ".")
-	if err != nil {
-		return nil, err
+	files, err := rttable.ReadFiles(source)
+	out := make([]runtimeSource, len(files))
+	for i, f := range files {
+		out[i] = runtimeSource{f.Name, f.Src}
 	}
-	var out []runtimeSource
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), "_test.go") || !strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		src, err := fs.ReadFile(source, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, runtimeSource{e.Name(), src})
-	}
-	return out, nil
+	return out, err
 }
 
 // runtimeSources are the merged runtime's files, in name order, made once
@@ -136,7 +126,7 @@ func mergeImpl(s runtimeSource, impl map[string]bool) ([]byte, error) {
 			}
 		case *ast.GenDecl:
 			d.Specs = slices.DeleteFunc(d.Specs, func(spec ast.Spec) bool {
-				names := specNames(spec)
+				names := rttable.SpecNames(spec)
 				return len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return !impl[n] })
 			})
 			if len(d.Specs) == 0 {

@@ -17,6 +17,8 @@ import (
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 )
 
 // The runtime (package rootsrt) is the behaviour every revision shares,
@@ -234,7 +236,7 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 			return nil, fmt.Errorf("%s: %w", rf.Name, err)
 		}
 		for _, d := range f.Decls {
-			for _, n := range declNames(d) {
+			for _, n := range rttable.DeclNames(d) {
 				own[n] = true
 			}
 		}
@@ -307,7 +309,7 @@ func parseRuntime(deprecated []string) (*parsedRuntime, error) {
 // declaration, which would be left out in silence.
 func cuttable(f *ast.File) error {
 	for _, d := range f.Decls {
-		if names := declNames(d); slices.Contains(names, "_") || slices.Contains(names, "init") {
+		if names := rttable.DeclNames(d); slices.Contains(names, "_") || slices.Contains(names, "init") {
 			return errors.New("an init function or a blank declaration, which no cut-down of the runtime keeps")
 		}
 	}
@@ -389,13 +391,13 @@ func runtimeDecls(files []*ast.File) map[string][]ast.Node {
 			}
 			if gd, ok := d.(*ast.GenDecl); ok {
 				for _, spec := range gd.Specs {
-					for _, n := range specNames(spec) {
+					for _, n := range rttable.SpecNames(spec) {
 						decls[n] = append(decls[n], spec)
 					}
 				}
 				continue
 			}
-			for _, n := range declNames(d) {
+			for _, n := range rttable.DeclNames(d) {
 				decls[n] = append(decls[n], d)
 			}
 		}
@@ -419,7 +421,7 @@ func keepDecl(d ast.Decl, keep map[string]bool) bool {
 		}
 		var specs []ast.Spec
 		for _, s := range d.Specs {
-			for _, n := range specNames(s) {
+			for _, n := range rttable.SpecNames(s) {
 				if keep[n] {
 					specs = append(specs, s)
 					break
@@ -441,7 +443,7 @@ func keepDecl(d ast.Decl, keep map[string]bool) bool {
 func wholeDecl(d ast.Decl, keep map[string]bool) bool {
 	if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.IMPORT && g.Tok != token.CONST {
 		for _, s := range g.Specs {
-			if !slices.ContainsFunc(specNames(s), func(n string) bool { return keep[n] }) {
+			if !slices.ContainsFunc(rttable.SpecNames(s), func(n string) bool { return keep[n] }) {
 				return false
 			}
 		}
@@ -466,36 +468,6 @@ func receiverName(fd *ast.FuncDecl) string {
 			return ""
 		}
 	}
-}
-
-func specNames(s ast.Spec) []string {
-	switch s := s.(type) {
-	case *ast.TypeSpec:
-		return []string{s.Name.Name}
-	case *ast.ValueSpec:
-		var out []string
-		for _, n := range s.Names {
-			out = append(out, n.Name)
-		}
-		return out
-	}
-	return nil
-}
-
-func declNames(d ast.Decl) []string {
-	switch d := d.(type) {
-	case *ast.FuncDecl:
-		if d.Recv == nil {
-			return []string{d.Name.Name}
-		}
-	case *ast.GenDecl:
-		var out []string
-		for _, s := range d.Specs {
-			out = append(out, specNames(s)...)
-		}
-		return out
-	}
-	return nil
 }
 
 // references calls ref with each identifier in n that may name a

@@ -68,20 +68,13 @@ type table struct {
 
 // parse parses the Go files of a runtime package's Source into fset.
 func parse(fset *token.FileSet, source embed.FS) ([]*ast.File, error) {
-	entries, err := fs.ReadDir(source, ".")
+	srcs, err := ReadFiles(source)
 	if err != nil {
 		return nil, err
 	}
 	var files []*ast.File
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		src, err := fs.ReadFile(source, e.Name())
-		if err != nil {
-			return nil, err
-		}
-		f, err := parser.ParseFile(fset, e.Name(), src, parser.ParseComments)
+	for _, src := range srcs {
+		f, err := parser.ParseFile(fset, src.Name, src.Src, parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
@@ -90,30 +83,66 @@ func parse(fset *token.FileSet, source embed.FS) ([]*ast.File, error) {
 	return files, nil
 }
 
+// A File is one Go file of a runtime package's Source.
+type File struct {
+	Name string
+	Src  []byte
+}
+
+// ReadFiles reads the Go files of a runtime package's Source, tests left
+// out, in name order.
+func ReadFiles(source embed.FS) ([]File, error) {
+	entries, err := fs.ReadDir(source, ".")
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		src, err := fs.ReadFile(source, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{e.Name(), src})
+	}
+	return out, nil
+}
+
 // names are the package-level names files declare, methods left out,
 // sorted.
 func names(files []*ast.File) []string {
 	var out []string
 	for _, f := range files {
 		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv == nil {
-					out = append(out, d.Name.Name)
-				}
-			case *ast.GenDecl:
-				for _, spec := range d.Specs {
-					out = append(out, specNames(spec)...)
-				}
-			}
+			out = append(out, DeclNames(d)...)
 		}
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-// specNames are the names spec declares.
-func specNames(spec ast.Spec) []string {
+// DeclNames are the package-level names d declares: a function's, not a
+// method's, and every name of a type, constant or variable declaration.
+func DeclNames(d ast.Decl) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			return []string{d.Name.Name}
+		}
+	case *ast.GenDecl:
+		var out []string
+		for _, s := range d.Specs {
+			out = append(out, SpecNames(s)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// SpecNames are the names spec declares.
+func SpecNames(spec ast.Spec) []string {
 	switch sp := spec.(type) {
 	case *ast.TypeSpec:
 		return []string{sp.Name.Name}
@@ -165,7 +194,7 @@ func (t *table) decl(b *bytes.Buffer, f *ast.File, d ast.Decl) error {
 			case *ast.ValueSpec:
 				doc = cmpDoc(sp.Doc, doc)
 			}
-			for _, n := range specNames(spec) {
+			for _, n := range SpecNames(spec) {
 				if token.IsExported(n) {
 					t.entry(b, n, kind, marked(doc), params, args, nil)
 				}
