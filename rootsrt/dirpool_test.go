@@ -35,12 +35,6 @@ func budgetTree(t *testing.T, n int) []string {
 	return dirs
 }
 
-// withBudget sets the descriptor budget for the test.
-func withBudget(t *testing.T, n int) {
-	old := rootsrt.SetDescriptorBudget(n)
-	t.Cleanup(func() { rootsrt.SetDescriptorBudget(old) })
-}
-
 // TestSetOpensNothingUntilUsed: building a set of many roots opens none of
 // them; a read opens the one root it reads in.
 func TestSetOpensNothingUntilUsed(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+	"log/slog"
 	"maps"
 	"net/url"
 	"slices"
@@ -126,6 +127,11 @@ type Session struct {
 	// count it): once per session initialized for it and, where requests
 	// stand alone, once per request that brings roots in inputResponses.
 	OnDeprecatedRoots func(version string)
+	// Logger, when set, receives the session's audit records (see the
+	// package doc, Audit): each roots/list round trip, and each root left
+	// out of a list the session builds a set for. The paths a set refuses
+	// are recorded by the set, as its [LogRefusals] option says.
+	Logger *slog.Logger
 
 	legacy atomic.Pointer[legacySession] // nil until Initialize
 	warned atomic.Bool                   // OnDeprecatedRoots was called for the initialized session
@@ -156,6 +162,7 @@ type legacySession struct {
 type refused struct {
 	sent uint64
 	err  *ValidationError
+	uris []string // the URIs of the answer's roots, by index in its list
 }
 
 // sentKey is the context key under which Session.roots learns the number
@@ -200,13 +207,16 @@ func (s *Session) Initialize(version string, capabilities json.RawMessage) error
 			if mine, ok := ctx.Value(sentKey{}).(*atomic.Uint64); ok {
 				mine.Store(n) // the caller that started the request gets its answer
 			}
+			counters.rootsRequests.Add(1)
+			start := time.Now()
 			raw, err := request(ctx, r.ListRootsMethod, params)
+			s.listed(ctx, version, "request", time.Since(start), 0, err)
 			if err == nil && s.Lenient && !r.Paged {
 				// Which roots the Asker will leave out, by their index in the
 				// list, for the error of RootSet (see joinRefused).
 				var v *ValidationError
 				if _, invalid, _, derr := r.DecodeListRoots(raw, true); derr == nil && errors.As(invalid, &v) {
-					l.invalid.Store(&refused{n, v})
+					l.invalid.Store(&refused{n, v, listURIs(raw)})
 				}
 			}
 			return raw, err
@@ -313,14 +323,16 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 		return s.listSet(a, optionsKey(opts), opts, false)
 	case a.sent == 0:
 		set, err := NewRootSet(a.version, a.roots, opts...)
-		return set, joinRefused(a.refused, err)
+		err = joinRefused(a.refused, err)
+		s.leftOut(a.version, a.listURIs(), err)
+		return view(set, opts, false), err
 	}
 	key := optionsKey(opts)
 	s.mu.Lock()
 	if sh := s.sets.byOptions[key]; sh != nil && s.sets.legacy == a.legacy && s.sets.sent == a.sent {
 		set := sh.share()
 		s.mu.Unlock()
-		return set, sh.err
+		return view(set, opts, true), sh.err
 	}
 	s.mu.Unlock()
 	set, err := NewRootSet(a.version, a.roots, opts...)
@@ -328,6 +340,7 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 		return nil, err
 	}
 	err = joinRefused(a.refused, err)
+	s.leftOut(a.version, a.listURIs(), err)
 	// Keep the set, unless the session keeps one already or has moved on
 	// to a newer answer (the set of an older one stays the caller's own).
 	s.mu.Lock()
@@ -345,7 +358,7 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 	}
 	s.mu.Unlock()
 	release(stale)
-	return out, err
+	return view(out, opts, false), err
 }
 
 // Close closes the RootSets the session keeps (see [Session.RootSet]) as
@@ -373,6 +386,15 @@ type answer struct {
 	legacy  *legacySession   // nil for a request that stands alone
 	sent    uint64           // the request whose answer roots is; 0 when not known
 	refused *ValidationError // the roots of the answer its revision refused, if known
+	uris    []string         // with refused, the URIs of the answer's roots, by index
+}
+
+// listURIs are the URIs of the client's list a answers, by index.
+func (a *answer) listURIs() []string {
+	if a.refused != nil {
+		return a.uris
+	}
+	return uris(a.roots)
 }
 
 func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
@@ -407,7 +429,7 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 			a.sent = before // 0 when none was sent
 		}
 		if v := l.invalid.Load(); v != nil && a.sent != 0 && v.sent == a.sent {
-			a.refused = v.err
+			a.refused, a.uris = v.err, v.uris
 		}
 		return a, nil
 	}
@@ -499,6 +521,7 @@ func (s *Session) ask(ctx context.Context, r *rtimpl.RevisionPackage, params jso
 		if err != nil {
 			return nil, err
 		}
+		counters.inputRequired.Add(1)
 		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
 	}
 	s.deprecated(r, false)
@@ -508,8 +531,13 @@ func (s *Session) ask(ctx context.Context, r *rtimpl.RevisionPackage, params jso
 		}
 	}
 	roots, invalid, err := req.Roots(key, s.Lenient)
+	counters.answers.Add(1)
+	s.listed(ctx, r.Version, "input_required", 0, len(roots), err)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", r.Version, err)
+	}
+	if s.Lenient {
+		s.leftOut(r.Version, nil, invalid) // the invalid roots' URIs are not kept
 	}
 	switch {
 	case invalid != nil && !s.Lenient:
@@ -577,6 +605,7 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 				return nil, err
 			}
 		}
+		counters.inputRequired.Add(1)
 		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state}
 	}
 	s.deprecated(r, false)
@@ -585,6 +614,8 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 			return nil, fmt.Errorf("%s: %w", r.Version, err)
 		}
 	}
+	counters.answers.Add(1)
+	s.listed(context.Background(), r.Version, "input_required", 0, len(req.Answer), req.AnswerError)
 	if req.AnswerError != nil {
 		return nil, fmt.Errorf("%s: %w", r.Version, req.AnswerError)
 	}
@@ -736,6 +767,7 @@ func NewRootSet(version string, roots []Root, opts ...RootSetOption) (*RootSet, 
 		return nil, err
 	}
 	set, err := NewRootSetOf(roots, func(r *Root) string { return r.URI }, r.CheckRoot, opts...)
+	set.revision = version
 	return &RootSet{set.rootSet, set, version}, err
 }
 
@@ -828,7 +860,7 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 		set := sh.share()
 		s.mu.Unlock()
 		release(stale)
-		return set, sh.err
+		return view(set, opts, true), sh.err
 	}
 	s.mu.Unlock()
 	release(stale)
@@ -839,8 +871,9 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 		return nil, err
 	}
 	set.boundsOnly = boundsOnly
+	s.leftOut(a.version, uris(a.roots), err)
 	if set.starved { // built short of descriptors: the caller's alone
-		return set, err
+		return view(set, opts, false), err
 	}
 	sh := &sharedRootSet{set: set, err: err}
 	out := sh.share()
@@ -851,7 +884,7 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 	}
 	s.mu.Unlock()
 	release(stale)
-	return out, err
+	return view(out, opts, false), err
 }
 
 // expireLists drops the list sets older than ttl, and runs again while

@@ -131,6 +131,10 @@ type rootSet struct {
 	readLimit int64
 	closed    atomic.Bool
 	refs      *atomic.Int32 // counts the open views of the directories (see Share)
+	// Each view's own: where it records the paths it refuses (see
+	// LogRefusals), and the revision it names in those records.
+	log      *refusalLog
+	revision string
 }
 
 // rootDir is a directory of a RootSetOf: where it is and which directory
@@ -208,6 +212,7 @@ type rootSetConfig struct {
 	held                      []*boundRef // the directories of bounds, as Bounds opened them
 	readLimit                 int64
 	maxRoots                  int
+	log                       *refusalLog // see LogRefusals
 }
 
 // newRootSetConfig is the configuration opts make.
@@ -318,7 +323,7 @@ func anchorOnUse(c *rootSetConfig) { c.onUse = true }
 func NewRootSetOf[R any](roots []R, uri func(*R) string, check func(r *R, v *rtimpl.Validator, at *rtimpl.Path), opts ...RootSetOption) (*RootSetOf[R], error) {
 	c := newRootSetConfig(opts)
 	c.readLimit, c.maxRoots = cmp.Or(max(c.readLimit, 0), DefaultReadLimit), cmp.Or(max(c.maxRoots, 0), DefaultMaxRoots)
-	core := &rootSet{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32), walk: new(walkIndex)}
+	core := &rootSet{windows: c.windows, readLimit: c.readLimit, lexical: rootIndex{byPath: make(map[string]int, len(roots))}, refs: new(atomic.Int32), walk: new(walkIndex), log: c.log}
 	s := &RootSetOf[R]{rootSet: core}
 	s.refs.Store(1)
 	if c.resolve {
@@ -654,9 +659,9 @@ func (s *RootSetOf[R]) Which(p string) (R, bool) {
 // outside the set (every root, or the [Bounds]) is not an error here: it
 // returns false and a nil error.
 func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
-	_, root, err := s.Resolve(p)
+	_, root, err := s.resolve(p) // a question, not a refusal: not audited
 	if errors.Is(err, ErrOutsideRoots) || errors.Is(err, ErrOutsideBounds) {
-		return root, false, nil // root is the zero R, as Resolve returns it with an error
+		return root, false, nil // root is the zero R, as resolve returns it with an error
 	}
 	return root, err == nil, err
 }
@@ -673,6 +678,12 @@ func (s *RootSetOf[R]) WhichResolved(p string) (R, bool, error) {
 // where a root that is a link leads (not under the root as written) is
 // refused.
 func (s *RootSetOf[R]) Resolve(p string) (string, R, error) {
+	real, root, err := s.resolve(p)
+	return real, root, s.audited(err)
+}
+
+// resolve is Resolve, not audited.
+func (s *RootSetOf[R]) resolve(p string) (string, R, error) {
 	real, i, _, err := s.resolveIn("resolve", p, resolveMode{missing: true})
 	if err != nil {
 		var zero R
@@ -1385,7 +1396,7 @@ func (s *rootSet) share() *rootSet {
 	return &rootSet{
 		paths: s.paths, owner: s.owner, dirs: s.dirs,
 		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly, starved: s.starved,
-		walk: s.walk, windows: s.windows, readLimit: s.readLimit, refs: s.refs,
+		walk: s.walk, windows: s.windows, readLimit: s.readLimit, refs: s.refs, revision: s.revision,
 	}
 }
 
@@ -1493,9 +1504,10 @@ func (s *rootSet) Open(p string) (*os.File, error) {
 // with EAGAIN where they would block. Check [os.File.Stat] before reading
 // what a client named; [RootSetOf.ReadFile] reads regular files only.
 func (s *rootSet) OpenFile(p string, flag int, perm fs.FileMode) (*os.File, error) {
-	return act(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
+	f, err := act(s, "open", p, resolveMode{missing: flag&os.O_CREATE != 0}, func(dir *os.Root, name string) (*os.File, error) {
 		return dir.OpenFile(name, flag|oNonblock, perm)
 	})
+	return f, s.audited(err)
 }
 
 // openRegular opens p for reading, and returns its size, if it is a
@@ -1559,6 +1571,12 @@ func (s *rootSet) openRegular(p string) (io.ReadCloser, int64, error) {
 // checked before and after the open, so a FIFO or device swapped in
 // between is opened, without blocking, then refused.
 func (s *rootSet) ReadFile(p string) ([]byte, error) {
+	data, err := s.readFile(p)
+	return data, s.audited(err)
+}
+
+// readFile is ReadFile, not audited.
+func (s *rootSet) readFile(p string) ([]byte, error) {
 	f, size, err := s.openRegular(p)
 	if errors.Is(err, ErrNotRegularFile) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: ErrNotRegularFile}
@@ -1590,13 +1608,15 @@ func (s *rootSet) ReadFile(p string) ([]byte, error) {
 
 // Stat is [os.Stat] through the root that holds p (see [RootSetOf]).
 func (s *rootSet) Stat(p string) (fs.FileInfo, error) {
-	return act(s, "stat", p, resolveMode{}, (*os.Root).Stat)
+	info, err := act(s, "stat", p, resolveMode{}, (*os.Root).Stat)
+	return info, s.audited(err)
 }
 
 // Lstat is [os.Lstat] through the root that holds p: a final link is
 // described, not followed.
 func (s *rootSet) Lstat(p string) (fs.FileInfo, error) {
-	return act(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
+	info, err := act(s, "lstat", p, resolveMode{keepLast: true}, (*os.Root).Lstat)
+	return info, s.audited(err)
 }
 
 // Mkdir is [os.Mkdir] through the root that holds p. As the kernel's, it
@@ -1607,7 +1627,7 @@ func (s *rootSet) Mkdir(p string, perm fs.FileMode) error {
 	_, err := act(s, "mkdir", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Mkdir(name, perm)
 	})
-	return pathError("mkdir", p, err)
+	return s.audited(pathError("mkdir", p, err))
 }
 
 // MkdirAll is [os.MkdirAll] through the root that holds p, each missing
@@ -1621,7 +1641,7 @@ func (s *rootSet) MkdirAll(p string, perm fs.FileMode) error {
 	_, err := act(s, "mkdir", q, resolveMode{missing: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, mkdirAll(dir, name, perm)
 	})
-	return pathError("mkdir", p, err)
+	return s.audited(pathError("mkdir", p, err))
 }
 
 // trimFinal returns p without its final separators, and whether it had
@@ -1721,7 +1741,7 @@ func (s *rootSet) Remove(p string) error {
 		}
 		return struct{}{}, err
 	})
-	return pathError("remove", p, err)
+	return s.audited(pathError("remove", p, err))
 }
 
 // isRootDir reports whether info, from identify, is one of s.dirs.

@@ -40,6 +40,11 @@ func (s *rootSet) Create(p string) (*os.File, error) {
 // after, without blocking), and the file is truncated only once it is
 // known to be one.
 func (s *rootSet) WriteFile(p string, data []byte, perm fs.FileMode) error {
+	return s.audited(s.writeFile(p, data, perm))
+}
+
+// writeFile is WriteFile, not audited.
+func (s *rootSet) writeFile(p string, data []byte, perm fs.FileMode) error {
 	f, err := act(s, "open", p, resolveMode{missing: true}, func(dir *os.Root, name string) (*os.File, error) {
 		if info, err := dir.Stat(name); err == nil && !info.Mode().IsRegular() {
 			return nil, ErrNotRegularFile
@@ -68,6 +73,11 @@ func (s *rootSet) WriteFile(p string, data []byte, perm fs.FileMode) error {
 // refuses (EBUSY) to remove the directory of a root, or a directory that
 // holds one.
 func (s *rootSet) RemoveAll(p string) error {
+	return s.audited(s.removeAll(p))
+}
+
+// removeAll is RemoveAll, not audited.
+func (s *rootSet) removeAll(p string) error {
 	q, _ := s.trimFinal(p)
 	real, _, _, err := s.resolveIn("removeall", q, resolveMode{keepLast: true, missing: true})
 	if err != nil {
@@ -99,14 +109,14 @@ func (s *rootSet) RemoveAll(p string) error {
 // followed. The directory of a root is neither renamed nor replaced
 // (EBUSY).
 func (s *rootSet) Rename(oldpath, newpath string) error {
-	return s.pair("rename", oldpath, newpath, (*os.Root).Rename)
+	return s.audited(s.pair("rename", oldpath, newpath, (*os.Root).Rename))
 }
 
 // Link is [os.Root.Link] for two paths of the set, in the directory of the
 // same root: newpath becomes a hard link to what oldpath names (a final
 // link itself, not what it points to).
 func (s *rootSet) Link(oldpath, newpath string) error {
-	return s.pair("link", oldpath, newpath, (*os.Root).Link)
+	return s.audited(s.pair("link", oldpath, newpath, (*os.Root).Link))
 }
 
 // pair runs f, Rename or Link, on oldpath and newpath relative to the
@@ -160,13 +170,14 @@ func (s *rootSet) Symlink(oldname, newpath string) error {
 	_, err := act(s, "symlink", q, resolveMode{missing: true, keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Symlink(oldname, name)
 	})
-	return pathError("symlink", newpath, err)
+	return s.audited(pathError("symlink", newpath, err))
 }
 
 // Readlink is [os.Root.Readlink] through the root that holds p: the text
 // of the link p names.
 func (s *rootSet) Readlink(p string) (string, error) {
-	return act(s, "readlink", p, resolveMode{keepLast: true}, (*os.Root).Readlink)
+	target, err := act(s, "readlink", p, resolveMode{keepLast: true}, (*os.Root).Readlink)
+	return target, s.audited(err)
 }
 
 // Chmod is [os.Root.Chmod] through the root that holds p, which a final
@@ -175,7 +186,7 @@ func (s *rootSet) Chmod(p string, mode fs.FileMode) error {
 	_, err := act(s, "chmod", p, resolveMode{}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Chmod(name, mode)
 	})
-	return err
+	return s.audited(err)
 }
 
 // Chown is [os.Root.Chown] through the root that holds p, which a final
@@ -184,7 +195,7 @@ func (s *rootSet) Chown(p string, uid, gid int) error {
 	_, err := act(s, "chown", p, resolveMode{}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Chown(name, uid, gid)
 	})
-	return err
+	return s.audited(err)
 }
 
 // Lchown is [os.Root.Lchown] through the root that holds p: a final link
@@ -193,7 +204,7 @@ func (s *rootSet) Lchown(p string, uid, gid int) error {
 	_, err := act(s, "lchown", p, resolveMode{keepLast: true}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Lchown(name, uid, gid)
 	})
-	return err
+	return s.audited(err)
 }
 
 // Chtimes is [os.Root.Chtimes] through the root that holds p, which a
@@ -202,7 +213,7 @@ func (s *rootSet) Chtimes(p string, atime, mtime time.Time) error {
 	_, err := act(s, "chtimes", p, resolveMode{}, func(dir *os.Root, name string) (struct{}, error) {
 		return struct{}{}, dir.Chtimes(name, atime, mtime)
 	})
-	return err
+	return s.audited(err)
 }
 
 // OpenRoot is [os.Root.OpenRoot] through the root that holds p: a new
@@ -214,7 +225,7 @@ func (s *rootSet) OpenRoot(p string) (*os.Root, error) {
 		return dir.OpenRoot(dirSelf(name))
 	})
 	if err != nil {
-		return nil, err
+		return nil, s.audited(err)
 	}
 	// The same directory by its path, for its name: looked at first, so
 	// that nothing else is opened where p no longer leads to it.

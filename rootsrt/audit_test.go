@@ -1,0 +1,302 @@
+package rootsrt_test
+
+// The audit records and counters (see the package doc, Audit): one record
+// per refused path, per root left out of a list and per roots/list round
+// trip, with the attributes the doc names; none without a logger.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rootsgen/rootsgen/rootsrt"
+)
+
+// auditLog is a logger whose records the test reads back.
+type auditLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (a *auditLog) Write(p []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.buf.Write(p)
+}
+
+func (a *auditLog) logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(a, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// records returns the records logged so far, and forgets them.
+func (a *auditLog) records(t *testing.T) []map[string]any {
+	t.Helper()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []map[string]any
+	for line := range strings.Lines(a.buf.String()) {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		out = append(out, r)
+	}
+	a.buf.Reset()
+	return out
+}
+
+// wantRecord checks that r has the message, level and attributes in want
+// (a number compared as JSON decodes it), and an attribute for each of has.
+func wantRecord(t *testing.T, r map[string]any, msg, level string, want map[string]any, has ...string) {
+	t.Helper()
+	if r["msg"] != msg || r["level"] != level {
+		t.Errorf("record %v: want %q at %s", r, msg, level)
+		return
+	}
+	for k, v := range want {
+		if r[k] != v {
+			t.Errorf("record %v: %s = %v, want %v", r, k, r[k], v)
+		}
+	}
+	for _, k := range has {
+		if _, ok := r[k]; !ok {
+			t.Errorf("record %v: no attribute %s", r, k)
+		}
+	}
+}
+
+// statsDelta is what the counters of ReadStats grew by since before.
+func statsDelta(before rootsrt.Stats) rootsrt.Stats {
+	now := rootsrt.ReadStats()
+	return rootsrt.Stats{
+		RootsRequests:  now.RootsRequests - before.RootsRequests,
+		InputRequired:  now.InputRequired - before.InputRequired,
+		Answers:        now.Answers - before.Answers,
+		SetsBuilt:      now.SetsBuilt - before.SetsBuilt,
+		SetsShared:     now.SetsShared - before.SetsShared,
+		InvalidRoots:   now.InvalidRoots - before.InvalidRoots,
+		OutsideRoots:   now.OutsideRoots - before.OutsideRoots,
+		OutsideBounds:  now.OutsideBounds - before.OutsideBounds,
+		NotRegularFile: now.NotRegularFile - before.NotRegularFile,
+		FileTooLarge:   now.FileTooLarge - before.FileTooLarge,
+		NoDescriptors:  now.NoDescriptors - before.NoDescriptors,
+	}
+}
+
+// auditTree is a root r holding allowed/ (the bounds: f.txt, big, the
+// directory d) and other/f.txt, and a file outside r.
+func auditTree(t *testing.T) (r, outside string) {
+	t.Helper()
+	base := t.TempDir()
+	r = filepath.Join(base, "r")
+	for _, d := range []string{"allowed/d", "other"} {
+		if err := os.MkdirAll(filepath.Join(r, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outside = filepath.Join(base, "secret")
+	for name, content := range map[string]string{"allowed/f.txt": "one", "allowed/big": "0123456789", "other/f.txt": "no", "../secret": "no"} {
+		if err := os.WriteFile(filepath.Join(r, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r, outside
+}
+
+// TestAuditRefusals: each refusal of a set built with LogRefusals is one
+// record at Warn with op, path, reason, revision, error and the option's
+// attributes, and counted by its reason; an error of the file itself, and
+// WhichResolved's answer, are neither.
+func TestAuditRefusals(t *testing.T) {
+	r, outside := auditTree(t)
+	var log auditLog
+	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(r)}},
+		rootsrt.Bounds(filepath.Join(r, "allowed")), rootsrt.ReadLimit(5),
+		rootsrt.LogRefusals(log.logger(), slog.String("tool", "read_file")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer set.Close()
+	before := rootsrt.ReadStats()
+	allowed := filepath.Join(r, "allowed")
+	if data, err := set.ReadFile(filepath.Join(allowed, "f.txt")); err != nil || string(data) != "one" {
+		t.Fatalf("ReadFile inside: %q, %v", data, err)
+	}
+	set.ReadFile(outside)
+	set.ReadFile(filepath.Join(r, "other", "f.txt"))
+	set.ReadFile(filepath.Join(allowed, "d"))
+	set.ReadFile(filepath.Join(allowed, "big"))
+	set.Rename(filepath.Join(allowed, "f.txt"), filepath.Join(r, "other", "g"))
+	set.Resolve(outside)
+	set.FS().Open(strings.TrimPrefix(filepath.ToSlash(outside), "/"))
+	set.ReadFile(filepath.Join(allowed, "missing"))                 // the file's own error
+	if _, in, err := set.WhichResolved(outside); in || err != nil { // a question
+		t.Fatalf("WhichResolved outside: %v, %v", in, err)
+	}
+	got := log.records(t)
+	want := []struct{ op, path, reason string }{
+		{"open", outside, "outside_roots"},
+		{"open", filepath.Join(r, "other", "f.txt"), "outside_bounds"},
+		{"read", filepath.Join(allowed, "d"), "not_regular_file"},
+		{"read", filepath.Join(allowed, "big"), "file_too_large"},
+		{"rename", filepath.Join(allowed, "f.txt"), "outside_bounds"},
+		{"resolve", outside, "outside_roots"},
+		{"open", outside, "outside_roots"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d: %v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		wantRecord(t, got[i], "roots: path refused", "WARN", map[string]any{
+			"op": w.op, "path": w.path, "reason": w.reason, "revision": legacyVersion, "tool": "read_file",
+		}, "error")
+	}
+	if got[4]["new"] != filepath.Join(r, "other", "g") {
+		t.Errorf("rename record %v: want new = the new path", got[4])
+	}
+	if d := statsDelta(before); d != (rootsrt.Stats{OutsideRoots: 3, OutsideBounds: 2, NotRegularFile: 1, FileTooLarge: 1}) {
+		t.Errorf("counted %+v", d)
+	}
+}
+
+// TestAuditNothingWithoutLogger: without Session.Logger and LogRefusals
+// nothing is logged, not even to slog's default logger; the counters
+// count all the same.
+func TestAuditNothingWithoutLogger(t *testing.T) {
+	var log auditLog
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(log.logger())
+	r, outside := auditTree(t)
+	peer := newGatePeer(rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: "https://bad"})
+	sess := &rootsrt.Session{Request: peer.request(legacyVersion), Lenient: true}
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	before := rootsrt.ReadStats()
+	set, err := sess.RootSet(context.Background(), nil)
+	if set == nil || err == nil {
+		t.Fatalf("RootSet: %v, %v; want a set and the bad root named", set, err)
+	}
+	defer set.Close()
+	if _, err := set.ReadFile(outside); err == nil {
+		t.Fatal("read outside the roots")
+	}
+	if got := log.records(t); len(got) != 0 {
+		t.Errorf("logged without a logger: %v", got)
+	}
+	if d := statsDelta(before); d != (rootsrt.Stats{RootsRequests: 1, SetsBuilt: 1, InvalidRoots: 1, OutsideRoots: 1}) {
+		t.Errorf("counted %+v", d)
+	}
+}
+
+// TestAuditSession: a session whose roots/list is a request of its own
+// records the round trip, and the roots left out of its answer once
+// however many calls share the set (by the list's index, with the URI);
+// the sets it shares record refusals with each call's own attributes.
+func TestAuditSession(t *testing.T) {
+	r, outside := auditTree(t)
+	var log auditLog
+	elsewhere := t.TempDir() // in none of the bounds
+	peer := newGatePeer(rootsrt.Root{URI: "https://bad"}, rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: fileURI(elsewhere)})
+	bounds := rootsrt.Bounds(r)
+	sess := &rootsrt.Session{Request: peer.request(legacyVersion), Lenient: true, Logger: log.logger().With("session", "s1")}
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	before := rootsrt.ReadStats()
+	for _, tool := range []string{"a", "b"} {
+		set, err := sess.RootSet(context.Background(), nil, bounds, rootsrt.LogRefusals(sess.Logger, slog.String("tool", tool)))
+		if set == nil || err == nil {
+			t.Fatalf("RootSet: %v, %v; want a set and the bad roots named", set, err)
+		}
+		set.ReadFile(outside)
+		set.Close()
+	}
+	got := log.records(t)
+	if len(got) != 5 {
+		t.Fatalf("%d records, want 5: %v", len(got), got)
+	}
+	wantRecord(t, got[0], "roots: roots/list", "INFO", map[string]any{"revision": legacyVersion, "via": "request", "session": "s1"}, "duration")
+	wantRecord(t, got[1], "roots: root left out", "WARN", map[string]any{"revision": legacyVersion, "index": 0.0, "uri": "https://bad", "session": "s1"}, "problem")
+	wantRecord(t, got[2], "roots: root left out", "WARN", map[string]any{"revision": legacyVersion, "index": 2.0, "uri": fileURI(elsewhere)}, "problem")
+	for i, tool := range []string{"a", "b"} {
+		wantRecord(t, got[3+i], "roots: path refused", "WARN", map[string]any{"reason": "outside_roots", "tool": tool, "session": "s1"})
+	}
+	if d := statsDelta(before); d != (rootsrt.Stats{RootsRequests: 1, SetsBuilt: 1, SetsShared: 1, InvalidRoots: 2, OutsideRoots: 2}) {
+		t.Errorf("counted %+v", d)
+	}
+}
+
+// TestAuditInputRequired: where requests stand alone, the input_required
+// result is counted, and the request that brings the roots back is the
+// round trip recorded, with their number; the list's bad root is recorded
+// once for the two requests that bring the same list.
+func TestAuditInputRequired(t *testing.T) {
+	r, _ := auditTree(t)
+	var log auditLog
+	sess := &rootsrt.Session{Lenient: true, Logger: log.logger()}
+	defer sess.Close()
+	before := rootsrt.ReadStats()
+	req := rootsrt.DecodedRequest{Version: inputVersion, Capabilities: true, Roots: true}
+	if _, err := sess.DecodedRootSet(req); err == nil {
+		t.Fatal("not answered: no input_required")
+	}
+	req.Answered, req.Answer = true, []rootsrt.Root{{URI: fileURI(r)}, {URI: "http://bad"}}
+	for range 2 {
+		set, err := sess.DecodedRootSet(req)
+		if set == nil || err == nil {
+			t.Fatalf("answered: %v, %v; want a set and the bad root named", set, err)
+		}
+		set.Close()
+	}
+	got := log.records(t)
+	if len(got) != 3 {
+		t.Fatalf("%d records, want 3: %v", len(got), got)
+	}
+	for _, i := range []int{0, 2} {
+		wantRecord(t, got[i], "roots: roots/list", "INFO", map[string]any{"revision": inputVersion, "via": "input_required", "roots": 2.0})
+	}
+	wantRecord(t, got[1], "roots: root left out", "WARN", map[string]any{"index": 1.0, "uri": "http://bad"}, "problem")
+	if d := statsDelta(before); d != (rootsrt.Stats{InputRequired: 1, Answers: 2, SetsBuilt: 1, SetsShared: 1, InvalidRoots: 1}) {
+		t.Errorf("counted %+v", d)
+	}
+}
+
+// TestReadStatsDescriptors: Descriptors counts the directories sets hold
+// open, against the budget in force.
+func TestReadStatsDescriptors(t *testing.T) {
+	r, _ := auditTree(t)
+	withBudget(t, 200)
+	before := rootsrt.ReadStats()
+	if before.DescriptorBudget != 200 {
+		t.Errorf("DescriptorBudget = %d, want 200", before.DescriptorBudget)
+	}
+	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(r)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := set.ReadFile(filepath.Join(r, "allowed", "f.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if now := rootsrt.ReadStats(); now.Descriptors <= before.Descriptors {
+		t.Errorf("Descriptors %d after a read, %d before: want more", now.Descriptors, before.Descriptors)
+	}
+	set.Close()
+	if now := rootsrt.ReadStats(); now.Descriptors != before.Descriptors {
+		t.Errorf("Descriptors %d once the set closed, %d before", now.Descriptors, before.Descriptors)
+	}
+}
+
+// withBudget sets the descriptor budget to n until the test ends.
+func withBudget(t *testing.T, n int) {
+	old := rootsrt.SetDescriptorBudget(n)
+	t.Cleanup(func() { rootsrt.SetDescriptorBudget(old) })
+}
