@@ -20,6 +20,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
 			"\t\"log\"\n" +
+			"\t\"log/slog\"\n" +
 			"\t\"net/http\"\n" +
 			"\t\"runtime/debug\"\n" +
 			"\t\"slices\"\n" +
@@ -64,6 +65,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"func OnInvalidRoots(f func(error)) Option {\n" +
 			"\treturn setting(func(s *Session) { s.OnInvalidRoots = f })\n" +
 			"}\n" +
+			"\n" +
+			"// Logger sends the roots' audit records (the runtime's package doc, Audit)\n" +
+			"// to l, with the session ID and the tool; nil, the default, sends none.\n" +
+			"func Logger(l *slog.Logger) Option { return func(a *Adapter) { a.logger = l } }\n" +
 			"\n" +
 			"// InputKey names the roots/list entry of input_required results\n" +
 			"// (2026-07-28); empty means DefaultInputKey.\n" +
@@ -123,6 +128,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"type Adapter struct {\n" +
 			"\tsettings   []func(*Session)\n" +
 			"\tsetOpts    []RootSetOption\n" +
+			"\tlogger     *slog.Logger\n" +
 			"\tperRequest *Session // serves the requests that stand alone\n" +
 			"\t// configured: ServerOptions (or NewServer) made the options of a\n" +
 			"\t// server, which keep its sessions' roots fresh.\n" +
@@ -153,7 +159,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\n" +
 			"// gateSession returns a gate session with the options' settings.\n" +
 			"func (a *Adapter) gateSession() *Session {\n" +
-			"\ts := &Session{Lenient: true}\n" +
+			"\ts := &Session{Lenient: true, Logger: a.logger}\n" +
 			"\tfor _, f := range a.settings {\n" +
 			"\t\tf(s)\n" +
 			"\t}\n" +
@@ -305,17 +311,25 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif err != nil {\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
+			"\topts := a.setOpts\n" +
+			"\tif a.logger != nil {\n" +
+			"\t\ttool := \"\" // not a tools/call\n" +
+			"\t\tif call, ok := req.(*mcp.CallToolRequest); ok {\n" +
+			"\t\t\ttool = call.Params.Name\n" +
+			"\t\t}\n" +
+			"\t\topts = append(opts[:len(opts):len(opts)], LogRefusals(a.logger, slog.String(\"session\", ss.ID()), slog.String(\"tool\", tool)))\n" +
+			"\t}\n" +
 			"\tif s == nil {\n" +
 			"\t\td, err := a.decode(req)\n" +
 			"\t\tif err != nil {\n" +
 			"\t\t\treturn nil, err\n" +
 			"\t\t}\n" +
-			"\t\tset, err := a.perRequest.DecodedRootSet(d, a.setOpts...)\n" +
+			"\t\tset, err := a.perRequest.DecodedRootSet(d, opts...)\n" +
 			"\t\treturn a.finish(nil, set, err)\n" +
 			"\t}\n" +
 			"\t// No params: their _meta would name the version, and the gate session\n" +
 			"\t// reads nothing else of them.\n" +
-			"\tset, err := s.RootSet(ctx, nil, a.setOpts...)\n" +
+			"\tset, err := s.RootSet(ctx, nil, opts...)\n" +
 			"\treturn a.finish(kept, set, err)\n" +
 			"}\n" +
 			"\n" +
@@ -361,36 +375,18 @@ var SDKAdapters = map[string]SDKAdapter{
 			"// requestState (for a tools/call, its name and arguments).\n" +
 			"func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {\n" +
 			"\tvar d DecodedRequest\n" +
-			"\tvar meta map[string]any\n" +
-			"\tvar responses mcp.InputResponseMap\n" +
-			"\tvar salient func() ([]byte, error)\n" +
+			"\tp := req.GetParams()\n" +
+			"\tmeta := p.GetMeta()\n" +
+			"\tsalient := func() ([]byte, error) { return marshalSalient(p) }\n" +
+			"\tvar responses mcp.InputResponseMap // none for a request that can only be asked\n" +
 			"\tswitch r := req.(type) {\n" +
 			"\tcase *mcp.CallToolRequest:\n" +
-			"\t\tp := r.Params\n" +
-			"\t\tmeta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState\n" +
-			"\t\tsalient = func() ([]byte, error) { return toolParams(p.Name, p.Arguments) }\n" +
+			"\t\tresponses, d.RequestState = r.Params.InputResponses, r.Params.RequestState\n" +
+			"\t\tsalient = func() ([]byte, error) { return toolParams(r.Params.Name, r.Params.Arguments) }\n" +
 			"\tcase *mcp.GetPromptRequest:\n" +
-			"\t\tp := r.Params\n" +
-			"\t\tmeta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState\n" +
-			"\t\tsalient = func() ([]byte, error) {\n" +
-			"\t\t\treturn marshalSalient(struct {\n" +
-			"\t\t\t\tArguments map[string]string `json:\"arguments,omitempty\"`\n" +
-			"\t\t\t\tName      string            `json:\"name\"`\n" +
-			"\t\t\t}{p.Arguments, p.Name})\n" +
-			"\t\t}\n" +
+			"\t\tresponses, d.RequestState = r.Params.InputResponses, r.Params.RequestState\n" +
 			"\tcase *mcp.ReadResourceRequest:\n" +
-			"\t\tp := r.Params\n" +
-			"\t\tmeta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState\n" +
-			"\t\tsalient = func() ([]byte, error) {\n" +
-			"\t\t\treturn marshalSalient(struct {\n" +
-			"\t\t\t\tURI string `json:\"uri\"`\n" +
-			"\t\t\t}{p.URI})\n" +
-			"\t\t}\n" +
-			"\tdefault:\n" +
-			"\t\t// A request go-sdk gives no inputResponses: it can only be asked.\n" +
-			"\t\tp := req.GetParams()\n" +
-			"\t\tmeta = p.GetMeta()\n" +
-			"\t\tsalient = func() ([]byte, error) { return marshalSalient(p) }\n" +
+			"\t\tresponses, d.RequestState = r.Params.InputResponses, r.Params.RequestState\n" +
 			"\t}\n" +
 			"\tswitch v, ok := meta[mcp.MetaKeyProtocolVersion]; {\n" +
 			"\tcase !ok:\n" +
@@ -556,6 +552,9 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\t\tversion, ErrWrongPath, version)\n" +
 			"\t}\n" +
 			"\ts := a.gateSession()\n" +
+			"\tif a.logger != nil {\n" +
+			"\t\ts.Logger = a.logger.With(\"session\", ss.ID())\n" +
+			"\t}\n" +
 			"\ts.OnInvalidRoots = nil // finish reports them, once per list, with the set's\n" +
 			"\ts.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {\n" +
 			"\t\tif method != \"roots/list\" {\n" +
@@ -776,6 +775,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\"errors\"\n" +
 			"\t\"fmt\"\n" +
 			"\t\"log\"\n" +
+			"\t\"log/slog\"\n" +
 			"\t\"runtime/debug\"\n" +
 			"\t\"slices\"\n" +
 			"\t\"strings\"\n" +
@@ -847,6 +847,10 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t// call that gets the client's roots. It is the warning SEP-2577 asks\n" +
 			"\t// for; log it or count it.\n" +
 			"\tOnDeprecatedRoots func(version string)\n" +
+			"\t// Logger, when set, receives the roots' audit records (the runtime's\n" +
+			"\t// package doc, Audit), with the mcp-go session's ID and, for a path a\n" +
+			"\t// set refuses, the tool.\n" +
+			"\tLogger *slog.Logger\n" +
 			"}\n" +
 			"\n" +
 			"// Roots is the server side: the roots of the client each tool call comes\n" +
@@ -937,6 +941,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\t\tFallBackToBounds:  r.o.FallBackToBounds,\n" +
 			"\t\tAsk:               r.o.Ask,\n" +
 			"\t\tOnDeprecatedRoots: r.o.OnDeprecatedRoots,\n" +
+			"\t\tLogger:            r.o.Logger,\n" +
 			"\t}\n" +
 			"}\n" +
 			"\n" +
@@ -1082,11 +1087,15 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tn, legacy := r.negotiated(ctx, req)\n" +
 			"\tvar set *RootSet\n" +
 			"\tvar err error\n" +
+			"\tsid := \"\"\n" +
+			"\tif cs := server.ClientSessionFromContext(ctx); cs != nil {\n" +
+			"\t\tsid = cs.SessionID()\n" +
+			"\t}\n" +
+			"\tif r.o.Logger != nil {\n" +
+			"\t\topts = append(opts[:len(opts):len(opts)], LogRefusals(r.o.Logger, slog.String(\"session\", sid), slog.String(\"tool\", req.Params.Name)))\n" +
+			"\t}\n" +
 			"\tif legacy {\n" +
-			"\t\tsid, overHTTP := \"\", req.Header != nil\n" +
-			"\t\tif cs := server.ClientSessionFromContext(ctx); cs != nil {\n" +
-			"\t\t\tsid = cs.SessionID()\n" +
-			"\t\t}\n" +
+			"\t\toverHTTP := req.Header != nil\n" +
 			"\t\tr.mu.Lock()\n" +
 			"\t\tunasked := overHTTP && sid != \"\" && r.unasked[sid]\n" +
 			"\t\tr.mu.Unlock()\n" +
@@ -1389,7 +1398,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tr.mu.Lock()\n" +
 			"\tdefer r.mu.Unlock()\n" +
 			"\tif _, known := r.inits[cs.SessionID()]; !known {\n" +
-			"\t\ts, err = r.initialized(n)\n" +
+			"\t\ts, err = r.initialized(cs.SessionID(), n)\n" +
 			"\t\treturn s, true, err\n" +
 			"\t}\n" +
 			"\told := r.sessions[cs.SessionID()]\n" +
@@ -1399,20 +1408,24 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\tif old != nil {\n" +
 			"\t\tdefer old.Close() // replaced: a new version on the same session\n" +
 			"\t}\n" +
-			"\tif s, err = r.initialized(n); err != nil {\n" +
+			"\tif s, err = r.initialized(cs.SessionID(), n); err != nil {\n" +
 			"\t\treturn nil, false, err\n" +
 			"\t}\n" +
 			"\tr.sessions[cs.SessionID()] = s\n" +
 			"\treturn s, false, nil\n" +
 			"}\n" +
 			"\n" +
-			"// initialized returns a new gate session initialized as n says.\n" +
-			"func (r *Roots) initialized(n negotiated) (*Session, error) {\n" +
+			"// initialized returns a new gate session of the mcp-go session sid,\n" +
+			"// initialized as n says.\n" +
+			"func (r *Roots) initialized(sid string, n negotiated) (*Session, error) {\n" +
 			"\traw, err := json.Marshal(n.caps)\n" +
 			"\tif err != nil {\n" +
 			"\t\treturn nil, err\n" +
 			"\t}\n" +
 			"\ts := r.newSession()\n" +
+			"\tif r.o.Logger != nil {\n" +
+			"\t\ts.Logger = r.o.Logger.With(\"session\", sid)\n" +
+			"\t}\n" +
 			"\ts.OnInvalidRoots = nil // reportLeftOut reports them, once per list, with the set's\n" +
 			"\tif err := s.Initialize(n.version, raw); err != nil {\n" +
 			"\t\treturn nil, err\n" +

@@ -73,6 +73,7 @@ type (
 	StateSealerConfig      = rootsrt.StateSealerConfig
 	StateKey               = rootsrt.StateKey
 	StateBinding           = rootsrt.StateBinding
+	Stats                  = rootsrt.Stats
 )
 
 // The gate's functions: see package rootsrt.
@@ -87,6 +88,8 @@ var (
 	ReadLimit           = rootsrt.ReadLimit
 	MaxRoots            = rootsrt.MaxRoots
 	SetDescriptorBudget = rootsrt.SetDescriptorBudget
+	LogRefusals         = rootsrt.LogRefusals
+	ReadStats           = rootsrt.ReadStats
 	NewStateSealer      = rootsrt.NewStateSealer
 	WithStateBinding    = rootsrt.WithStateBinding
 	SalientParams       = rootsrt.SalientParams

@@ -29,6 +29,7 @@ type (
 	StateSealerConfig      = rootsgate.StateSealerConfig
 	StateKey               = rootsgate.StateKey
 	StateBinding           = rootsgate.StateBinding
+	Stats                  = rootsgate.Stats
 )
 
 // Revisions is a variable in a kit's front too; the tests here narrow it
@@ -44,6 +45,8 @@ var (
 	ReadLimit           = rootsgate.ReadLimit
 	MaxRoots            = rootsgate.MaxRoots
 	SetDescriptorBudget = rootsgate.SetDescriptorBudget
+	LogRefusals         = rootsgate.LogRefusals
+	ReadStats           = rootsgate.ReadStats
 	NewStateSealer      = rootsgate.NewStateSealer
 	WithStateBinding    = rootsgate.WithStateBinding
 	SalientParams       = rootsgate.SalientParams

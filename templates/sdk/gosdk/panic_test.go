@@ -3,16 +3,15 @@
 package gosdk
 
 import (
-	"bytes"
 	"context"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rootsgen/rootsgen/templates/sdk/internal/logtest"
 )
 
 // TestHandlerPanics: a tool handler wrapped with HandlerFor that panics
@@ -59,27 +58,10 @@ func TestHandlerPanics(t *testing.T) {
 }
 
 // captureLog sends the log package's output to a buffer for the test.
-func captureLog(t *testing.T) *lockedBuffer {
-	b := new(lockedBuffer)
+func captureLog(t *testing.T) *logtest.Buffer {
+	b := new(logtest.Buffer)
 	out, flags := log.Writer(), log.Flags()
 	log.SetOutput(b)
 	t.Cleanup(func() { log.SetOutput(out); log.SetFlags(flags) })
 	return b
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

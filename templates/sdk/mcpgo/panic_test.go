@@ -1,24 +1,23 @@
 package mcpgo
 
 import (
-	"bytes"
 	"context"
 	"log"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/rootsgen/rootsgen/templates/sdk/internal/logtest"
 )
 
 // TestToolPanics: a handler given to Tool that panics fails its call with
 // a tool error and a log record holding the stack; the server answers the
 // next call, in process and over Streamable HTTP, on both eras.
 func TestToolPanics(t *testing.T) {
-	var logs lockedBuffer
+	var logs logtest.Buffer
 	out, flags := log.Writer(), log.Flags()
 	log.SetOutput(&logs)
 	defer func() { log.SetOutput(out); log.SetFlags(flags) }()
@@ -64,21 +63,4 @@ func TestToolPanics(t *testing.T) {
 	if got := logs.String(); !strings.Contains(got, `panic in the handler of tool "boom"`) || !strings.Contains(got, "panic_test.go") {
 		t.Errorf("the log has no record of the panic with its stack:\n%s", got)
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

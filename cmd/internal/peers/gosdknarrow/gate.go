@@ -62,6 +62,7 @@ type (
 	StateSealerConfig      = rootsrt.StateSealerConfig
 	StateKey               = rootsrt.StateKey
 	StateBinding           = rootsrt.StateBinding
+	Stats                  = rootsrt.Stats
 )
 
 // The gate's functions: see package rootsrt.
@@ -76,6 +77,8 @@ var (
 	ReadLimit           = rootsrt.ReadLimit
 	MaxRoots            = rootsrt.MaxRoots
 	SetDescriptorBudget = rootsrt.SetDescriptorBudget
+	LogRefusals         = rootsrt.LogRefusals
+	ReadStats           = rootsrt.ReadStats
 	NewStateSealer      = rootsrt.NewStateSealer
 	WithStateBinding    = rootsrt.WithStateBinding
 	SalientParams       = rootsrt.SalientParams

@@ -71,6 +71,7 @@ type (
 	StateSealerConfig      = rootsrt.StateSealerConfig
 	StateKey               = rootsrt.StateKey
 	StateBinding           = rootsrt.StateBinding
+	Stats                  = rootsrt.Stats
 )
 
 // The gate's functions: see package rootsrt.
@@ -85,6 +86,8 @@ var (
 	ReadLimit           = rootsrt.ReadLimit
 	MaxRoots            = rootsrt.MaxRoots
 	SetDescriptorBudget = rootsrt.SetDescriptorBudget
+	LogRefusals         = rootsrt.LogRefusals
+	ReadStats           = rootsrt.ReadStats
 	NewStateSealer      = rootsrt.NewStateSealer
 	WithStateBinding    = rootsrt.WithStateBinding
 	SalientParams       = rootsrt.SalientParams

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -55,6 +56,10 @@ func Strict() Option { return setting(func(s *Session) { s.Lenient = false }) }
 func OnInvalidRoots(f func(error)) Option {
 	return setting(func(s *Session) { s.OnInvalidRoots = f })
 }
+
+// Logger sends the roots' audit records (the runtime's package doc, Audit)
+// to l, with the session ID and the tool; nil, the default, sends none.
+func Logger(l *slog.Logger) Option { return func(a *Adapter) { a.logger = l } }
 
 // InputKey names the roots/list entry of input_required results
 // (2026-07-28); empty means DefaultInputKey.
@@ -114,6 +119,7 @@ func OnDeprecatedRoots(f func(version string)) Option {
 type Adapter struct {
 	settings   []func(*Session)
 	setOpts    []RootSetOption
+	logger     *slog.Logger
 	perRequest *Session // serves the requests that stand alone
 	// configured: ServerOptions (or NewServer) made the options of a
 	// server, which keep its sessions' roots fresh.
@@ -144,7 +150,7 @@ func New(opts ...Option) *Adapter {
 
 // gateSession returns a gate session with the options' settings.
 func (a *Adapter) gateSession() *Session {
-	s := &Session{Lenient: true}
+	s := &Session{Lenient: true, Logger: a.logger}
 	for _, f := range a.settings {
 		f(s)
 	}
@@ -296,17 +302,25 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error
 	if err != nil {
 		return nil, err
 	}
+	opts := a.setOpts
+	if a.logger != nil {
+		tool := "" // not a tools/call
+		if call, ok := req.(*mcp.CallToolRequest); ok {
+			tool = call.Params.Name
+		}
+		opts = append(opts[:len(opts):len(opts)], LogRefusals(a.logger, slog.String("session", ss.ID()), slog.String("tool", tool)))
+	}
 	if s == nil {
 		d, err := a.decode(req)
 		if err != nil {
 			return nil, err
 		}
-		set, err := a.perRequest.DecodedRootSet(d, a.setOpts...)
+		set, err := a.perRequest.DecodedRootSet(d, opts...)
 		return a.finish(nil, set, err)
 	}
 	// No params: their _meta would name the version, and the gate session
 	// reads nothing else of them.
-	set, err := s.RootSet(ctx, nil, a.setOpts...)
+	set, err := s.RootSet(ctx, nil, opts...)
 	return a.finish(kept, set, err)
 }
 
@@ -352,36 +366,18 @@ func (a *Adapter) finish(kept *session, set *RootSet, err error) (*RootSet, erro
 // requestState (for a tools/call, its name and arguments).
 func (a *Adapter) decode(req mcp.Request) (DecodedRequest, error) {
 	var d DecodedRequest
-	var meta map[string]any
-	var responses mcp.InputResponseMap
-	var salient func() ([]byte, error)
+	p := req.GetParams()
+	meta := p.GetMeta()
+	salient := func() ([]byte, error) { return marshalSalient(p) }
+	var responses mcp.InputResponseMap // none for a request that can only be asked
 	switch r := req.(type) {
 	case *mcp.CallToolRequest:
-		p := r.Params
-		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
-		salient = func() ([]byte, error) { return toolParams(p.Name, p.Arguments) }
+		responses, d.RequestState = r.Params.InputResponses, r.Params.RequestState
+		salient = func() ([]byte, error) { return toolParams(r.Params.Name, r.Params.Arguments) }
 	case *mcp.GetPromptRequest:
-		p := r.Params
-		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
-		salient = func() ([]byte, error) {
-			return marshalSalient(struct {
-				Arguments map[string]string `json:"arguments,omitempty"`
-				Name      string            `json:"name"`
-			}{p.Arguments, p.Name})
-		}
+		responses, d.RequestState = r.Params.InputResponses, r.Params.RequestState
 	case *mcp.ReadResourceRequest:
-		p := r.Params
-		meta, responses, d.RequestState = p.Meta, p.InputResponses, p.RequestState
-		salient = func() ([]byte, error) {
-			return marshalSalient(struct {
-				URI string `json:"uri"`
-			}{p.URI})
-		}
-	default:
-		// A request go-sdk gives no inputResponses: it can only be asked.
-		p := req.GetParams()
-		meta = p.GetMeta()
-		salient = func() ([]byte, error) { return marshalSalient(p) }
+		responses, d.RequestState = r.Params.InputResponses, r.Params.RequestState
 	}
 	switch v, ok := meta[mcp.MetaKeyProtocolVersion]; {
 	case !ok:
@@ -547,6 +543,9 @@ func (a *Adapter) legacy(ss *mcp.ServerSession) (*Session, *session, error) {
 			version, ErrWrongPath, version)
 	}
 	s := a.gateSession()
+	if a.logger != nil {
+		s.Logger = a.logger.With("session", ss.ID())
+	}
 	s.OnInvalidRoots = nil // finish reports them, once per list, with the set's
 	s.Request = func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 		if method != "roots/list" {

@@ -41,6 +41,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -112,6 +113,10 @@ type Options struct {
 	// call that gets the client's roots. It is the warning SEP-2577 asks
 	// for; log it or count it.
 	OnDeprecatedRoots func(version string)
+	// Logger, when set, receives the roots' audit records (the runtime's
+	// package doc, Audit), with the mcp-go session's ID and, for a path a
+	// set refuses, the tool.
+	Logger *slog.Logger
 }
 
 // Roots is the server side: the roots of the client each tool call comes
@@ -202,6 +207,7 @@ func (r *Roots) newSession() *Session {
 		FallBackToBounds:  r.o.FallBackToBounds,
 		Ask:               r.o.Ask,
 		OnDeprecatedRoots: r.o.OnDeprecatedRoots,
+		Logger:            r.o.Logger,
 	}
 }
 
@@ -347,11 +353,15 @@ func (r *Roots) rootSet(ctx context.Context, req mcp.CallToolRequest, opts ...Ro
 	n, legacy := r.negotiated(ctx, req)
 	var set *RootSet
 	var err error
+	sid := ""
+	if cs := server.ClientSessionFromContext(ctx); cs != nil {
+		sid = cs.SessionID()
+	}
+	if r.o.Logger != nil {
+		opts = append(opts[:len(opts):len(opts)], LogRefusals(r.o.Logger, slog.String("session", sid), slog.String("tool", req.Params.Name)))
+	}
 	if legacy {
-		sid, overHTTP := "", req.Header != nil
-		if cs := server.ClientSessionFromContext(ctx); cs != nil {
-			sid = cs.SessionID()
-		}
+		overHTTP := req.Header != nil
 		r.mu.Lock()
 		unasked := overHTTP && sid != "" && r.unasked[sid]
 		r.mu.Unlock()
@@ -654,7 +664,7 @@ func (r *Roots) session(ctx context.Context, n negotiated) (s *Session, own bool
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, known := r.inits[cs.SessionID()]; !known {
-		s, err = r.initialized(n)
+		s, err = r.initialized(cs.SessionID(), n)
 		return s, true, err
 	}
 	old := r.sessions[cs.SessionID()]
@@ -664,20 +674,24 @@ func (r *Roots) session(ctx context.Context, n negotiated) (s *Session, own bool
 	if old != nil {
 		defer old.Close() // replaced: a new version on the same session
 	}
-	if s, err = r.initialized(n); err != nil {
+	if s, err = r.initialized(cs.SessionID(), n); err != nil {
 		return nil, false, err
 	}
 	r.sessions[cs.SessionID()] = s
 	return s, false, nil
 }
 
-// initialized returns a new gate session initialized as n says.
-func (r *Roots) initialized(n negotiated) (*Session, error) {
+// initialized returns a new gate session of the mcp-go session sid,
+// initialized as n says.
+func (r *Roots) initialized(sid string, n negotiated) (*Session, error) {
 	raw, err := json.Marshal(n.caps)
 	if err != nil {
 		return nil, err
 	}
 	s := r.newSession()
+	if r.o.Logger != nil {
+		s.Logger = r.o.Logger.With("session", sid)
+	}
 	s.OnInvalidRoots = nil // reportLeftOut reports them, once per list, with the set's
 	if err := s.Initialize(n.version, raw); err != nil {
 		return nil, err

@@ -3,8 +3,7 @@
 package main
 
 import (
-	"io"
-	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -19,7 +18,7 @@ import (
 // The example over Streamable HTTP, as -http serves it, against go-sdk's
 // streamable client: reads inside, refuses outside, follows a root change.
 func TestStreamableHTTP(t *testing.T) {
-	server := newServer(log.New(io.Discard, "", 0), nil, nil)
+	server := newServer(slog.New(slog.DiscardHandler), nil, nil)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", gosdkroots.HTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 	ts := httptest.NewServer(mux)

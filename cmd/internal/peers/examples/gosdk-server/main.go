@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -47,19 +48,21 @@ func main() {
 	})
 	keyFile := flag.String("state-keys", "", "seal 2026-07-28 requestStates with the keys in `FILE` (\"id base64-secret\" per line, the current first); SIGHUP reads it again")
 	flag.Parse()
-	logger := log.New(os.Stderr, "gosdk-server: ", 0)
+	log.SetFlags(0)
+	log.SetPrefix("gosdk-server: ")
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var sealer *gosdkroots.StateSealer
 	if *keyFile != "" {
 		var err error
 		if sealer, err = newSealer(*keyFile); err != nil {
-			logger.Fatal(err)
+			log.Fatal(err)
 		}
 		hup := make(chan os.Signal, 1)
 		signal.Notify(hup, syscall.SIGHUP)
 		go func() {
 			for range hup {
 				if err := reloadKeys(sealer, *keyFile); err != nil {
-					logger.Printf("keys not changed: %v", err)
+					logger.Warn("keys not changed", "error", err)
 				}
 			}
 		}()
@@ -67,14 +70,14 @@ func main() {
 	server := newServer(logger, allow, sealer)
 	if *addr == "" {
 		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
-			logger.Fatal(err)
+			log.Fatal(err)
 		}
 		return
 	}
 	// Both eras on one endpoint: 2025-era sessions on a stateful handler,
 	// 2026-07-28 requests on a stateless one.
 	http.Handle("/mcp", gosdkroots.HTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-	logger.Fatal(http.ListenAndServe(*addr, nil))
+	log.Fatal(http.ListenAndServe(*addr, nil))
 }
 
 // roots wiring: begin
@@ -83,8 +86,8 @@ type readFileArgs struct {
 	Path string `json:"path" jsonschema:"absolute path of the file to read"`
 }
 
-func newServer(logger *log.Logger, allow []string, sealer *gosdkroots.StateSealer) *mcp.Server {
-	opts := []gosdkroots.Option{gosdkroots.OnInvalidRoots(func(err error) { logger.Printf("roots left out: %v", err) })}
+func newServer(logger *slog.Logger, allow []string, sealer *gosdkroots.StateSealer) *mcp.Server {
+	opts := []gosdkroots.Option{gosdkroots.Logger(logger)}
 	if len(allow) > 0 { // the operator's directories: client roots never reach beyond them
 		opts = append(opts, gosdkroots.RootSetOptions(gosdkroots.Bounds(allow...)))
 	}
@@ -92,7 +95,7 @@ func newServer(logger *log.Logger, allow []string, sealer *gosdkroots.StateSeale
 		opts = append(opts, gosdkroots.Sealer(sealer))
 	}
 	roots := gosdkroots.New(opts...)
-	server := roots.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, nil)
+	server := roots.NewServer(&mcp.Implementation{Name: "gosdk-server", Version: "v0.1.0"}, &mcp.ServerOptions{Logger: logger})
 	readFile := func(ctx context.Context, req *mcp.CallToolRequest, in readFileArgs) (*mcp.CallToolResult, any, error) {
 		set, err := roots.RootSet(ctx, req) // this request's client roots, any revision
 		if err != nil {

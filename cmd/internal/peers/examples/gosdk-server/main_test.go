@@ -8,10 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,7 +57,7 @@ type peer struct {
 
 func connect(t *testing.T, ctx context.Context, pin string, opts *mcp.ClientOptions, roots ...*mcp.Root) *peer {
 	t.Helper()
-	return connectTo(t, ctx, newServer(log.New(io.Discard, "", 0), nil, nil), newClient(opts), pin, roots...)
+	return connectTo(t, ctx, newServer(slog.New(slog.DiscardHandler), nil, nil), newClient(opts), pin, roots...)
 }
 
 func newClient(opts *mcp.ClientOptions) *mcp.Client {
@@ -282,10 +283,8 @@ func TestStdio(t *testing.T) {
 			client := mcp.NewClient(&mcp.Implementation{Name: "gosdk-client", Version: "v1.8.0"}, nil)
 			client.AddRoots(&mcp.Root{URI: adaptertest.FileURI(tr.Root)}, &mcp.Root{URI: "file://otherhost" + tr.Outside})
 			cmd := exec.Command(exe)
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
+			stderr := new(peertest.Buffer)
+			cmd.Stderr = stderr
 			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: v.pin})
 			if err != nil {
 				t.Fatal(err)
@@ -293,13 +292,21 @@ func TestStdio(t *testing.T) {
 			p := &peer{client: client, cs: cs}
 			p.mustRead(t, ctx, filepath.Join(tr.Root, "in.txt"), "inside")
 			p.mustRefuse(t, ctx, filepath.Join(tr.Outside, "secret"))
-			// The root left out is logged, by index and rule.
-			line, err := bufio.NewReader(stderr).ReadString('\n')
-			if err != nil || !strings.Contains(line, "roots left out") || !strings.Contains(line, "roots[1]") {
-				t.Errorf("stderr: %q, %v; want the root left out", line, err)
-			}
 			if err := cs.Close(); err != nil {
 				t.Error(err)
+			}
+			// The audit trail: the root left out, by index and rule, and
+			// the path refused, by tool and reason.
+			log := stderr.String()
+			for _, want := range [][]string{
+				{`msg="roots: root left out"`, "index=1", "uri=file://otherhost"},
+				{`msg="roots: path refused"`, "tool=read_file", "reason=outside_roots", "path=" + filepath.Join(tr.Outside, "secret")},
+			} {
+				if !slices.ContainsFunc(strings.Split(log, "\n"), func(line string) bool {
+					return !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(line, w) })
+				}) {
+					t.Errorf("stderr has no record with %q:\n%s", want, log)
+				}
 			}
 		})
 	}

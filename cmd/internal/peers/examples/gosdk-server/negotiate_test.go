@@ -3,8 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,7 +67,7 @@ func rawCall(t *testing.T, offered, path string) (*peertest.Peer, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), peertest.Wait)
 	t.Cleanup(cancel)
 	ours, theirs := peertest.Pipes()
-	ss, err := newServer(log.New(io.Discard, "", 0), nil, nil).Connect(ctx, &mcp.IOTransport{Reader: theirs.R, Writer: theirs.W}, nil)
+	ss, err := newServer(slog.New(slog.DiscardHandler), nil, nil).Connect(ctx, &mcp.IOTransport{Reader: theirs.R, Writer: theirs.W}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ package main
 
 import (
 	"context"
-	"io"
 	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +28,7 @@ func TestQuickStart(t *testing.T) {
 	if err := os.WriteFile(file, []byte("hello"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	server := newServer(log.New(io.Discard, "", 0), nil, nil)
+	server := newServer(slog.New(slog.DiscardHandler), nil, nil)
 	for _, version := range []string{"2025-06-18", ""} { // "": the newest, 2026-07-28
 		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
 		client.AddRoots(&mcp.Root{URI: "file://" + filepath.ToSlash(dir)})
@@ -65,7 +65,7 @@ func TestAllow(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	server := newServer(log.New(io.Discard, "", 0), []string{allowed}, nil)
+	server := newServer(slog.New(slog.DiscardHandler), []string{allowed}, nil)
 	for _, v := range versions {
 		p := connectTo(t, ctx, server, newClient(nil), v.pin, &mcp.Root{URI: "file:///"})
 		p.mustRead(t, ctx, filepath.Join(allowed, "f.txt"), "allowed")

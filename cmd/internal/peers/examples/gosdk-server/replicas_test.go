@@ -7,8 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io"
-	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -57,7 +56,7 @@ func TestReplicas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		server := newServer(log.New(io.Discard, "", 0), nil, sealer)
+		server := newServer(slog.New(slog.DiscardHandler), nil, sealer)
 		mux := http.NewServeMux()
 		mux.Handle("/mcp", gosdkroots.HTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
 		ts := httptest.NewServer(mux)

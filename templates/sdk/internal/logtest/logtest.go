@@ -1,0 +1,54 @@
+// Package logtest is a buffer the adapters' tests log to and read back:
+// the log package's output, or a slog logger's JSON records.
+package logtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// A Buffer holds what is logged to it, from any goroutine.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p, for loggers on many goroutines.
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Logger returns a logger of every level that writes to b.
+func (b *Buffer) Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Records returns the records written so far, by message.
+func (b *Buffer) Records(t *testing.T) map[string][]map[string]any {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string][]map[string]any{}
+	for line := range strings.Lines(b.buf.String()) {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		msg, _ := r["msg"].(string)
+		out[msg] = append(out[msg], r)
+	}
+	return out
+}
