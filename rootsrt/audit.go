@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 )
 
 // The messages of the audit records (see the package doc, Audit).
@@ -101,18 +103,6 @@ type refusalLog struct {
 	attrs []slog.Attr
 }
 
-// refusalsOf is the refusalLog among opts, if any.
-func refusalsOf(opts []RootSetOption) *refusalLog {
-	if len(opts) == 0 {
-		return nil
-	}
-	var c rootSetConfig
-	for _, o := range opts {
-		o(&c)
-	}
-	return c.log
-}
-
 // audited is err, counted and recorded first when it refuses a path.
 func (s *rootSet) audited(err error) error {
 	if err != nil {
@@ -156,9 +146,9 @@ func (s *rootSet) refused(err error) {
 	log.l.LogAttrs(context.Background(), slog.LevelWarn, msgRefused, append(attrs, log.attrs...)...)
 }
 
-// view is set as a Session returns it to one call, whose options are
-// opts: counted, and with the call's refusal log.
-func view(set *RootSet, opts []RootSetOption, shared bool) *RootSet {
+// view is set as a Session returns it to one call, whose refusal log is
+// log: counted, shared from a cache or built for the call.
+func view(set *RootSet, log *refusalLog, shared bool) *RootSet {
 	if set == nil {
 		return nil
 	}
@@ -167,14 +157,14 @@ func view(set *RootSet, opts []RootSetOption, shared bool) *RootSet {
 	} else {
 		counters.setsBuilt.Add(1)
 	}
-	set.log = refusalsOf(opts)
+	set.log = log
 	return set
 }
 
-// leftOut records each root of a client's list of version that err, from
-// the set built for it, says was left out: one record per root, its
-// problems joined, with its URI where uris (the list's, by index) has it.
-func (s *Session) leftOut(version string, uris []string, err error) {
+// leftOut records each root of the client's list a answers that err,
+// from the set built for it, says was left out: one record per root, its
+// problems joined, with its URI where known.
+func (s *Session) leftOut(a *answer, err error) {
 	var v *ValidationError
 	if err == nil || !errors.As(err, &v) {
 		return
@@ -204,47 +194,68 @@ func (s *Session) leftOut(version string, uris []string, err error) {
 		return
 	}
 	for _, r := range out {
-		attrs := []slog.Attr{slog.String("revision", version), slog.Int("index", r.index)}
-		if r.index < len(uris) {
-			attrs = append(attrs, slog.String("uri", uris[r.index]))
+		attrs := []slog.Attr{slog.String("revision", a.version), slog.Int("index", r.index)}
+		if uri, ok := a.uri(r.index); ok {
+			attrs = append(attrs, slog.String("uri", uri))
 		}
 		attrs = append(attrs, slog.String("problem", strings.Join(r.problems, "; ")))
 		s.Logger.LogAttrs(context.Background(), slog.LevelWarn, msgLeftOut, attrs...)
 	}
 }
 
-// uris are the URIs of roots, by index.
-func uris(roots []Root) []string {
-	out := make([]string, len(roots))
-	for i, r := range roots {
-		out[i] = r.URI
+// countRoots is the number of roots of a list its revision refused.
+func countRoots(left *refused) int {
+	if left == nil {
+		return 0
+	}
+	seen := map[int]bool{}
+	for _, p := range left.err.Problems {
+		if i, _, ok := rootsIndex(p.Path); ok {
+			seen[i] = true
+		}
+	}
+	return len(seen)
+}
+
+// listURIs are the URIs of the roots of raw, a roots/list result, by
+// index, its members matched by their exact names as the revisions'
+// decoders match them: "" where a root has no uri string.
+func listURIs(raw json.RawMessage) []string {
+	var list []json.RawMessage
+	if json.Unmarshal(member(raw, "roots"), &list) != nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, r := range list {
+		_ = json.Unmarshal(member(r, "uri"), &out[i]) // "" when not a string
 	}
 	return out
 }
 
-// listURIs are the URIs of the roots of raw, a roots/list result, by
-// index: "" where a root's uri is no string.
-func listURIs(raw json.RawMessage) []string {
-	var list struct {
-		Roots []struct {
-			URI json.RawMessage `json:"uri"`
-		} `json:"roots"`
-	}
-	if json.Unmarshal(raw, &list) != nil {
+// member is the value of the first member of the JSON object raw named
+// exactly name, or nil (as for raw nil or no object).
+func member(raw []byte, name string) []byte {
+	m, _, err := rtimpl.ObjectMembers(raw)
+	if err != nil {
 		return nil
 	}
-	out := make([]string, len(list.Roots))
-	for i, r := range list.Roots {
-		_ = json.Unmarshal(r.URI, &out[i]) // "" when not a string
+	for m.Next() {
+		if string(m.Key) == name {
+			return m.Value
+		}
 	}
-	return out
+	return nil
 }
 
 // listed records a roots/list round trip of version: via "request", the
 // request sent, how long its answer took and its error, if any; via
-// "input_required", a request that brought n roots back.
+// "input_required", a request that brought n roots back, valid or not.
 func (s *Session) listed(ctx context.Context, version, via string, took time.Duration, n int, err error) {
-	if s.Logger == nil || !s.Logger.Enabled(ctx, slog.LevelInfo) {
+	level := slog.LevelInfo
+	if err != nil {
+		level = slog.LevelWarn
+	}
+	if s.Logger == nil || !s.Logger.Enabled(ctx, level) {
 		return
 	}
 	attrs := []slog.Attr{slog.String("revision", version), slog.String("via", via)}
@@ -253,9 +264,7 @@ func (s *Session) listed(ctx context.Context, version, via string, took time.Dur
 	} else {
 		attrs = append(attrs, slog.Int("roots", n))
 	}
-	level := slog.LevelInfo
 	if err != nil {
-		level = slog.LevelWarn
 		attrs = append(attrs, slog.String("error", err.Error()))
 	}
 	s.Logger.LogAttrs(ctx, level, msgRootsList, attrs...)

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -299,4 +300,83 @@ func TestReadStatsDescriptors(t *testing.T) {
 func withBudget(t *testing.T, n int) {
 	old := rootsrt.SetDescriptorBudget(n)
 	t.Cleanup(func() { rootsrt.SetDescriptorBudget(old) })
+}
+
+// TestAuditFailedRoundTripAtWarn: a roots/list that fails is recorded at
+// Warn, so a logger that keeps only warnings keeps it.
+func TestAuditFailedRoundTripAtWarn(t *testing.T) {
+	var log auditLog
+	sess := &rootsrt.Session{
+		Request: func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return nil, errors.New("boom") },
+		Logger:  slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Roots(context.Background(), nil); err == nil {
+		t.Fatal("Roots: no error from a failed roots/list")
+	}
+	got := log.records(t)
+	if len(got) != 1 {
+		t.Fatalf("%d records, want 1: %v", len(got), got)
+	}
+	wantRecord(t, got[0], "roots: roots/list", "WARN", map[string]any{"via": "request"}, "error", "duration")
+}
+
+// TestAuditListIndexes: where requests stand alone and the session reads
+// their JSON, the roots left out are named by their index in the client's
+// list, those its revision refused and those the set refused alike, once
+// for two requests with the list; RootSet's error names the set's by the
+// same index.
+func TestAuditListIndexes(t *testing.T) {
+	r, _ := auditTree(t)
+	var log auditLog
+	sess := &rootsrt.Session{Lenient: true, Logger: log.logger()}
+	defer sess.Close()
+	before := rootsrt.ReadStats()
+	list := []rootsrt.Root{{URI: "https://bad"}, {URI: fileURI(r)}, {URI: fileURI(t.TempDir())}}
+	for range 2 {
+		set, err := sess.RootSet(context.Background(), gateRetryParams(inputRev.Revision, list...), rootsrt.Bounds(r))
+		// The error names what the set refused; the revision's refusals go
+		// to OnInvalidRoots.
+		if set == nil || err == nil || !strings.Contains(err.Error(), "roots[2]") || strings.Contains(err.Error(), "roots[0]") || strings.Contains(err.Error(), "roots[1]") {
+			t.Fatalf("RootSet: %v, %v; want a set, and roots[2] named", set, err)
+		}
+		set.Close()
+	}
+	left := map[string][]map[string]any{}
+	for _, r := range log.records(t) {
+		left[r["msg"].(string)] = append(left[r["msg"].(string)], r)
+	}
+	got := left["roots: root left out"]
+	if len(got) != 2 {
+		t.Fatalf("%d roots left out recorded, want 2: %v", len(got), got)
+	}
+	for i, want := range []rootsrt.Root{list[0], list[2]} {
+		wantRecord(t, got[i], "roots: root left out", "WARN", map[string]any{"index": float64(2 * i), "uri": want.URI}, "problem")
+	}
+	for _, r := range left["roots: roots/list"] {
+		wantRecord(t, r, "roots: roots/list", "INFO", map[string]any{"via": "input_required", "roots": 3.0})
+	}
+	if d := statsDelta(before); d.InvalidRoots != 2 || d.SetsBuilt != 1 || d.SetsShared != 1 || d.Answers != 2 {
+		t.Errorf("counted %+v", d)
+	}
+}
+
+// TestAuditShareKeepsLog: a view shared from a set built with LogRefusals
+// records its refusals too.
+func TestAuditShareKeepsLog(t *testing.T) {
+	r, outside := auditTree(t)
+	var log auditLog
+	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(r)}}, rootsrt.LogRefusals(log.logger()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := set.Share()
+	set.Close()
+	defer shared.Close()
+	shared.ReadFile(outside)
+	if got := log.records(t); len(got) != 1 || got[0]["reason"] != "outside_roots" {
+		t.Errorf("records of the shared view: %v; want its refusal", got)
+	}
 }

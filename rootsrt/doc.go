@@ -29,28 +29,33 @@
 // A server that confines its clients to their roots can record every
 // refusal: set [Session.Logger] (an adapter's Logger option does) for the
 // session's records, and pass [LogRefusals] among a set's options for the
-// set's. Nothing is logged without them, not even to slog's default
-// logger. Every record has the attribute revision (the protocol version)
-// besides those named here. An adapter's Logger adds session, the SDK's
-// session ID, to the records of a session that ran initialize and to
-// those of every set, and tool (the tools/call's name, else "") to a
-// set's.
+// set's ([RootSet.Share] keeps it). Nothing is logged without them, not
+// even to slog's default logger. The records of a session, and of a set
+// built for a revision, have the attribute revision (the protocol
+// version) besides those named here. An adapter's Logger adds session,
+// the SDK's session ID, to the records of a session that ran initialize
+// and to those of every set, and tool (the tools/call's name, else "") to
+// a set's.
 //
 //   - "roots: path refused", at Warn, for each path a file method, Resolve
-//     or FS refuses: op and path (for Rename and Link, path and new), as
-//     in the error; reason, one of outside_roots, outside_bounds,
-//     not_regular_file, file_too_large and no_descriptors (the error
-//     wrapped: [ErrOutsideRoots], [ErrOutsideBounds], [ErrNotRegularFile],
+//     or FS refuses: op and path, the set's path (for Rename and Link,
+//     path and new; for FS, the absolute path the name stands for);
+//     reason, one of outside_roots, outside_bounds, not_regular_file,
+//     file_too_large and no_descriptors (the error wrapped:
+//     [ErrOutsideRoots], [ErrOutsideBounds], [ErrNotRegularFile],
 //     [ErrFileTooLarge], [ErrNoDescriptors]); and error, its text. Errors
 //     of the file itself (it does not exist, permission) are not refusals.
 //   - "roots: root left out", at Warn, for each root of a client's list
-//     that its revision or the set refused, once per set built for the
-//     list (so once per answer where roots/list is a request of its own):
-//     index, in the client's list; uri, where known; problem.
+//     that its revision or the set refused, once per set a session builds
+//     for the list: one per answer and option list where roots/list is a
+//     request of its own, one per list and option list where requests
+//     stand alone (kept a minute, as [Session.RootSet] says): index, in
+//     the client's list; uri, where it is a string; problem. Roots, which
+//     builds no set, records none.
 //   - "roots: roots/list", at Info (Warn with error), for each round trip:
 //     via "request" with its duration, where roots/list is a request of
-//     its own; via "input_required" with the number of roots, when a
-//     request brings them back in inputResponses.
+//     its own; via "input_required" with the number of roots, valid or
+//     not, when a request brings them back in inputResponses.
 //
 // [ReadStats] counts the same events, and the directory descriptors in
 // use, for the whole process, logger or not.

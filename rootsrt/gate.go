@@ -312,27 +312,28 @@ func (s *Session) Roots(ctx context.Context, params json.RawMessage) ([]Root, er
 // client's list: those the revision refused and those the set refused.
 func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...RootSetOption) (*RootSet, error) {
 	a, err := s.roots(ctx, params)
+	o := newCallOptions(opts)
 	// Not for a client that failed to answer, or whose request is malformed.
 	if s.FallBackToBounds && a.version != "" && errors.Is(err, ErrNoRootsCapability) {
-		return s.boundsSet(a.version, opts)
+		return s.boundsSet(a.version, o)
 	}
 	switch {
 	case err != nil:
 		return nil, err
 	case a.legacy == nil:
-		return s.listSet(a, optionsKey(opts), opts, false)
+		return s.listSet(a, o, false)
 	case a.sent == 0:
 		set, err := NewRootSet(a.version, a.roots, opts...)
 		err = joinRefused(a.refused, err)
-		s.leftOut(a.version, a.listURIs(), err)
-		return view(set, opts, false), err
+		s.leftOut(&a, err)
+		return view(set, o.log, false), err
 	}
-	key := optionsKey(opts)
+	key := o.key
 	s.mu.Lock()
 	if sh := s.sets.byOptions[key]; sh != nil && s.sets.legacy == a.legacy && s.sets.sent == a.sent {
 		set := sh.share()
 		s.mu.Unlock()
-		return view(set, opts, true), sh.err
+		return view(set, o.log, true), sh.err
 	}
 	s.mu.Unlock()
 	set, err := NewRootSet(a.version, a.roots, opts...)
@@ -340,7 +341,7 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 		return nil, err
 	}
 	err = joinRefused(a.refused, err)
-	s.leftOut(a.version, a.listURIs(), err)
+	s.leftOut(&a, err)
 	// Keep the set, unless the session keeps one already or has moved on
 	// to a newer answer (the set of an older one stays the caller's own).
 	s.mu.Lock()
@@ -358,7 +359,7 @@ func (s *Session) RootSet(ctx context.Context, params json.RawMessage, opts ...R
 	}
 	s.mu.Unlock()
 	release(stale)
-	return view(out, opts, false), err
+	return view(out, o.log, false), err
 }
 
 // Close closes the RootSets the session keeps (see [Session.RootSet]) as
@@ -386,15 +387,35 @@ type answer struct {
 	legacy  *legacySession   // nil for a request that stands alone
 	sent    uint64           // the request whose answer roots is; 0 when not known
 	refused *ValidationError // the roots of the answer its revision refused, if known
-	uris    []string         // with refused, the URIs of the answer's roots, by index
+	uris    []string         // with refused, where known, the URIs of the answer's roots, by index
 }
 
-// listURIs are the URIs of the client's list a answers, by index.
-func (a *answer) listURIs() []string {
-	if a.refused != nil {
-		return a.uris
+// uri returns the URI of the root at index i of the client's list, when
+// known: roots holds the list but the roots of refused, in order.
+func (a *answer) uri(i int) (string, bool) {
+	if a.uris != nil {
+		if i < len(a.uris) {
+			return a.uris[i], true
+		}
+		return "", false
 	}
-	return uris(a.roots)
+	j := i // i's index in roots
+	if a.refused != nil {
+		gone := map[int]bool{}
+		for _, p := range a.refused.Problems {
+			if k, _, ok := rootsIndex(p.Path); ok && !gone[k] {
+				if gone[k] = true; k == i {
+					return "", false
+				} else if k < i {
+					j--
+				}
+			}
+		}
+	}
+	if j < len(a.roots) {
+		return a.roots[j].URI, true
+	}
+	return "", false
 }
 
 func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, error) {
@@ -436,7 +457,10 @@ func (s *Session) roots(ctx context.Context, params json.RawMessage) (answer, er
 	if r.DecodeRequest == nil {
 		return a, rtimpl.WrongPath(r.Version, "roots/list is a request of its own here, and the session was not initialized")
 	}
-	a.roots, err = s.ask(ctx, r, params)
+	var left *refused
+	if a.roots, left, err = s.ask(ctx, r, params); left != nil {
+		a.refused, a.uris = left.err, left.uris
+	}
 	return a, err
 }
 
@@ -491,20 +515,21 @@ func metaVersion(params json.RawMessage) (version, key string, err error) {
 }
 
 // ask serves a request that stands alone under r: the roots it carries in
-// inputResponses, or the input_required result that asks for them.
-func (s *Session) ask(ctx context.Context, r *rtimpl.RevisionPackage, params json.RawMessage) ([]Root, error) {
+// inputResponses (when Lenient, the valid ones, and what its revision
+// refused of the list), or the input_required result that asks for them.
+func (s *Session) ask(ctx context.Context, r *rtimpl.RevisionPackage, params json.RawMessage) ([]Root, *refused, error) {
 	req, err := r.DecodeRequest(params)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if req.Missing != nil {
-		return nil, &MissingCapabilityError{Version: r.Version, Object: req.Missing}
+		return nil, nil, &MissingCapabilityError{Version: r.Version, Object: req.Missing}
 	}
 	key := cmp.Or(s.InputKey, DefaultInputKey)
 	var bind StateBinding
 	if s.Sealer != nil {
 		if bind, err = stateBinding(ctx, r.Version, params); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if !req.Answered(key) {
@@ -514,38 +539,38 @@ func (s *Session) ask(ctx context.Context, r *rtimpl.RevisionPackage, params jso
 		}
 		if s.Sealer != nil {
 			if state, err = s.Sealer.Seal([]byte(state), bind); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		raw, err := r.AskForRoots(key, state)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		counters.inputRequired.Add(1)
-		return nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
+		return nil, nil, &InputRequiredError{Version: r.Version, Key: key, RequestState: state, Result: raw}
 	}
 	s.deprecated(r, false)
 	if s.Sealer != nil {
 		if _, err := s.Sealer.Open(req.RequestState, bind); err != nil {
-			return nil, fmt.Errorf("%s: %w", r.Version, err)
+			return nil, nil, fmt.Errorf("%s: %w", r.Version, err)
 		}
 	}
 	roots, invalid, err := req.Roots(key, s.Lenient)
+	var left *refused
+	if v := (*ValidationError)(nil); errors.As(invalid, &v) {
+		left = &refused{err: v, uris: listURIs(member(member(params, "inputResponses"), key))}
+	}
 	counters.answers.Add(1)
-	s.listed(ctx, r.Version, "input_required", 0, len(roots), err)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", r.Version, err)
-	}
-	if s.Lenient {
-		s.leftOut(r.Version, nil, invalid) // the invalid roots' URIs are not kept
-	}
+	s.listed(ctx, r.Version, "input_required", 0, len(roots)+countRoots(left), err)
 	switch {
+	case err != nil:
+		return nil, nil, fmt.Errorf("%s: %w", r.Version, err)
 	case invalid != nil && !s.Lenient:
-		return nil, fmt.Errorf("%s: %w", r.Version, invalid)
+		return nil, nil, fmt.Errorf("%s: %w", r.Version, invalid)
 	case invalid != nil && s.OnInvalidRoots != nil:
 		s.OnInvalidRoots(invalid)
 	}
-	return roots, nil
+	return roots, left, nil
 }
 
 // A DecodedRequest is a request that stands alone (its revision carries
@@ -589,11 +614,11 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 		return nil, rtimpl.Malformed(r.Version, errors.New("_meta declares no client capabilities"))
 	case s.Ask != nil && !s.Ask(r.Revision):
 		if s.FallBackToBounds {
-			return s.boundsSet(r.Version, opts)
+			return s.boundsSet(r.Version, newCallOptions(opts))
 		}
 		return nil, fmt.Errorf("%s: %w", r.Version, errNotAsked)
 	case !req.Roots && s.FallBackToBounds:
-		return s.boundsSet(r.Version, opts)
+		return s.boundsSet(r.Version, newCallOptions(opts))
 	case !req.Roots:
 		return nil, &MissingCapabilityError{Version: r.Version, Object: r.MissingRoots()}
 	}
@@ -619,7 +644,7 @@ func (s *Session) DecodedRootSet(req DecodedRequest, opts ...RootSetOption) (*Ro
 	if req.AnswerError != nil {
 		return nil, fmt.Errorf("%s: %w", r.Version, req.AnswerError)
 	}
-	return s.listSet(answer{version: r.Version, roots: req.Answer}, optionsKey(opts), opts, false)
+	return s.listSet(answer{version: r.Version, roots: req.Answer}, newCallOptions(opts), false)
 }
 
 // errNotAsked: Ask chose not to ask the client for its roots. It matches
@@ -633,10 +658,10 @@ func (notAsked) Error() string {
 }
 func (notAsked) Is(target error) bool { return target == ErrNoRootsCapability }
 
-// boundsSet is the set of the directories of the Bounds among opts, as
-// roots of version, for FallBackToBounds.
-func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, error) {
-	c := newRootSetConfig(opts)
+// boundsSet is the set of the directories of the Bounds among o's
+// options, as roots of version, for FallBackToBounds.
+func (s *Session) boundsSet(version string, o callOptions) (*RootSet, error) {
+	c := newRootSetConfig(o.opts)
 	if !c.bounded {
 		return nil, fmt.Errorf("%s: %w, and FallBackToBounds has no Bounds option to fall back to", version, ErrNoRootsCapability)
 	}
@@ -649,7 +674,8 @@ func (s *Session) boundsSet(version string, opts []RootSetOption) (*RootSet, err
 		}
 		roots[i] = Root{URI: (&url.URL{Scheme: "file", Path: dir}).String(), Name: "bounds"}
 	}
-	return s.listSet(answer{version: version, roots: roots}, "bounds only\x00"+optionsKey(opts), opts, true)
+	o.key = "bounds only\x00" + o.key
+	return s.listSet(answer{version: version, roots: roots}, o, true)
 }
 
 // deprecated calls OnDeprecatedRoots for a use of roots on r; session: by
@@ -791,18 +817,27 @@ func (s *RootSet) Share() *RootSet {
 	return &RootSet{of.rootSet, of, s.version}
 }
 
-// optionsKey tells option lists apart, for the caches of a Session.
-func optionsKey(opts []RootSetOption) string {
-	if len(opts) == 0 {
-		return noOptionsKey // asked on every call of a server that sets none
-	}
-	return configKey(opts)
+// callOptions are the options of one call of a Session, with what the
+// Session needs of them: key, which tells option lists apart for its
+// caches, and the refusal log of the call's view (see LogRefusals).
+type callOptions struct {
+	opts []RootSetOption
+	key  string
+	log  *refusalLog
 }
 
-var noOptionsKey = configKey(nil)
-
-func configKey(opts []RootSetOption) string {
+func newCallOptions(opts []RootSetOption) callOptions {
+	if len(opts) == 0 {
+		return callOptions{key: noOptionsKey} // asked on every call of a server that sets none
+	}
 	c := newRootSetConfig(opts)
+	return callOptions{opts, c.key(), c.log}
+}
+
+var noOptionsKey = newRootSetConfig(nil).key()
+
+// key is what sets built with c have in common: all of c but log.
+func (c rootSetConfig) key() string {
 	return fmt.Sprintf("resolve=%t windows=%t bounded=%t bounds=%q readLimit=%d maxRoots=%d", c.resolve, c.windows, c.bounded, c.bounds, c.readLimit, c.maxRoots)
 }
 
@@ -844,11 +879,15 @@ func (sh *sharedRootSet) share() *RootSet {
 	return sh.set.Share()
 }
 
-// listSet returns the RootSet, built with the options keyed by options, of
-// the roots a request standing alone carried (or, boundsOnly, the server's
-// directories to fall back to): the one kept for the same list, or a new one.
-func (s *Session) listSet(a answer, options string, opts []RootSetOption, boundsOnly bool) (*RootSet, error) {
-	key := listKey{version: a.version, options: options, roots: rootsDigest(a.roots)}
+// listSet returns the RootSet, built with the call's options o, of the
+// roots a request standing alone carried (or, boundsOnly, the server's
+// directories to fall back to): the one kept for the same list, or a new
+// one. The roots the revision refused, a.refused, are part of the list.
+func (s *Session) listSet(a answer, o callOptions, boundsOnly bool) (*RootSet, error) {
+	key := listKey{version: a.version, options: o.key, roots: rootsDigest(a.roots)}
+	if a.refused != nil {
+		key.options += "\x00refused " + a.refused.Error()
+	}
 	now := time.Now()
 	ttl := listSetTTL
 	if s.MaxAge > 0 && s.MaxAge < ttl {
@@ -860,20 +899,23 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 		set := sh.share()
 		s.mu.Unlock()
 		release(stale)
-		return view(set, opts, true), sh.err
+		return view(set, o.log, true), sh.err
 	}
 	s.mu.Unlock()
 	release(stale)
 	// The request carries the list: its roots are anchored when it, or a
 	// later request with the same list, first uses them.
-	set, err := NewRootSet(a.version, a.roots, append(opts[:len(opts):len(opts)], anchorOnUse)...)
+	set, err := NewRootSet(a.version, a.roots, append(o.opts[:len(o.opts):len(o.opts)], anchorOnUse)...)
 	if set == nil {
 		return nil, err
 	}
 	set.boundsOnly = boundsOnly
-	s.leftOut(a.version, uris(a.roots), err)
+	// The roots the revision refused went to OnInvalidRoots (see ask):
+	// the error names the others, by their index in the client's list.
+	s.leftOut(&a, joinRefused(a.refused, err))
+	err = inList(a.refused, err)
 	if set.starved { // built short of descriptors: the caller's alone
-		return view(set, opts, false), err
+		return view(set, o.log, false), err
 	}
 	sh := &sharedRootSet{set: set, err: err}
 	out := sh.share()
@@ -884,7 +926,7 @@ func (s *Session) listSet(a answer, options string, opts []RootSetOption, bounds
 	}
 	s.mu.Unlock()
 	release(stale)
-	return view(out, opts, false), err
+	return view(out, o.log, false), err
 }
 
 // expireLists drops the list sets older than ttl, and runs again while
@@ -1045,6 +1087,23 @@ func joinRefused(refused *ValidationError, set error) error {
 		return cmp.Compare(i, j)
 	})
 	return out
+}
+
+// inList is set, the error of a set built from a client's list but the
+// roots of refused, with each root named by its index in the list.
+func inList(refused *ValidationError, set error) error {
+	var v *ValidationError
+	if refused == nil || !errors.As(set, &v) {
+		return set
+	}
+	joined := joinRefused(refused, set).(*ValidationError)
+	joined.Problems = slices.DeleteFunc(joined.Problems, func(p Problem) bool {
+		return slices.ContainsFunc(refused.Problems, func(r Problem) bool { return r.Path == p.Path && r.Message == p.Message })
+	})
+	if len(joined.Problems) == 0 {
+		return nil
+	}
+	return joined
 }
 
 // rootsIndex reads a path that starts "roots[i]": i and the rest.

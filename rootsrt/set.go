@@ -1396,7 +1396,7 @@ func (s *rootSet) share() *rootSet {
 	return &rootSet{
 		paths: s.paths, owner: s.owner, dirs: s.dirs,
 		lexical: s.lexical, resolved: s.resolved, clients: s.clients, boundsOnly: s.boundsOnly, starved: s.starved,
-		walk: s.walk, windows: s.windows, readLimit: s.readLimit, refs: s.refs, revision: s.revision,
+		walk: s.walk, windows: s.windows, readLimit: s.readLimit, refs: s.refs, revision: s.revision, log: s.log,
 	}
 }
 

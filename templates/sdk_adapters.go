@@ -314,7 +314,7 @@ var SDKAdapters = map[string]SDKAdapter{
 			"\topts := a.setOpts\n" +
 			"\tif a.logger != nil {\n" +
 			"\t\ttool := \"\" // not a tools/call\n" +
-			"\t\tif call, ok := req.(*mcp.CallToolRequest); ok {\n" +
+			"\t\tif call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {\n" +
 			"\t\t\ttool = call.Params.Name\n" +
 			"\t\t}\n" +
 			"\t\topts = append(opts[:len(opts):len(opts)], LogRefusals(a.logger, slog.String(\"session\", ss.ID()), slog.String(\"tool\", tool)))\n" +

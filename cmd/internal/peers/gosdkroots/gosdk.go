@@ -305,7 +305,7 @@ func (a *Adapter) RootSet(ctx context.Context, req mcp.Request) (*RootSet, error
 	opts := a.setOpts
 	if a.logger != nil {
 		tool := "" // not a tools/call
-		if call, ok := req.(*mcp.CallToolRequest); ok {
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
 			tool = call.Params.Name
 		}
 		opts = append(opts[:len(opts):len(opts)], LogRefusals(a.logger, slog.String("session", ss.ID()), slog.String("tool", tool)))
