@@ -307,8 +307,10 @@ func withBudget(t *testing.T, n int) {
 func TestAuditFailedRoundTripAtWarn(t *testing.T) {
 	var log auditLog
 	sess := &rootsrt.Session{
-		Request: func(context.Context, string, json.RawMessage) (json.RawMessage, error) { return nil, errors.New("boom") },
-		Logger:  slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Request: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+			return nil, errors.New("boom")
+		},
+		Logger: slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
 		t.Fatal(err)
