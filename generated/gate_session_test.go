@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,7 +19,11 @@ import (
 
 // These tests run the gate's server side, Session, against the gate's
 // own client side on every revision the gate serves, the way a server
-// uses it: one call, sess.Roots(ctx, params), whatever the revision.
+// uses it: one call, sess.Roots(ctx, params), whatever the revision. They
+// check what the revisions' generated code brings to the Session (their
+// capabilities, decoders, errors and wire shapes); what the Session and
+// its RootSet do whatever the revision (single flight, timeouts, panics,
+// the file methods) is tested in rootsrt, where it is written.
 
 const versionKey = "io.modelcontextprotocol/protocolVersion"
 
@@ -232,40 +233,6 @@ func TestGateSessionNoCapability(t *testing.T) {
 	}
 }
 
-// gateBlockingPeer answers roots/list only when the test says so: each
-// request waits for its own answer, in the order the requests came.
-type gateBlockingPeer struct {
-	mu      sync.Mutex
-	answers []chan json.RawMessage
-}
-
-func (p *gateBlockingPeer) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-	ch := make(chan json.RawMessage, 1)
-	p.mu.Lock()
-	p.answers = append(p.answers, ch)
-	p.mu.Unlock()
-	select {
-	case raw := <-ch:
-		return raw, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (p *gateBlockingPeer) asked() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.answers)
-}
-
-func (p *gateBlockingPeer) answer(i int, roots ...rootsgate.Root) {
-	raw, _ := json.Marshal(map[string]any{"roots": roots})
-	p.mu.Lock()
-	ch := p.answers[i]
-	p.mu.Unlock()
-	ch <- raw
-}
-
 // gateLegacy returns the revisions where roots/list is a request.
 func gateLegacy() []rootsgate.Revision {
 	var out []rootsgate.Revision
@@ -285,114 +252,6 @@ func gateLegacy() []rootsgate.Revision {
 func gateOneLegacy() []rootsgate.Revision {
 	legacy := gateLegacy()
 	return legacy[len(legacy)-1:]
-}
-
-// gateNewest is the newest revision the gate serves, for the tests of the
-// gate's RootSet, which is the runtime's whatever the revision.
-func gateNewest() []rootsgate.Revision {
-	revs := rootsgate.Revisions()
-	return revs[len(revs)-1:]
-}
-
-// Concurrent callers share one roots/list; a client that never answers
-// costs each caller the timeout (by default the revision's), and the
-// error says so.
-func TestGateSessionSingleFlightAndTimeout(t *testing.T) {
-	for _, rev := range gateOneLegacy() {
-		t.Run(rev.Version, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				peer := new(gateBlockingPeer)
-				sess := &rootsgate.Session{Request: peer.request}
-				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
-					t.Fatal(err)
-				}
-				const n = 8
-				results := make(chan error, n)
-				for range n {
-					go func() {
-						roots, err := sess.Roots(context.Background(), nil)
-						if err == nil && !reflect.DeepEqual(roots, gateRootsB) {
-							err = fmt.Errorf("roots %+v", roots)
-						}
-						results <- err
-					}()
-				}
-				synctest.Wait() // every caller waits on the one request
-				if got := peer.asked(); got != 1 {
-					t.Fatalf("%d concurrent callers sent %d requests, want 1", n, got)
-				}
-				peer.answer(0, gateRootsB...)
-				for range n {
-					if err := <-results; err != nil {
-						t.Error(err)
-					}
-				}
-
-				// No answer: the default timeout, 30 s, in the bubble's clock.
-				silent := &rootsgate.Session{Request: new(gateBlockingPeer).request}
-				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
-					t.Fatal(err)
-				}
-				start := time.Now()
-				_, err := silent.Roots(context.Background(), nil)
-				if !errors.Is(err, rootsgate.ErrNoAnswer) || !strings.HasPrefix(err.Error(), rev.Version+": ") {
-					t.Errorf("no answer: %v, want ErrNoAnswer naming %s", err, rev.Version)
-				}
-				if waited := time.Since(start); waited != 30*time.Second {
-					t.Errorf("waited %v, want the default 30s", waited)
-				}
-				silent = &rootsgate.Session{Request: new(gateBlockingPeer).request, Timeout: time.Second}
-				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
-					t.Fatal(err)
-				}
-				start = time.Now()
-				if _, err := silent.Roots(context.Background(), nil); !errors.Is(err, rootsgate.ErrNoAnswer) || time.Since(start) != time.Second {
-					t.Errorf("Timeout 1s: %v after %v", err, time.Since(start))
-				}
-			})
-		})
-	}
-}
-
-// A list_changed handled before a call means the call never gets a list
-// the client sent before the change, even when that list arrives later.
-func TestGateSessionNoStaleAfterNotification(t *testing.T) {
-	for _, rev := range gateOneLegacy() {
-		if !rev.ListChanged {
-			continue
-		}
-		t.Run(rev.Version, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				ctx := context.Background()
-				peer := new(gateBlockingPeer)
-				sess := &rootsgate.Session{Request: peer.request}
-				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
-					t.Fatal(err)
-				}
-				first, second := make(chan []rootsgate.Root, 1), make(chan []rootsgate.Root, 1)
-				go func() { roots, _ := sess.Roots(ctx, nil); first <- roots }()
-				synctest.Wait() // the first request is in flight
-				if err := sess.HandleNotification(ctx, "notifications/roots/list_changed", json.RawMessage(`{}`)); err != nil {
-					t.Fatal(err)
-				}
-				go func() { roots, _ := sess.Roots(ctx, nil); second <- roots }()
-				synctest.Wait()
-				if got := peer.asked(); got != 2 {
-					t.Fatalf("%d requests, want 2: a call after list_changed must ask again", got)
-				}
-				peer.answer(1, gateRootsB...) // the new list
-				peer.answer(0, gateRootsA...) // the old one, late
-				if got := <-second; !reflect.DeepEqual(got, gateRootsB) {
-					t.Errorf("call after list_changed got %+v, want %+v", got, gateRootsB)
-				}
-				<-first
-				roots, err := sess.Roots(ctx, nil)
-				if err != nil || !reflect.DeepEqual(roots, gateRootsB) || peer.asked() != 2 {
-					t.Errorf("cached roots %+v, %v after %d requests; want the new list from the cache", roots, err, peer.asked())
-				}
-			})
-		})
-	}
 }
 
 // A root's _meta and unknown members survive every conversion: answered by
@@ -489,139 +348,6 @@ func TestGateRootSet(t *testing.T) {
 	}
 }
 
-// The gate's RootSet acts on files only inside the roots: links and ".."
-// that lead out are refused with an error that matches the gate's
-// ErrOutsideRoots, inside a *fs.PathError. The set is the kit's runtime
-// whatever the revision (the escapes are tested in rootsrt).
-func TestGateRootSetFiles(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the tree is built with POSIX links")
-	}
-	for _, rev := range gateNewest() {
-		t.Run(rev.Version, func(t *testing.T) {
-			dir := t.TempDir()
-			root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
-			for _, d := range []string{root, outside, filepath.Join(outside, "sub")} {
-				if err := os.Mkdir(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			write := func(p, s string) {
-				if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			write(filepath.Join(root, "in.txt"), "inside")
-			write(filepath.Join(outside, "secret"), "secret")
-			write(filepath.Join(outside, "x"), "x outside")
-			for link, target := range map[string]string{"link": filepath.Join(outside, "secret"), "dirlink": outside, "sub": filepath.Join(outside, "sub")} {
-				if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			set, err := rootsgate.NewRootSet(rev.Version, []rootsgate.Root{{URI: fileURI(root), Name: "r", Meta: map[string]any{"k": "v"}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := set.Roots(); len(got) != 1 || got[0].Name != "r" || got[0].Meta["k"] != "v" {
-				t.Errorf("Roots() = %+v", got)
-			}
-			in := filepath.Join(root, "in.txt")
-			if data, err := set.ReadFile(in); err != nil || string(data) != "inside" {
-				t.Errorf("ReadFile(%s) = %q, %v", in, data, err)
-			}
-			refused := func(what string, err error) {
-				t.Helper()
-				var pe *fs.PathError
-				if !errors.Is(err, rootsgate.ErrOutsideRoots) || !errors.As(err, &pe) {
-					t.Errorf("%s: %v, want an *fs.PathError wrapping ErrOutsideRoots", what, err)
-				}
-			}
-			for _, p := range []string{
-				filepath.Join(outside, "secret"),
-				root + "/../outside/secret",
-				filepath.Join(root, "link"),
-				filepath.Join(root, "dirlink", "secret"),
-				root + "/sub/../x", // the kernel applies ".." after the link: outside/x
-				"relative/in.txt",
-			} {
-				data, err := set.ReadFile(p)
-				refused("ReadFile("+p+")", err)
-				if data != nil {
-					t.Errorf("ReadFile(%s) returned %q", p, data)
-				}
-				f, err := set.Open(p)
-				refused("Open("+p+")", err)
-				if f != nil {
-					f.Close()
-				}
-				_, err = set.Stat(p)
-				refused("Stat("+p+")", err)
-			}
-			if _, _, err := set.Resolve(root + "/sub/../x"); !errors.Is(err, rootsgate.ErrOutsideRoots) {
-				t.Errorf("Resolve(root/sub/../x) = %v", err)
-			}
-			if real, r, err := set.Resolve(in); err != nil || r.Name != "r" || filepath.Base(real) != "in.txt" {
-				t.Errorf("Resolve(%s) = %s, %+v, %v", in, real, r, err)
-			}
-			// The link itself is inside: Lstat describes it, Remove would remove it.
-			if info, err := set.Lstat(filepath.Join(root, "link")); err != nil || info.Mode()&fs.ModeSymlink == 0 {
-				t.Errorf("Lstat(link) = %v, %v", info, err)
-			}
-			_, err = set.OpenFile(filepath.Join(root, "dirlink", "new"), os.O_CREATE|os.O_WRONLY, 0o644)
-			refused("OpenFile(dirlink/new, O_CREATE)", err)
-			refused("MkdirAll(dirlink/a/b)", set.MkdirAll(filepath.Join(root, "dirlink", "a", "b"), 0o755))
-			refused("Mkdir(outside/d)", set.Mkdir(filepath.Join(outside, "d"), 0o755))
-			refused("Remove(outside/secret)", set.Remove(filepath.Join(outside, "secret")))
-			if _, err := os.Stat(filepath.Join(outside, "new")); !errors.Is(err, fs.ErrNotExist) {
-				t.Error("a file was created outside the root")
-			}
-			if _, err := os.Stat(filepath.Join(outside, "secret")); err != nil {
-				t.Error("the file outside was removed")
-			}
-			f, err := set.OpenFile(filepath.Join(root, "new.txt"), os.O_CREATE|os.O_WRONLY, 0o644)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Close()
-			if err := set.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
-				t.Error(err)
-			}
-			if err := set.Mkdir(filepath.Join(root, "c"), 0o755); err != nil {
-				t.Error(err)
-			}
-			if err := set.Remove(filepath.Join(root, "new.txt")); err != nil {
-				t.Error(err)
-			}
-			if info, err := set.Stat(filepath.Join(root, "a", "b")); err != nil || !info.IsDir() {
-				t.Errorf("Stat(a/b) = %v, %v", info, err)
-			}
-			r, err := set.OpenRoot(filepath.Join(root, "a", "b"))
-			if err != nil || r.Name() != filepath.Join(root, "a", "b") {
-				t.Errorf("OpenRoot(a/b) = %v, %v", r, err)
-			}
-			if r != nil {
-				if err := r.WriteFile("via-root", nil, 0o644); err != nil {
-					t.Error(err)
-				}
-				if _, err := os.Stat(filepath.Join(root, "a", "b", "via-root")); err != nil {
-					t.Errorf("a file made through OpenRoot's *os.Root is not in a/b: %v", err)
-				}
-				r.Close()
-			}
-			if _, err := set.OpenRoot(filepath.Join(root, "dirlink")); !errors.Is(err, rootsgate.ErrOutsideRoots) {
-				t.Errorf("OpenRoot(dirlink) = %v", err)
-			}
-			if err := set.Close(); err != nil {
-				t.Error(err)
-			}
-			if _, err := set.ReadFile(in); !errors.Is(err, fs.ErrClosed) {
-				t.Errorf("ReadFile after Close: %v, want fs.ErrClosed", err)
-			}
-		})
-	}
-}
-
 // A client that cannot announce a change is asked on every call, unless
 // MaxAge lets an answer be reused; MaxAge also bounds how long the answer
 // of a client that can announce changes is kept.
@@ -666,32 +392,6 @@ func TestGateSessionMaxAge(t *testing.T) {
 	}
 }
 
-// A Request that panics costs its callers an error, not the process, and
-// the next call asks again.
-func TestGateSessionRequestPanics(t *testing.T) {
-	for _, rev := range gateOneLegacy() {
-		t.Run(rev.Version, func(t *testing.T) {
-			var calls atomic.Int32
-			peer := newGatePeer(gateRootsA...)
-			sess := &rootsgate.Session{Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-				if calls.Add(1) == 1 {
-					panic("transport exploded")
-				}
-				return peer.request(rev.Version)(ctx, method, params)
-			}}
-			if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := sess.Roots(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "transport exploded") || !strings.HasPrefix(err.Error(), rev.Version) {
-				t.Errorf("panicking Request: %v, want an error naming the panic and the version", err)
-			}
-			if roots, err := sess.Roots(context.Background(), nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
-				t.Errorf("after the panic: %+v, %v", roots, err)
-			}
-		})
-	}
-}
-
 // An answer with a bad root: strict, an error naming it and no roots;
 // lenient, the good roots and the bad one reported, on every revision.
 func TestGateSessionLenient(t *testing.T) {
@@ -722,29 +422,6 @@ func TestGateSessionLenient(t *testing.T) {
 				if err != nil || !reflect.DeepEqual(roots, []rootsgate.Root{{URI: "file:///ok"}}) || len(reported) != 1 || !strings.Contains(reported[0].Error(), "roots[1]") {
 					t.Errorf("lenient: %+v, %v, reported %v; want the good root and roots[1] reported", roots, err, reported)
 				}
-			}
-		})
-	}
-}
-
-// Bounds intersects the client's roots with the server's directories: a
-// root that holds a server directory is narrowed to it.
-func TestGateRootSetBounds(t *testing.T) {
-	for _, rev := range gateNewest() {
-		t.Run(rev.Version, func(t *testing.T) {
-			roots := []rootsgate.Root{{URI: "file:///", Name: "all"}, {URI: "file:///home/me", Name: "me"}}
-			set, err := rootsgate.NewRootSet(rev.Version, roots, rootsgate.Bounds("/srv/data"), rootsgate.WindowsPaths(false))
-			if err == nil || !strings.Contains(err.Error(), "roots[1]") {
-				t.Errorf("NewRootSet error %v, want roots[1] reported as outside the bounds", err)
-			}
-			if dirs := set.Dirs(); len(dirs) != 1 || dirs[0] != "/srv/data" {
-				t.Errorf("Dirs() = %q, want [/srv/data]", dirs)
-			}
-			if !set.Contains("/srv/data/x") || set.Contains("/etc/passwd") || set.Contains("/home/me/x") {
-				t.Error("Contains ignores the bounds")
-			}
-			if r, ok := set.Which("/srv/data/x"); !ok || r.Name != "all" {
-				t.Errorf("Which = %+v, %t; want the client's root", r, ok)
 			}
 		})
 	}

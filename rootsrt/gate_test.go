@@ -1288,3 +1288,161 @@ func TestGateDecodedRootSet(t *testing.T) {
 		t.Errorf("no roots capability: %v; want the revision's -32021 error", err)
 	}
 }
+
+// gateBlockingPeer answers roots/list only when the test says so: each
+// request waits for its own answer, in the order the requests came.
+type gateBlockingPeer struct {
+	mu      sync.Mutex
+	answers []chan json.RawMessage
+}
+
+func (p *gateBlockingPeer) request(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	ch := make(chan json.RawMessage, 1)
+	p.mu.Lock()
+	p.answers = append(p.answers, ch)
+	p.mu.Unlock()
+	select {
+	case raw := <-ch:
+		return raw, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (p *gateBlockingPeer) asked() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.answers)
+}
+
+func (p *gateBlockingPeer) answer(i int, roots ...rootsrt.Root) {
+	raw, _ := json.Marshal(map[string]any{"roots": roots})
+	p.mu.Lock()
+	ch := p.answers[i]
+	p.mu.Unlock()
+	ch <- raw
+}
+
+// Concurrent callers share one roots/list; a client that never answers
+// costs each caller the timeout (by default the revision's), and the
+// error says so.
+func TestGateSessionSingleFlightAndTimeout(t *testing.T) {
+	for _, rev := range []rootsrt.Revision{legacyRev.Revision} {
+		t.Run(rev.Version, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				peer := new(gateBlockingPeer)
+				sess := &rootsrt.Session{Request: peer.request}
+				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				const n = 8
+				results := make(chan error, n)
+				for range n {
+					go func() {
+						roots, err := sess.Roots(context.Background(), nil)
+						if err == nil && !reflect.DeepEqual(roots, gateRootsB) {
+							err = fmt.Errorf("roots %+v", roots)
+						}
+						results <- err
+					}()
+				}
+				synctest.Wait() // every caller waits on the one request
+				if got := peer.asked(); got != 1 {
+					t.Fatalf("%d concurrent callers sent %d requests, want 1", n, got)
+				}
+				peer.answer(0, gateRootsB...)
+				for range n {
+					if err := <-results; err != nil {
+						t.Error(err)
+					}
+				}
+
+				// No answer: the default timeout, 30 s, in the bubble's clock.
+				silent := &rootsrt.Session{Request: new(gateBlockingPeer).request}
+				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				_, err := silent.Roots(context.Background(), nil)
+				if !errors.Is(err, rootsrt.ErrNoAnswer) || !strings.HasPrefix(err.Error(), rev.Version+": ") {
+					t.Errorf("no answer: %v, want ErrNoAnswer naming %s", err, rev.Version)
+				}
+				if waited := time.Since(start); waited != 30*time.Second {
+					t.Errorf("waited %v, want the default 30s", waited)
+				}
+				silent = &rootsrt.Session{Request: new(gateBlockingPeer).request, Timeout: time.Second}
+				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				start = time.Now()
+				if _, err := silent.Roots(context.Background(), nil); !errors.Is(err, rootsrt.ErrNoAnswer) || time.Since(start) != time.Second {
+					t.Errorf("Timeout 1s: %v after %v", err, time.Since(start))
+				}
+			})
+		})
+	}
+}
+
+// A list_changed handled before a call means the call never gets a list
+// the client sent before the change, even when that list arrives later.
+func TestGateSessionNoStaleAfterNotification(t *testing.T) {
+	for _, rev := range []rootsrt.Revision{legacyRev.Revision} {
+		t.Run(rev.Version, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx := context.Background()
+				peer := new(gateBlockingPeer)
+				sess := &rootsrt.Session{Request: peer.request}
+				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					t.Fatal(err)
+				}
+				first, second := make(chan []rootsrt.Root, 1), make(chan []rootsrt.Root, 1)
+				go func() { roots, _ := sess.Roots(ctx, nil); first <- roots }()
+				synctest.Wait() // the first request is in flight
+				if err := sess.HandleNotification(ctx, listChangedMethod, json.RawMessage(`{}`)); err != nil {
+					t.Fatal(err)
+				}
+				go func() { roots, _ := sess.Roots(ctx, nil); second <- roots }()
+				synctest.Wait()
+				if got := peer.asked(); got != 2 {
+					t.Fatalf("%d requests, want 2: a call after list_changed must ask again", got)
+				}
+				peer.answer(1, gateRootsB...) // the new list
+				peer.answer(0, gateRootsA...) // the old one, late
+				if got := <-second; !reflect.DeepEqual(got, gateRootsB) {
+					t.Errorf("call after list_changed got %+v, want %+v", got, gateRootsB)
+				}
+				<-first
+				roots, err := sess.Roots(ctx, nil)
+				if err != nil || !reflect.DeepEqual(roots, gateRootsB) || peer.asked() != 2 {
+					t.Errorf("cached roots %+v, %v after %d requests; want the new list from the cache", roots, err, peer.asked())
+				}
+			})
+		})
+	}
+}
+
+// A Request that panics costs its callers an error, not the process, and
+// the next call asks again.
+func TestGateSessionRequestPanics(t *testing.T) {
+	for _, rev := range []rootsrt.Revision{legacyRev.Revision} {
+		t.Run(rev.Version, func(t *testing.T) {
+			var calls atomic.Int32
+			peer := newGatePeer(gateRootsA...)
+			sess := &rootsrt.Session{Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+				if calls.Add(1) == 1 {
+					panic("transport exploded")
+				}
+				return peer.request(rev.Version)(ctx, method, params)
+			}}
+			if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sess.Roots(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "transport exploded") || !strings.HasPrefix(err.Error(), rev.Version) {
+				t.Errorf("panicking Request: %v, want an error naming the panic and the version", err)
+			}
+			if roots, err := sess.Roots(context.Background(), nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Errorf("after the panic: %+v, %v", roots, err)
+			}
+		})
+	}
+}
