@@ -36,7 +36,7 @@ type gateRevision struct {
 // Asks reports whether the gate serves the revision's requests that carry
 // roots/list in inputRequests: its plan has what asking for roots (Ask),
 // the -32021 error's data (Require) and its code (MissingCode) need.
-func (r gateRevision) Asks() bool { return r.Ask && r.Require && r.MissingCode }
+func (r gateRevision) Asks() bool { return r.Ask != nil && r.Require && r.MissingCode }
 
 // checkImportPath refuses what cannot be a Go import path: the path is
 // written between quotes into the gate's import block, so a quote or a line

@@ -380,7 +380,7 @@ type templateData struct {
 // Asks says that the kit's gate serves the revision's requests that carry
 // roots/list in inputRequests: its plan has what asking for roots (Ask),
 // the -32021 error's data (Require) and its code (MissingCode) need.
-func (d templateData) Asks() bool { return d.Plan.Ask && d.Plan.Require && d.Plan.MissingCode }
+func (d templateData) Asks() bool { return d.Plan.Ask != nil && d.Plan.Require && d.Plan.MissingCode }
 
 // Deprecated says that the revision deprecates roots.
 func (d templateData) Deprecated() bool {

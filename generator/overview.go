@@ -63,7 +63,7 @@ func Overview(revisions []string, declarations bool) (string, error) {
 			}
 			return strings.Join(ways, ", ")
 		}},
-		{"list_changed notification", func(m *Model) string { return yesNo(m.Plan.ListChanged) }},
+		{"list_changed notification", func(m *Model) string { return yesNo(m.Plan.ListChanged != nil) }},
 		{"roots capability", func(m *Model) string {
 			c := "`roots: {}`"
 			if m.Plan.CapabilityListChanged {

@@ -28,10 +28,9 @@ type Plan struct {
 	Direct bool
 	// Envelope: ListRootsRequest is a whole JSON-RPC request (jsonrpc, id).
 	Envelope bool
-	// ListChanged: the list_changed notification, with ListChangedHandler.
-	ListChanged bool
-	// NotificationParamsType is the Go type of list_changed's params.
-	NotificationParamsType string
+	// ListChanged, when not nil: the list_changed notification, with
+	// ListChangedHandler.
+	ListChanged *ListChanged
 	// HandleNotification: Server.HandleNotification (Direct and ListChanged).
 	HandleNotification bool
 	// CapabilityListChanged: the roots capability has a listChanged flag,
@@ -46,10 +45,9 @@ type Plan struct {
 	// InputRequests: roots/list travels inside inputRequests, and
 	// Client.AnswerInputRequests answers it.
 	InputRequests bool
-	// Ask: AskForRoots, RootsFromInputResponses and requeststate.go, with
-	// the Go names of the members they fill and read.
-	Ask       bool
-	AskFields AskFields
+	// Ask, when not nil: AskForRoots, RootsFromInputResponses and
+	// requeststate.go, with the Go names of the members they fill and read.
+	Ask *AskFields
 	// Require: RequireRoots, the -32021 error for a missing capability.
 	Require bool
 	// MissingCode: the package declares CodeMissingRequiredClientCapability.
@@ -84,17 +82,18 @@ type Plan struct {
 	// ListChangedDeprecatedBy names the definition that deprecates the
 	// list_changed symbols (the notification's, or DeprecatedBy's).
 	ListChangedDeprecatedBy string
-	// ListChangedMethod is the Go name of list_changed's method constant.
-	ListChangedMethod string
 	// Paging: roots/list answers in pages, which Server.Roots follows
 	// (plan_shapes.go); nil when the schema has no cursor.
 	Paging *Paging
-	// AskID: AskForRoots fills the required id of the embedded request's
-	// envelope; nil when there is none to fill.
-	AskID *EnvelopeID
 	// Warnings are the parts of the roots feature the schema has in a
 	// shape the generator cannot write, and so left out.
 	Warnings []Warning
+}
+
+// ListChanged is the list_changed notification as the package writes it:
+// the Go type of its params, and the Go name of its method constant.
+type ListChanged struct {
+	ParamsType, Method string
 }
 
 // AskFields are the Go names of the members AskForRoots fills and
@@ -102,6 +101,9 @@ type Plan struct {
 type AskFields struct {
 	ResultType, InputRequests, RequestState string // of InputRequiredResult
 	InputResponses, RetryState              string // of InputResponseRequestParams
+	// ID: AskForRoots fills the required id of the embedded request's
+	// envelope; nil when there is none to fill.
+	ID *EnvelopeID
 }
 
 // A Warning is a part of the roots feature left out of the package: the
@@ -223,9 +225,9 @@ func newPlan(m *Model) *Plan {
 	if f.ListChangedNotification && p.Handlers {
 		p.ListChanged = pl.listChanged()
 	}
-	p.HandleNotification = p.Direct && p.ListChanged
+	p.HandleNotification = p.Direct && p.ListChanged != nil
 	p.CapabilityListChanged = f.CapabilityListChanged
-	p.NotifyListChanged = p.ListChanged && f.CapabilityListChanged
+	p.NotifyListChanged = p.ListChanged != nil && f.CapabilityListChanged
 
 	if f.InputRequests && p.Handlers {
 		p.InputRequests = pl.inputRequests()
@@ -233,8 +235,11 @@ func newPlan(m *Model) *Plan {
 	if p.InputRequests {
 		p.Ask = pl.ask()
 	}
-	if p.Ask {
-		p.AskID, p.Ask = pl.envelopeID()
+	if p.Ask != nil {
+		var ok bool
+		if p.Ask.ID, ok = pl.envelopeID(); !ok {
+			p.Ask = nil
+		}
 	}
 	if p.Handlers {
 		p.Paging = pl.paging()
@@ -288,17 +293,15 @@ func (pl *planner) handlers() bool {
 
 // listChanged checks what the list_changed notification is written in
 // terms of: its params and its method name. Where they are as it needs
-// them, it sets NotificationParamsType and ListChangedMethod.
-func (pl *planner) listChanged() bool {
+// them, it returns them; otherwise nil.
+func (pl *planner) listChanged() *ListChanged {
 	const part = "the list_changed notification (ListChangedHandler, Server.HandleNotification, Client.NotifyListChanged)"
 	_, nt := pl.structMember("RootsListChangedNotification", "params", "Params", part)
 	ok := pl.method("RootsListChangedNotification", "MethodRootsListChanged", part)
 	if nt == "" || !ok {
-		return false
+		return nil
 	}
-	pl.p.NotificationParamsType = nt
-	pl.p.ListChangedMethod = "MethodRootsListChanged"
-	return true
+	return &ListChanged{ParamsType: nt, Method: "MethodRootsListChanged"}
 }
 
 // deprecation names the definitions the schema marks "deprecated" that
@@ -368,10 +371,11 @@ func (pl *planner) inputRequests() bool {
 	return ok
 }
 
-// ask checks what AskForRoots and RootsFromInputResponses fill and read.
-func (pl *planner) ask() bool {
+// ask checks what AskForRoots and RootsFromInputResponses fill and read,
+// and returns their Go names, or nil when the package cannot have them.
+func (pl *planner) ask() *AskFields {
 	const part = "AskForRoots, RootsFromInputResponses and the StateSealer (requeststate.go)"
-	a := &pl.p.AskFields
+	a := new(AskFields)
 	ok := true
 	for _, m := range []struct {
 		def, member, typ string
@@ -390,9 +394,9 @@ func (pl *planner) ask() bool {
 		}
 	}
 	if !ok {
-		pl.p.AskFields = AskFields{}
+		return nil
 	}
-	return ok
+	return a
 }
 
 // goNameOf is the Go name of the type made from schema path.
@@ -476,14 +480,18 @@ func (p *Plan) Parts() []string {
 		pg := p.Paging
 		add(true, "paging("+pagingMember(pg.Cursor, pg.CursorType)+","+pagingMember(pg.NextCursor, pg.NextCursorType)+")")
 	}
-	add(p.ListChanged, "listChanged(params="+p.NotificationParamsType+")")
+	if p.ListChanged != nil {
+		add(true, "listChanged(params="+p.ListChanged.ParamsType+")")
+	}
 	add(p.HandleNotification, "handleNotification")
 	add(p.NotifyListChanged, "notifyListChanged")
 	add(p.CapabilitiesInMeta, "capabilitiesInMeta")
 	add(p.InputRequests, "inputRequests")
-	add(p.Ask, fmt.Sprintf("ask(%s,%s,%s;%s,%s)", p.AskFields.ResultType, p.AskFields.InputRequests, p.AskFields.RequestState, p.AskFields.InputResponses, p.AskFields.RetryState))
-	if p.AskID != nil {
-		add(true, "askID("+p.AskID.Field+"="+p.AskID.Value+")")
+	if a := p.Ask; a != nil {
+		add(true, fmt.Sprintf("ask(%s,%s,%s;%s,%s)", a.ResultType, a.InputRequests, a.RequestState, a.InputResponses, a.RetryState))
+	}
+	if p.Ask != nil && p.Ask.ID != nil {
+		add(true, "askID("+p.Ask.ID.Field+"="+p.Ask.ID.Value+")")
 	}
 	add(p.Require, "require")
 	add(p.MissingCode, "missingCode")
@@ -564,7 +572,7 @@ func (p *Plan) constDeprecatedBy(c *Const) string {
 	switch {
 	case !c.Roots:
 		return ""
-	case c.Name == p.ListChangedMethod && p.ListChangedMethod != "":
+	case p.ListChanged != nil && c.Name == p.ListChanged.Method:
 		return p.ListChangedDeprecatedBy
 	}
 	return p.DeprecatedBy

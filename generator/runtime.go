@@ -58,13 +58,13 @@ var runtimeAPI = []runtimePart{
 	{func(p *Plan) bool { return p.Handlers }, []string{"RPCError", "CodeMethodNotFound", "CodeInvalidParams", "CodeInternalError"}},
 	{func(p *Plan) bool { return p.Direct }, []string{"ErrNoRootsCapability", "ErrNoAnswer", "DefaultTimeout"}},
 	{func(p *Plan) bool { return p.Direct && p.Paging != nil }, []string{"DefaultMaxPages", "ErrTooManyPages"}},
-	{func(p *Plan) bool { return p.Ask && p.Paging != nil }, []string{"ErrMorePages"}},
+	{func(p *Plan) bool { return p.Ask != nil && p.Paging != nil }, []string{"ErrMorePages"}},
 	{func(p *Plan) bool { return p.RootSet }, []string{
 		"RootSetOf", "RootSetOption", "ResolveSymlinks", "Bounds", "WindowsPaths", "ReadLimit", "MaxRoots",
 		"DefaultReadLimit", "DefaultMaxRoots", "ErrOutsideRoots", "ErrOutsideBounds", "ErrNotRegularFile", "ErrFileTooLarge",
 		"ErrNoDescriptors", "SetDescriptorBudget",
 	}},
-	{func(p *Plan) bool { return p.Ask }, []string{
+	{func(p *Plan) bool { return p.Ask != nil }, []string{
 		"StateSealer", "NewStateSealer", "StateKey", "StateSealerConfig", "StateBinding", "SalientParams",
 		"DefaultStateTTL", "MaxStateSize", "MaxStateClockSkew",
 		"ErrStateMissing", "ErrStateTampered", "ErrStateUnknownKey", "ErrStateWrongAudience",

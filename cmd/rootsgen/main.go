@@ -639,7 +639,7 @@ func listRevisions(stdout, stderr io.Writer) int {
 		}
 		f := m.Plan
 		notification := "no"
-		if f.ListChanged {
+		if f.ListChanged != nil {
 			notification = "notification"
 		}
 		capability := "roots{}"

@@ -69,7 +69,10 @@ func render(name, text string) ([]byte, error) {
 			return nil, fmt.Errorf("revision %s: %w", rev, err)
 		}
 		p := m.Plan
-		r := revision{Rev: rev, Pkg: Package(rev), Plan: p, Params: p.ParamsType, NotificationParams: p.NotificationParamsType}
+		r := revision{Rev: rev, Pkg: Package(rev), Plan: p, Params: p.ParamsType}
+		if p.ListChanged != nil {
+			r.NotificationParams = p.ListChanged.ParamsType
+		}
 		for _, t := range m.Types {
 			if !strings.Contains(t.Path, ".") && t.Kind == generator.KindStruct {
 				r.Definitions = append(r.Definitions, t)
