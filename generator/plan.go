@@ -52,10 +52,6 @@ type Plan struct {
 	Require bool
 	// MissingCode: the package declares CodeMissingRequiredClientCapability.
 	MissingCode bool
-	// CapabilitiesKey is the JSON name of the _meta member that declares
-	// the client's capabilities on each request, where Require; otherwise
-	// "".
-	CapabilitiesKey string
 	// VersionKey is the JSON name of the _meta member that names each
 	// request's protocol version, where requests carry it; otherwise "".
 	VersionKey string
@@ -423,9 +419,6 @@ func (pl *planner) require() bool {
 		{"RequestMetaObject", capabilities, "ClientCapabilities", "ClientCapabilities"},
 	} {
 		ok = pl.member(m.def, m.member, m.goName, m.typ, part) != nil && ok
-	}
-	if ok {
-		pl.p.CapabilitiesKey = capabilities
 	}
 	return ok
 }
