@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
@@ -29,7 +27,7 @@ import (
 // seen.
 func TestMCPGoClientOverHTTP(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
-	s, err := newServer(log.New(io.Discard, "", 0), nil, nil)
+	s, err := newServer(slog.New(slog.DiscardHandler), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -38,23 +39,24 @@ func main() {
 		return nil
 	})
 	flag.Parse()
-	logger := log.New(os.Stderr, "mcpgo-server: ", 0)
-	s, err := newServer(logger, allow, nil)
+	log.SetFlags(0)
+	log.SetPrefix("mcpgo-server: ")
+	s, err := newServer(slog.New(slog.NewTextHandler(os.Stderr, nil)), allow, nil)
 	if err != nil {
-		logger.Fatal(err)
+		log.Fatal(err)
 	}
 	if *addr != "" {
-		logger.Fatal(server.NewStreamableHTTPServer(s).Start(*addr))
+		log.Fatal(server.NewStreamableHTTPServer(s).Start(*addr))
 	}
 	if err := server.ServeStdio(s); err != nil {
-		logger.Fatal(err)
+		log.Fatal(err)
 	}
 }
 
 // roots wiring: begin
 
-func newServer(logger *log.Logger, allow []string, sealer *mcpgoroots.StateSealer) (*server.MCPServer, error) {
-	roots, err := mcpgoroots.New(mcpgoroots.Options{OnInvalidRoots: func(err error) { logger.Printf("roots left out: %v", err) }, Sealer: sealer})
+func newServer(logger *slog.Logger, allow []string, sealer *mcpgoroots.StateSealer) (*server.MCPServer, error) {
+	roots, err := mcpgoroots.New(mcpgoroots.Options{Logger: logger, Sealer: sealer})
 	if err != nil {
 		return nil, err // a kit without every revision mcp-go serves
 	}

@@ -286,13 +286,19 @@ func TestMCPGoClientReadFile(t *testing.T) {
 		if asks != want {
 			t.Errorf("the server sent roots/list %d times, want %d", asks, want)
 		}
-		// The root on another host is logged once per answer, not on
-		// every call served from a legacy session's cache; on 2026-07-28
-		// every call brings an answer. Counted once the server is done.
+		// The audit trail, counted once the server is done: the root on
+		// another host is logged once per list (each list's set is built
+		// once: on a legacy session per answer, on 2026-07-28 for the
+		// calls that bring the same list), not on every call; each path
+		// refused above, with the tool.
 		stop()
-		calls := count(t, transcript.String(), "<-", "method", "tools/call")
-		if n, want := strings.Count(stderr.String(), "roots left out"), map[string]int{"": calls / 2, "2025-06-18": 2}[version]; n != want {
-			t.Errorf("server logged %d left-out lists, want %d:\n%s", n, want, stderr)
+		if n := strings.Count(stderr.String(), `msg="roots: root left out"`); n != 2 {
+			t.Errorf("server logged %d roots left out, want 2, one per list:\n%s", n, stderr)
+		}
+		for _, p := range []string{filepath.Join(tr.Outside, "secret"), filepath.Join(tr.Other, "new.txt")} {
+			if !strings.Contains(stderr.String(), `msg="roots: path refused" op=open path=`+p+` reason=outside_roots`) {
+				t.Errorf("server did not log the refusal of %s:\n%s", p, stderr)
+			}
 		}
 		// Set announced the change where the revision has the
 		// notification, and only there.

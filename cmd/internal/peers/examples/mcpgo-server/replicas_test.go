@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
@@ -44,7 +42,7 @@ func TestReplicas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := newServer(log.New(io.Discard, "", 0), nil, sealer)
+		s, err := newServer(slog.New(slog.DiscardHandler), nil, sealer)
 		if err != nil {
 			t.Fatal(err)
 		}
