@@ -16,12 +16,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"reflect"
 	"testing"
 
 	"github.com/rootsgen/rootsgen/generated/roots20260728"
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"github.com/rootsgen/rootsgen/schema"
 )
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
 )
 
 // Session.DecodedRootSet serves a request that stands alone from what an
@@ -43,17 +44,17 @@ func decodedCases(rev rootsgate.Revision, dir string) []decodedCase {
 	return []decodedCase{
 		{"no capabilities", json.RawMessage(`{"name":"read_file",` + meta + `}}`),
 			rootsgate.DecodedRequest{Version: rev.Version}},
-		{"no roots capability", gateParams(rev, `{}`, nil),
+		{"no roots capability", testMeta.Params(rev, `{}`, nil),
 			rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true}},
-		{"roots capability null", gateParams(rev, `{"roots":null}`, nil),
+		{"roots capability null", testMeta.Params(rev, `{"roots":null}`, nil),
 			rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true}},
-		{"not answered", gateParams(rev, gateCaps(rev), nil),
+		{"not answered", testMeta.Params(rev, gatepeer.Caps(rev), nil),
 			rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true}},
-		{"answered", gateParams(rev, gateCaps(rev), answer(good)),
+		{"answered", testMeta.Params(rev, gatepeer.Caps(rev), answer(good)),
 			rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Answered: true, Answer: []rootsgate.Root{good}}},
-		{"answered with an invalid root", gateParams(rev, gateCaps(rev), answer(other, good)),
+		{"answered with an invalid root", testMeta.Params(rev, gatepeer.Caps(rev), answer(other, good)),
 			rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Answered: true, Answer: []rootsgate.Root{other, good}}},
-		{"answered with no roots", gateParams(rev, gateCaps(rev), answer()),
+		{"answered with no roots", testMeta.Params(rev, gatepeer.Caps(rev), answer()),
 			rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Answered: true, Answer: []rootsgate.Root{}}},
 	}
 }
@@ -92,7 +93,7 @@ func TestGateDecodedRootSetMatchesJSON(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range gateInputRevisions() {
 		t.Run(rev.Version, func(t *testing.T) {
-			dir, _ := rootDir(t)
+			dir, _ := gatepeer.RootDir(t)
 			for _, lenient := range []bool{true, false} {
 				for _, c := range decodedCases(rev, dir) {
 					viaJSON := outcome((&rootsgate.Session{Lenient: lenient}).RootSet(ctx, c.params))
@@ -143,7 +144,7 @@ func TestGateInputRequiredErrorRequestState(t *testing.T) {
 					t.Errorf("%s %s (sealed %t): RequestState %q, Result's %q", rev.Version, path, s.Sealer != nil, ir.RequestState, res.RequestState)
 				}
 			}
-			_, err := s.RootSet(rootsgate.WithStateBinding(ctx, bind), gateParams(rev, gateCaps(rev), nil))
+			_, err := s.RootSet(rootsgate.WithStateBinding(ctx, bind), testMeta.Params(rev, gatepeer.Caps(rev), nil))
 			check("as JSON", err)
 			_, err = s.DecodedRootSet(rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Binding: bind})
 			check("decoded", err)
@@ -162,12 +163,12 @@ func TestGateDecodedSealedState(t *testing.T) {
 	}
 	for _, rev := range gateInputRevisions() {
 		t.Run(rev.Version, func(t *testing.T) {
-			dir, _ := rootDir(t)
+			dir, _ := gatepeer.RootDir(t)
 			root := rootsgate.Root{URI: fileURI(dir)}
 			s := &rootsgate.Session{Sealer: sealer}
 			bind := rootsgate.StateBinding{Principal: "p", Method: "tools/call"}
 			ctx := rootsgate.WithStateBinding(ctx, bind)
-			salient, err := rootsgate.SalientParams(gateParams(rev, gateCaps(rev), nil))
+			salient, err := rootsgate.SalientParams(testMeta.Params(rev, gatepeer.Caps(rev), nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,7 +184,7 @@ func TestGateDecodedSealedState(t *testing.T) {
 			if !errors.As(err, &ir) {
 				t.Fatalf("first attempt: %v", err)
 			}
-			params := json.RawMessage(strings.TrimSuffix(string(gateRetryParams(rev, root)), "}") + `,"requestState":` + quote(ir.RequestState) + `}`)
+			params := json.RawMessage(strings.TrimSuffix(string(testMeta.RetryParams(rev, root)), "}") + `,"requestState":` + quote(ir.RequestState) + `}`)
 			if set, err := s.RootSet(ctx, params); err != nil {
 				t.Errorf("a decoded state retried as JSON: %v", err)
 			} else {
@@ -191,7 +192,7 @@ func TestGateDecodedSealedState(t *testing.T) {
 			}
 
 			// Sealed as JSON, opened decoded.
-			_, err = s.RootSet(ctx, gateParams(rev, gateCaps(rev), nil))
+			_, err = s.RootSet(ctx, testMeta.Params(rev, gatepeer.Caps(rev), nil))
 			if !errors.As(err, &ir) {
 				t.Fatalf("first attempt as JSON: %v", err)
 			}
@@ -249,7 +250,7 @@ func TestGateDecodedListSetShared(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range gateInputRevisions() {
 		t.Run(rev.Version, func(t *testing.T) {
-			dir, f := rootDir(t)
+			dir, f := gatepeer.RootDir(t)
 			root := rootsgate.Root{URI: fileURI(dir), Name: "r"}
 			s := &rootsgate.Session{}
 			read := func(set *rootsgate.RootSet, err error) string {
@@ -280,7 +281,7 @@ func TestGateDecodedListSetShared(t *testing.T) {
 			if got := read(s.DecodedRootSet(req)); got != "one" {
 				t.Errorf("the same list again, decoded: %q, want the set built for it first", got)
 			}
-			if got := read(s.RootSet(ctx, gateRetryParams(rev, root))); got != "one" {
+			if got := read(s.RootSet(ctx, testMeta.RetryParams(rev, root))); got != "one" {
 				t.Errorf("the same list again, as JSON: %q, want the set built for it first", got)
 			}
 			renamed := req
@@ -290,20 +291,6 @@ func TestGateDecodedListSetShared(t *testing.T) {
 			}
 		})
 	}
-}
-
-// rootDir makes a directory r whose f.txt says "one".
-func rootDir(t *testing.T) (dir, f string) {
-	t.Helper()
-	dir = filepath.Join(t.TempDir(), "r")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f = filepath.Join(dir, "f.txt")
-	if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir, f
 }
 
 // gateInputRevisions are the revisions where roots travel in inputRequests.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
 )
 
 // BenchmarkGateSessionRootSet is a tool call on a session whose client
@@ -29,8 +30,8 @@ func BenchmarkGateSessionRootSet(b *testing.B) {
 		}
 		list = append(list, rootsgate.Root{URI: fileURI(root)})
 	}
-	peer := newGatePeer(list...)
-	sess := &rootsgate.Session{Request: peer.request(rev.Version)}
+	peer := gatepeer.New(list...)
+	sess := &rootsgate.Session{Request: peer.Request(rev.Version)}
 	if err := sess.Initialize(rev.Version, json.RawMessage(`{"roots":{"listChanged":true}}`)); err != nil {
 		b.Fatal(err)
 	}
@@ -49,19 +50,9 @@ func BenchmarkGateSessionRootSet(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	if n := peer.asks.Load(); n != 1 {
+	if n := peer.Asks.Load(); n != 1 {
 		b.Fatalf("%d roots/list requests, want 1", n)
 	}
-}
-
-// gateRetryParams are the params of a retried request under rev that
-// carries roots in inputResponses under the default key.
-func gateRetryParams(rev rootsgate.Revision, roots ...rootsgate.Root) json.RawMessage {
-	answer, err := json.Marshal(map[string]any{rootsgate.DefaultInputKey: map[string]any{"roots": roots}})
-	if err != nil {
-		panic(err)
-	}
-	return gateParams(rev, gateCaps(rev), answer)
 }
 
 // benchRoots makes n root directories under base, the first holding a
@@ -103,7 +94,7 @@ func BenchmarkGateListSet(b *testing.B) {
 		for i, u := range uris {
 			list[i] = rootsgate.Root{URI: u}
 		}
-		params := gateRetryParams(rev, list...)
+		params := testMeta.RetryParams(rev, list...)
 		sess := &rootsgate.Session{}
 		ctx := context.Background()
 		b.Run(fmt.Sprintf("roots=%d", n), func(b *testing.B) {

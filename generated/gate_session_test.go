@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
 )
 
 // These tests run the gate's server side, Session, against the gate's
@@ -27,80 +27,16 @@ import (
 
 const versionKey = "io.modelcontextprotocol/protocolVersion"
 
-// gatePeer is the client at the other end of a Session: a rootsgate.Client
-// whose roots the test changes.
-type gatePeer struct {
-	mu     sync.Mutex
-	roots  []rootsgate.Root
-	asks   atomic.Int32 // roots/list requests received
-	client rootsgate.Client
-}
-
-func newGatePeer(roots ...rootsgate.Root) *gatePeer {
-	p := &gatePeer{roots: roots}
-	p.client = rootsgate.Client{ListChanged: true, ListRoots: func(context.Context) ([]rootsgate.Root, error) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.roots, nil
-	}}
-	return p
-}
-
-func (p *gatePeer) set(roots ...rootsgate.Root) {
-	p.mu.Lock()
-	p.roots = roots
-	p.mu.Unlock()
-}
-
-// request is the Session's Request: the peer answers roots/list.
-func (p *gatePeer) request(version string) func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-		p.asks.Add(1)
-		return p.client.HandleRequest(ctx, version, method, params)
-	}
-}
-
-// gateCaps is the client capabilities object declaring roots under rev.
-func gateCaps(rev rootsgate.Revision) string {
-	if rev.ListChanged {
-		return `{"roots":{"listChanged":true}}`
-	}
-	return `{"roots":{}}`
-}
-
-// gateParams are the params of a tools/call under rev: where requests
-// carry their version and capabilities, with _meta and, when responses is
-// not nil, inputResponses.
-func gateParams(rev rootsgate.Revision, caps string, responses json.RawMessage) json.RawMessage {
-	if rev.DirectRequest {
-		return json.RawMessage(`{"name":"read_file","arguments":{}}`)
-	}
-	p := `{"name":"read_file","arguments":{},"_meta":{"` + versionKey + `":"` + rev.Version + `","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
-	if responses != nil {
-		p += `,"inputResponses":` + string(responses)
-	}
-	return json.RawMessage(p + "}")
-}
-
-// gateSession is a session for rev whose client is peer and declared caps.
-func gateSession(t *testing.T, rev rootsgate.Revision, peer *gatePeer, caps string) *rootsgate.Session {
-	t.Helper()
-	sess := &rootsgate.Session{Request: peer.request(rev.Version)}
-	if rev.DirectRequest {
-		if err := sess.Initialize(rev.Version, json.RawMessage(caps)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return sess
-}
+// testMeta names the _meta members where requests stand alone.
+var testMeta = gatepeer.Meta{VersionKey: versionKey, CapsKey: "io.modelcontextprotocol/clientCapabilities"}
 
 // gateAsk asks for roots as a server does on every revision, and plays the
 // client's part when the answer is an input_required result: it answers
 // the inputRequests with the peer and retries. rounds counts the
 // input_required results.
-func gateAsk(t *testing.T, ctx context.Context, sess *rootsgate.Session, peer *gatePeer, rev rootsgate.Revision, caps string) (roots []rootsgate.Root, rounds int, err error) {
+func gateAsk(t *testing.T, ctx context.Context, sess *rootsgate.Session, peer *gatepeer.Peer, rev rootsgate.Revision, caps string) (roots []rootsgate.Root, rounds int, err error) {
 	t.Helper()
-	roots, err = sess.Roots(ctx, gateParams(rev, caps, nil))
+	roots, err = sess.Roots(ctx, testMeta.Params(rev, caps, nil))
 	var ir *rootsgate.InputRequiredError
 	if !errors.As(err, &ir) {
 		return roots, 0, err
@@ -118,11 +54,11 @@ func gateAsk(t *testing.T, ctx context.Context, sess *rootsgate.Session, peer *g
 	if err := json.Unmarshal(ir.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	responses, others, err := peer.client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
+	responses, others, err := peer.Client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
 	if err != nil || others != nil {
 		t.Fatalf("AnswerInputRequests: %v, others %q", err, others)
 	}
-	roots, err = sess.Roots(ctx, gateParams(rev, caps, responses))
+	roots, err = sess.Roots(ctx, testMeta.Params(rev, caps, responses))
 	return roots, 1, err
 }
 
@@ -144,9 +80,9 @@ func TestGateSessionRoots(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range rootsgate.Revisions() {
 		t.Run(rev.Version, func(t *testing.T) {
-			peer := newGatePeer(gateRootsA...)
-			caps := gateCaps(rev)
-			sess := gateSession(t, rev, peer, caps)
+			peer := gatepeer.New(gateRootsA...)
+			caps := gatepeer.Caps(rev)
+			sess := peer.Session(t, rev, caps)
 			var changed atomic.Int32
 			sess.OnListChanged = func(context.Context) error { changed.Add(1); return nil }
 			if rev.DirectRequest {
@@ -163,11 +99,11 @@ func TestGateSessionRoots(t *testing.T) {
 				if rev.InputRequests && rounds != 1 {
 					t.Errorf("call %d: %d input_required rounds, want 1 on each request", i, rounds)
 				}
-				if rev.DirectRequest && (rounds != 0 || peer.asks.Load() != 1) {
-					t.Errorf("call %d: %d rounds, %d roots/list requests; want 0 and 1 (the cache serves the second call)", i, rounds, peer.asks.Load())
+				if rev.DirectRequest && (rounds != 0 || peer.Asks.Load() != 1) {
+					t.Errorf("call %d: %d rounds, %d roots/list requests; want 0 and 1 (the cache serves the second call)", i, rounds, peer.Asks.Load())
 				}
 			}
-			peer.set(gateRootsB...)
+			peer.Set(gateRootsB...)
 			if rev.ListChanged {
 				if err := sess.HandleNotification(ctx, "notifications/roots/list_changed", nil); err != nil {
 					t.Fatal(err)
@@ -180,15 +116,15 @@ func TestGateSessionRoots(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(roots, gateRootsB) {
 				t.Errorf("after the change: Roots = %+v, %v; want %+v", roots, err, gateRootsB)
 			}
-			if rev.DirectRequest && peer.asks.Load() != 2 {
-				t.Errorf("%d roots/list requests, want 2", peer.asks.Load())
+			if rev.DirectRequest && peer.Asks.Load() != 2 {
+				t.Errorf("%d roots/list requests, want 2", peer.Asks.Load())
 			}
-			if rev.InputRequests && peer.asks.Load() != 0 {
-				t.Errorf("%d roots/list requests sent where roots/list is embedded", peer.asks.Load())
+			if rev.InputRequests && peer.Asks.Load() != 0 {
+				t.Errorf("%d roots/list requests sent where roots/list is embedded", peer.Asks.Load())
 			}
 			// Invalidate drops the cache too.
 			sess.Invalidate()
-			peer.set(gateRootsA...)
+			peer.Set(gateRootsA...)
 			if roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
 				t.Errorf("after Invalidate: Roots = %+v, %v", roots, err)
 			}
@@ -203,10 +139,10 @@ func TestGateSessionNoCapability(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range rootsgate.Revisions() {
 		t.Run(rev.Version, func(t *testing.T) {
-			peer := newGatePeer(gateRootsA...)
-			sess := gateSession(t, rev, peer, `{}`)
+			peer := gatepeer.New(gateRootsA...)
+			sess := peer.Session(t, rev, `{}`)
 			for _, responses := range []json.RawMessage{nil, json.RawMessage(`{"roots":{"roots":[]}}`)} {
-				roots, err := sess.Roots(ctx, gateParams(rev, `{}`, responses))
+				roots, err := sess.Roots(ctx, testMeta.Params(rev, `{}`, responses))
 				if !errors.Is(err, rootsgate.ErrNoRootsCapability) || roots != nil {
 					t.Fatalf("Roots = %v, %v; want ErrNoRootsCapability", roots, err)
 				}
@@ -226,7 +162,7 @@ func TestGateSessionNoCapability(t *testing.T) {
 					t.Errorf("error member %s, HTTP %d, version %s; want %s, 400, %s", got, missing.HTTPStatus(), missing.Version, want, rev.Version)
 				}
 			}
-			if n := peer.asks.Load(); n != 0 {
+			if n := peer.Asks.Load(); n != 0 {
 				t.Errorf("%d roots/list requests sent to a client without roots", n)
 			}
 		})
@@ -260,7 +196,7 @@ func TestGateRootFidelity(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range rootsgate.Revisions() {
 		t.Run(rev.Version, func(t *testing.T) {
-			c := newGatePeer(gateRootsA...).client
+			c := gatepeer.New(gateRootsA...).Client
 			var answer json.RawMessage
 			if rev.DirectRequest {
 				out, err := c.HandleRequest(ctx, rev.Version, "roots/list", nil)
@@ -273,7 +209,7 @@ func TestGateRootFidelity(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				answer = gateParams(rev, `{"roots":{}}`, out)
+				answer = testMeta.Params(rev, `{"roots":{}}`, out)
 			}
 			for _, member := range []string{`"_meta":{"k":"v"}`, `"x-color":"blue"`} {
 				if !strings.Contains(string(answer), member) {
@@ -368,8 +304,8 @@ func TestGateSessionMaxAge(t *testing.T) {
 					{`{"roots":{"listChanged":true}}`, 0, [3]int32{1, 1, 1}},
 					{`{"roots":{"listChanged":true}}`, time.Minute, [3]int32{1, 1, 2}},
 				} {
-					peer := newGatePeer(gateRootsA...)
-					sess := &rootsgate.Session{Request: peer.request(rev.Version), MaxAge: c.maxAge}
+					peer := gatepeer.New(gateRootsA...)
+					sess := &rootsgate.Session{Request: peer.Request(rev.Version), MaxAge: c.maxAge}
 					if err := sess.Initialize(rev.Version, json.RawMessage(c.caps)); err != nil {
 						t.Fatal(err)
 					}
@@ -381,7 +317,7 @@ func TestGateSessionMaxAge(t *testing.T) {
 								t.Fatalf("Roots = %+v, %v", roots, err)
 							}
 						}
-						got[i] = peer.asks.Load()
+						got[i] = peer.Asks.Load()
 					}
 					if got != c.want {
 						t.Errorf("caps %s, MaxAge %v: requests after each step %v, want %v", c.caps, c.maxAge, got, c.want)
@@ -408,11 +344,11 @@ func TestGateSessionLenient(t *testing.T) {
 					OnInvalidRoots: func(err error) { reported = append(reported, err) },
 				}
 				if rev.DirectRequest {
-					if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+					if err := sess.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 						t.Fatal(err)
 					}
 				}
-				roots, err := sess.Roots(context.Background(), gateParams(rev, gateCaps(rev), json.RawMessage(`{"roots":`+answer+`}`)))
+				roots, err := sess.Roots(context.Background(), testMeta.Params(rev, gatepeer.Caps(rev), json.RawMessage(`{"roots":`+answer+`}`)))
 				if !lenient {
 					if err == nil || roots != nil || !strings.Contains(err.Error(), "roots[1].uri") || reported != nil {
 						t.Errorf("strict: %+v, %v, reported %v; want an error naming roots[1].uri", roots, err, reported)
@@ -443,8 +379,8 @@ func TestGateSessionCapabilitiesOmitted(t *testing.T) {
 		}
 		served++
 		t.Run(rev.Version, func(t *testing.T) {
-			peer := newGatePeer(gateRootsA...)
-			sess := gateSession(t, rev, peer, `{}`)
+			peer := gatepeer.New(gateRootsA...)
+			sess := peer.Session(t, rev, `{}`)
 			version := `"` + versionKey + `":"` + rev.Version + `"`
 			const capsKey = `"io.modelcontextprotocol/clientCapabilities"`
 			for _, tc := range []struct{ params, reason string }{
@@ -492,7 +428,7 @@ func TestGateSessionCapabilitiesOmitted(t *testing.T) {
 			if !errors.Is(err, rootsgate.ErrUnknownVersion) {
 				t.Errorf("no _meta: Roots = %v; want ErrUnknownVersion", err)
 			}
-			if n := peer.asks.Load(); n != 0 {
+			if n := peer.Asks.Load(); n != 0 {
 				t.Errorf("%d roots/list requests sent", n)
 			}
 		})

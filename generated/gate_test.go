@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 	"github.com/rootsgen/rootsgen/generator"
+	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
 	"github.com/rootsgen/rootsgen/schema"
 )
 

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
 )
 
 // auditLog is a logger whose records the test reads back.
@@ -174,9 +175,9 @@ func TestAuditNothingWithoutLogger(t *testing.T) {
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(log.logger())
 	r, outside := auditTree(t)
-	peer := newGatePeer(rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: "https://bad"})
-	sess := &rootsrt.Session{Request: peer.request(legacyVersion), Lenient: true}
-	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+	peer := gatepeer.New(rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: "https://bad"})
+	sess := &rootsrt.Session{Request: peer.Request(legacyVersion), Lenient: true}
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gatepeer.Caps(legacyRev.Revision))); err != nil {
 		t.Fatal(err)
 	}
 	defer sess.Close()
@@ -205,10 +206,10 @@ func TestAuditSession(t *testing.T) {
 	r, outside := auditTree(t)
 	var log auditLog
 	elsewhere := t.TempDir() // in none of the bounds
-	peer := newGatePeer(rootsrt.Root{URI: "https://bad"}, rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: fileURI(elsewhere)})
+	peer := gatepeer.New(rootsrt.Root{URI: "https://bad"}, rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: fileURI(elsewhere)})
 	bounds := rootsrt.Bounds(r)
-	sess := &rootsrt.Session{Request: peer.request(legacyVersion), Lenient: true, Logger: log.logger().With("session", "s1")}
-	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+	sess := &rootsrt.Session{Request: peer.Request(legacyVersion), Lenient: true, Logger: log.logger().With("session", "s1")}
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gatepeer.Caps(legacyRev.Revision))); err != nil {
 		t.Fatal(err)
 	}
 	defer sess.Close()
@@ -312,7 +313,7 @@ func TestAuditFailedRoundTripAtWarn(t *testing.T) {
 		},
 		Logger: slog.New(slog.NewJSONHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
-	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gatepeer.Caps(legacyRev.Revision))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sess.Roots(context.Background(), nil); err == nil {
@@ -338,7 +339,7 @@ func TestAuditListIndexes(t *testing.T) {
 	before := rootsrt.ReadStats()
 	list := []rootsrt.Root{{URI: "https://bad"}, {URI: fileURI(r)}, {URI: fileURI(t.TempDir())}}
 	for range 2 {
-		set, err := sess.RootSet(context.Background(), gateRetryParams(inputRev.Revision, list...), rootsrt.Bounds(r))
+		set, err := sess.RootSet(context.Background(), testMeta.RetryParams(inputRev.Revision, list...), rootsrt.Bounds(r))
 		// The error names what the set refused; the revision's refusals go
 		// to OnInvalidRoots.
 		if set == nil || err == nil || !strings.Contains(err.Error(), "roots[2]") || strings.Contains(err.Error(), "roots[0]") || strings.Contains(err.Error(), "roots[1]") {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
 )
 
 // migrateTree is a server directory bound holding f.txt ("bound") and a
@@ -46,10 +47,10 @@ func newMigrateTree(t *testing.T) migrateTree {
 // migrateSet is what RootSet gives a tool on rev: for a request that
 // stands alone, after the client answered the input_required result, as
 // a client that declared caps does.
-func migrateSet(t *testing.T, sess *rootsrt.Session, peer *gatePeer, rev rootsrt.Revision, caps string, opts ...rootsrt.RootSetOption) (*rootsrt.RootSet, int, error) {
+func migrateSet(t *testing.T, sess *rootsrt.Session, peer *gatepeer.Peer, rev rootsrt.Revision, caps string, opts ...rootsrt.RootSetOption) (*rootsrt.RootSet, int, error) {
 	t.Helper()
 	ctx := context.Background()
-	set, err := sess.RootSet(ctx, gateParams(rev, caps, nil), opts...)
+	set, err := sess.RootSet(ctx, testMeta.Params(rev, caps, nil), opts...)
 	var ir *rootsrt.InputRequiredError
 	if !errors.As(err, &ir) {
 		return set, 0, err
@@ -60,11 +61,11 @@ func migrateSet(t *testing.T, sess *rootsrt.Session, peer *gatePeer, rev rootsrt
 	if err := json.Unmarshal(ir.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	responses, _, err := peer.client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
+	responses, _, err := peer.Client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err = sess.RootSet(ctx, gateParams(rev, caps, responses), opts...)
+	set, err = sess.RootSet(ctx, testMeta.Params(rev, caps, responses), opts...)
 	return set, 1, err
 }
 
@@ -104,12 +105,12 @@ func TestGateFallBackToBounds(t *testing.T) {
 			asked bool
 		}{
 			{"no roots declared", `{}`, true, []string{"bound", "sub", "refused: bounds"}, false},
-			{"roots given", gateCaps(rev), true, []string{"refused", "sub", "refused"}, true},
-			{"not asked", gateCaps(rev), false, []string{"bound", "sub", "refused: bounds"}, false},
+			{"roots given", gatepeer.Caps(rev), true, []string{"refused", "sub", "refused"}, true},
+			{"not asked", gatepeer.Caps(rev), false, []string{"bound", "sub", "refused: bounds"}, false},
 		} {
 			t.Run(rev.Version+"/"+c.name, func(t *testing.T) {
-				peer := newGatePeer(rootsrt.Root{URI: fileURI(m.sub), Name: "sub"})
-				sess := gateSession(t, rev, peer, c.caps)
+				peer := gatepeer.New(rootsrt.Root{URI: fileURI(m.sub), Name: "sub"})
+				sess := peer.Session(t, rev, c.caps)
 				sess.FallBackToBounds = true
 				sess.Ask = func(r rootsrt.Revision) bool {
 					if r.Version != rev.Version {
@@ -130,8 +131,8 @@ func TestGateFallBackToBounds(t *testing.T) {
 					}
 					set.Close()
 				}
-				if asked := peer.asks.Load() > 0; asked != (c.asked && rev.DirectRequest) {
-					t.Errorf("roots/list sent %d times", peer.asks.Load())
+				if asked := peer.Asks.Load() > 0; asked != (c.asked && rev.DirectRequest) {
+					t.Errorf("roots/list sent %d times", peer.Asks.Load())
 				}
 			})
 		}
@@ -143,20 +144,20 @@ func TestGateFallBackToBounds(t *testing.T) {
 // Ask chose not to ask has no roots.
 func TestGateFallBackNeedsBounds(t *testing.T) {
 	for _, rev := range gateRevisions {
-		peer := newGatePeer()
-		sess := gateSession(t, rev, peer, `{}`)
+		peer := gatepeer.New()
+		sess := peer.Session(t, rev, `{}`)
 		sess.FallBackToBounds = true
 		set, _, err := migrateSet(t, sess, peer, rev, `{}`)
 		if set != nil || !errors.Is(err, rootsrt.ErrNoRootsCapability) || !strings.Contains(err.Error(), "no Bounds option") {
 			t.Errorf("%s: fallback without Bounds: %v, %v", rev.Version, set, err)
 		}
-		sess = gateSession(t, rev, peer, gateCaps(rev))
+		sess = peer.Session(t, rev, gatepeer.Caps(rev))
 		sess.Ask = func(rootsrt.Revision) bool { return false }
-		set, _, err = migrateSet(t, sess, peer, rev, gateCaps(rev), rootsrt.Bounds(t.TempDir()))
+		set, _, err = migrateSet(t, sess, peer, rev, gatepeer.Caps(rev), rootsrt.Bounds(t.TempDir()))
 		if set != nil || !errors.Is(err, rootsrt.ErrNoRootsCapability) || !strings.Contains(err.Error(), "chose not to ask clients of this revision") {
 			t.Errorf("%s: not asked, no fallback: %v, %v", rev.Version, set, err)
 		}
-		if n := peer.asks.Load(); n != 0 {
+		if n := peer.Asks.Load(); n != 0 {
 			t.Errorf("%s: roots/list sent %d times", rev.Version, n)
 		}
 	}
@@ -169,7 +170,7 @@ func TestGateFallBackOnlyWithoutRoots(t *testing.T) {
 		return nil, &rootsrt.RPCError{Code: -32603, Message: "broken"}
 	}}
 	defer sess.Close()
-	if err := sess.Initialize(legacyVersion, json.RawMessage(gateCaps(legacyRev.Revision))); err != nil {
+	if err := sess.Initialize(legacyVersion, json.RawMessage(gatepeer.Caps(legacyRev.Revision))); err != nil {
 		t.Fatal(err)
 	}
 	set, err := sess.RootSet(context.Background(), nil, rootsrt.Bounds(t.TempDir()))
@@ -238,9 +239,9 @@ func TestGateOnDeprecatedRoots(t *testing.T) {
 			name string
 			caps string
 			ask  bool
-		}{{"roots", gateCaps(rev), true}, {"no roots", `{}`, true}, {"not asked", gateCaps(rev), false}} {
-			peer := newGatePeer(rootsrt.Root{URI: fileURI(m.sub)})
-			sess := gateSession(t, rev, peer, c.caps)
+		}{{"roots", gatepeer.Caps(rev), true}, {"no roots", `{}`, true}, {"not asked", gatepeer.Caps(rev), false}} {
+			peer := gatepeer.New(rootsrt.Root{URI: fileURI(m.sub)})
+			sess := peer.Session(t, rev, c.caps)
 			sess.FallBackToBounds = true
 			sess.Ask = func(rootsrt.Revision) bool { return c.ask }
 			var mu sync.Mutex

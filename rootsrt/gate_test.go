@@ -26,95 +26,22 @@ import (
 
 	"github.com/rootsgen/rootsgen/rootsrt"
 	"github.com/rootsgen/rootsgen/rootsrt/rtimpl"
+	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
 )
 
 var gateRevisions = []rootsrt.Revision{legacyRev.Revision, quietRev.Revision, inputRev.Revision}
 
-// gatePeer is the client at the other end of a Session: a rootsrt.Client
-// whose roots the test changes.
-type gatePeer struct {
-	mu     sync.Mutex
-	roots  []rootsrt.Root
-	asks   atomic.Int32 // roots/list requests received
-	client rootsrt.Client
-}
-
-func newGatePeer(roots ...rootsrt.Root) *gatePeer {
-	p := &gatePeer{roots: roots}
-	p.client = rootsrt.Client{ListChanged: true, ListRoots: func(context.Context) ([]rootsrt.Root, error) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.roots, nil
-	}}
-	return p
-}
-
-func (p *gatePeer) set(roots ...rootsrt.Root) {
-	p.mu.Lock()
-	p.roots = roots
-	p.mu.Unlock()
-}
-
-// request is the Session's Request: the peer answers roots/list.
-func (p *gatePeer) request(version string) func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
-	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-		p.asks.Add(1)
-		return p.client.HandleRequest(ctx, version, method, params)
-	}
-}
-
-// gateCaps is the client capabilities object declaring roots under rev.
-func gateCaps(rev rootsrt.Revision) string {
-	if rev.ListChanged {
-		return `{"roots":{"listChanged":true}}`
-	}
-	return `{"roots":{}}`
-}
-
-// gateParams are the params of a tools/call under rev: where requests
-// carry their version and capabilities, with _meta and, when responses is
-// not nil, inputResponses.
-func gateParams(rev rootsrt.Revision, caps string, responses json.RawMessage) json.RawMessage {
-	if rev.DirectRequest {
-		return json.RawMessage(`{"name":"read_file","arguments":{}}`)
-	}
-	p := `{"name":"read_file","arguments":{},"_meta":{"` + testVersionKey + `":"` + rev.Version + `","` + testCapsKey + `":` + caps + `}`
-	if responses != nil {
-		p += `,"inputResponses":` + string(responses)
-	}
-	return json.RawMessage(p + "}")
-}
-
-// gateRetryParams are the params of a retried request under rev that
-// carries roots in inputResponses under the default key.
-func gateRetryParams(rev rootsrt.Revision, roots ...rootsrt.Root) json.RawMessage {
-	answer, err := json.Marshal(map[string]any{rootsrt.DefaultInputKey: map[string]any{"roots": roots}})
-	if err != nil {
-		panic(err)
-	}
-	return gateParams(rev, gateCaps(rev), answer)
-}
-
-// gateSession is a session for rev whose client is peer and declared caps.
-func gateSession(t *testing.T, rev rootsrt.Revision, peer *gatePeer, caps string) *rootsrt.Session {
-	t.Helper()
-	sess := &rootsrt.Session{Request: peer.request(rev.Version)}
-	if rev.DirectRequest {
-		if err := sess.Initialize(rev.Version, json.RawMessage(caps)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() { sess.Close() })
-	return sess
-}
+// testMeta names the _meta members of the made-up revisions where
+// requests stand alone.
+var testMeta = gatepeer.Meta{VersionKey: testVersionKey, CapsKey: testCapsKey}
 
 // gateAsk asks for roots as a server does on every revision, and plays the
 // client's part when the answer is an input_required result: it answers
 // the inputRequests with the peer and retries. rounds counts the
 // input_required results.
-func gateAsk(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer *gatePeer, rev rootsrt.Revision, caps string) (roots []rootsrt.Root, rounds int, err error) {
+func gateAsk(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer *gatepeer.Peer, rev rootsrt.Revision, caps string) (roots []rootsrt.Root, rounds int, err error) {
 	t.Helper()
-	roots, err = sess.Roots(ctx, gateParams(rev, caps, nil))
+	roots, err = sess.Roots(ctx, testMeta.Params(rev, caps, nil))
 	var ir *rootsrt.InputRequiredError
 	if !errors.As(err, &ir) {
 		return roots, 0, err
@@ -128,11 +55,11 @@ func gateAsk(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer *gat
 	if err := json.Unmarshal(ir.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	responses, others, err := peer.client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
+	responses, others, err := peer.Client.AnswerInputRequests(ctx, rev.Version, res.InputRequests)
 	if err != nil || others != nil {
 		t.Fatalf("AnswerInputRequests: %v, others %q", err, others)
 	}
-	roots, err = sess.Roots(ctx, gateParams(rev, caps, responses))
+	roots, err = sess.Roots(ctx, testMeta.Params(rev, caps, responses))
 	return roots, 1, err
 }
 
@@ -180,7 +107,7 @@ func TestGateRevisionsIsACopy(t *testing.T) {
 // The Client takes the path each version has, and refuses the others.
 func TestGateClientPaths(t *testing.T) {
 	ctx := context.Background()
-	c := newGatePeer(gateRootsB...).client
+	c := gatepeer.New(gateRootsB...).Client
 	inputRequests := json.RawMessage(`{"r":{"method":"roots/list"},"e":{"method":"elicitation/create"}}`)
 	for _, rev := range gateRevisions {
 		out, err := c.HandleRequest(ctx, rev.Version, "roots/list", nil)
@@ -244,7 +171,7 @@ func TestGateAskAndAnswer(t *testing.T) {
 				if ask.Method != "" || ask.Params != nil || string(ask.InputRequired) != want {
 					t.Errorf("AskForRoots = %+v, want InputRequired %s", ask, want)
 				}
-				answer = gateParams(rev, `{"roots":{}}`, json.RawMessage(`{"k":`+roots+`}`))
+				answer = testMeta.Params(rev, `{"roots":{}}`, json.RawMessage(`{"k":`+roots+`}`))
 			}
 			if got, err := rtimpl.RootsFromAnswer(rev.Version, answer, "k", false); err == nil || got != nil || !strings.Contains(err.Error(), "roots[1].uri") {
 				t.Errorf("strict: %v, %v; want an error naming roots[1].uri and no roots", got, err)
@@ -282,10 +209,10 @@ func TestGateSessionRoots(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range gateRevisions {
 		t.Run(rev.Version, func(t *testing.T) {
-			peer := newGatePeer(gateRootsA...)
-			caps := gateCaps(rev)
+			peer := gatepeer.New(gateRootsA...)
+			caps := gatepeer.Caps(rev)
 			var changed atomic.Int32
-			sess := &rootsrt.Session{Request: peer.request(rev.Version), OnListChanged: func(context.Context) error { changed.Add(1); return nil }}
+			sess := &rootsrt.Session{Request: peer.Request(rev.Version), OnListChanged: func(context.Context) error { changed.Add(1); return nil }}
 			if rev.DirectRequest {
 				if err := sess.Initialize(rev.Version, json.RawMessage(caps)); err != nil || sess.Version() != rev.Version {
 					t.Fatalf("Initialize: %v; Version() = %q", err, sess.Version())
@@ -301,12 +228,12 @@ func TestGateSessionRoots(t *testing.T) {
 				if rev.InputRequests && rounds != 1 {
 					t.Errorf("call %d: %d input_required rounds, want 1 on each request", i, rounds)
 				}
-				if rev.DirectRequest && (rounds != 0 || peer.asks.Load() != int32(i+1) && !rev.ListChanged || peer.asks.Load() != 1 && rev.ListChanged) {
-					t.Errorf("call %d: %d rounds, %d roots/list requests", i, rounds, peer.asks.Load())
+				if rev.DirectRequest && (rounds != 0 || peer.Asks.Load() != int32(i+1) && !rev.ListChanged || peer.Asks.Load() != 1 && rev.ListChanged) {
+					t.Errorf("call %d: %d rounds, %d roots/list requests", i, rounds, peer.Asks.Load())
 				}
 			}
-			asked := peer.asks.Load()
-			peer.set(gateRootsB...)
+			asked := peer.Asks.Load()
+			peer.Set(gateRootsB...)
 			if err := sess.HandleNotification(ctx, listChangedMethod, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -317,11 +244,11 @@ func TestGateSessionRoots(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(roots, gateRootsB) {
 				t.Errorf("after the change: Roots = %+v, %v; want %+v", roots, err, gateRootsB)
 			}
-			if rev.DirectRequest && peer.asks.Load() != asked+1 || rev.InputRequests && peer.asks.Load() != 0 {
-				t.Errorf("%d roots/list requests", peer.asks.Load())
+			if rev.DirectRequest && peer.Asks.Load() != asked+1 || rev.InputRequests && peer.Asks.Load() != 0 {
+				t.Errorf("%d roots/list requests", peer.Asks.Load())
 			}
 			sess.Invalidate()
-			peer.set(gateRootsA...)
+			peer.Set(gateRootsA...)
 			if roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
 				t.Errorf("after Invalidate: Roots = %+v, %v", roots, err)
 			}
@@ -335,10 +262,10 @@ func TestGateSessionRoots(t *testing.T) {
 func TestGateSessionNoCapability(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range gateRevisions {
-		peer := newGatePeer(gateRootsA...)
-		sess := gateSession(t, rev, peer, `{}`)
+		peer := gatepeer.New(gateRootsA...)
+		sess := peer.Session(t, rev, `{}`)
 		for _, responses := range []json.RawMessage{nil, json.RawMessage(`{"roots":{"roots":[]}}`)} {
-			roots, err := sess.Roots(ctx, gateParams(rev, `{}`, responses))
+			roots, err := sess.Roots(ctx, testMeta.Params(rev, `{}`, responses))
 			if !errors.Is(err, rootsrt.ErrNoRootsCapability) || roots != nil || !strings.HasPrefix(err.Error(), rev.Version+": ") {
 				t.Fatalf("%s: Roots = %v, %v; want ErrNoRootsCapability", rev.Version, roots, err)
 			}
@@ -351,7 +278,7 @@ func TestGateSessionNoCapability(t *testing.T) {
 				t.Errorf("%s: %+v, HTTP %d", rev.Version, missing, missing.HTTPStatus())
 			}
 		}
-		if n := peer.asks.Load(); n != 0 {
+		if n := peer.Asks.Load(); n != 0 {
 			t.Errorf("%s: %d roots/list requests sent to a client without roots", rev.Version, n)
 		}
 	}
@@ -402,7 +329,7 @@ func TestGateSessionVersions(t *testing.T) {
 	meta := func(v string) json.RawMessage {
 		return json.RawMessage(`{"_meta":{"` + testVersionKey + `":` + v + `,"` + testCapsKey + `":{"roots":{}}}}`)
 	}
-	fresh := &rootsrt.Session{Request: newGatePeer().request("")}
+	fresh := &rootsrt.Session{Request: gatepeer.New().Request("")}
 	for _, c := range []struct {
 		params json.RawMessage
 		want   error
@@ -425,7 +352,7 @@ func TestGateSessionVersions(t *testing.T) {
 		}
 	}
 	for _, rev := range gateRevisions {
-		err := (&rootsrt.Session{Request: newGatePeer().request(rev.Version)}).Initialize(rev.Version, nil)
+		err := (&rootsrt.Session{Request: gatepeer.New().Request(rev.Version)}).Initialize(rev.Version, nil)
 		if rev.DirectRequest != (err == nil) || err != nil && !errors.Is(err, rootsrt.ErrWrongPath) {
 			t.Errorf("Initialize(%s) = %v", rev.Version, err)
 		}
@@ -435,7 +362,7 @@ func TestGateSessionVersions(t *testing.T) {
 		if err := (&rootsrt.Session{}).Initialize(rev.Version, json.RawMessage(`{"roots":{}}`)); err == nil {
 			t.Errorf("Initialize(%s) without Request succeeded", rev.Version)
 		}
-		if err := (&rootsrt.Session{Request: newGatePeer().request(rev.Version)}).Initialize(rev.Version, json.RawMessage(`{"roots":[]}`)); err == nil || !strings.Contains(err.Error(), "client capabilities") {
+		if err := (&rootsrt.Session{Request: gatepeer.New().Request(rev.Version)}).Initialize(rev.Version, json.RawMessage(`{"roots":[]}`)); err == nil || !strings.Contains(err.Error(), "client capabilities") {
 			t.Errorf("Initialize(%s) of malformed capabilities: %v", rev.Version, err)
 		}
 	}
@@ -476,9 +403,9 @@ func TestGateSessionVersions(t *testing.T) {
 func TestGateSessionInitializedVersionDecides(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range []rootsrt.Revision{legacyRev.Revision, quietRev.Revision} {
-		for _, caps := range []string{`{}`, gateCaps(rev)} {
-			peer := newGatePeer(gateRootsB...)
-			sess := gateSession(t, rev, peer, caps)
+		for _, caps := range []string{`{}`, gatepeer.Caps(rev)} {
+			peer := gatepeer.New(gateRootsB...)
+			sess := peer.Session(t, rev, caps)
 			for _, other := range gateRevisions {
 				if other.Version == rev.Version {
 					continue
@@ -497,19 +424,19 @@ func TestGateSessionInitializedVersionDecides(t *testing.T) {
 					}
 				}
 			}
-			if n := peer.asks.Load(); n != 0 {
+			if n := peer.Asks.Load(); n != 0 {
 				t.Errorf("caps %s: %d roots/list requests for requests naming another version", caps, n)
 			}
 			own := json.RawMessage(`{"_meta":{"` + testVersionKey + `":"` + rev.Version + `"}}`)
 			roots, err := sess.Roots(ctx, own)
 			if caps == `{}` {
-				if !errors.Is(err, rootsrt.ErrNoRootsCapability) || peer.asks.Load() != 0 {
-					t.Errorf("_meta naming the session's %s, no roots declared: %v, %d requests", rev.Version, err, peer.asks.Load())
+				if !errors.Is(err, rootsrt.ErrNoRootsCapability) || peer.Asks.Load() != 0 {
+					t.Errorf("_meta naming the session's %s, no roots declared: %v, %d requests", rev.Version, err, peer.Asks.Load())
 				}
 				continue
 			}
-			if err != nil || !reflect.DeepEqual(roots, gateRootsB) || peer.asks.Load() != 1 {
-				t.Errorf("_meta naming the session's %s: %v, %v after %d requests; want the roots, asked once", rev.Version, roots, err, peer.asks.Load())
+			if err != nil || !reflect.DeepEqual(roots, gateRootsB) || peer.Asks.Load() != 1 {
+				t.Errorf("_meta naming the session's %s: %v, %v after %d requests; want the roots, asked once", rev.Version, roots, err, peer.Asks.Load())
 			}
 		}
 	}
@@ -530,11 +457,11 @@ func TestGateSessionLenient(t *testing.T) {
 				OnInvalidRoots: func(err error) { reported = append(reported, err) },
 			}
 			if rev.DirectRequest {
-				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				if err := sess.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 					t.Fatal(err)
 				}
 			}
-			roots, err := sess.Roots(context.Background(), gateParams(rev, gateCaps(rev), json.RawMessage(`{"roots":`+answer+`}`)))
+			roots, err := sess.Roots(context.Background(), testMeta.Params(rev, gatepeer.Caps(rev), json.RawMessage(`{"roots":`+answer+`}`)))
 			if !lenient {
 				if err == nil || roots != nil || !strings.Contains(err.Error(), "roots[1].uri") || reported != nil {
 					t.Errorf("%s strict: %+v, %v, reported %v; want an error naming roots[1].uri", rev.Version, roots, err, reported)
@@ -562,20 +489,6 @@ func swapDir(t *testing.T, dir, content string) {
 	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// rootDir makes a directory r whose f.txt says "one".
-func rootDir(t *testing.T) (dir, f string) {
-	t.Helper()
-	dir = filepath.Join(t.TempDir(), "r")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f = filepath.Join(dir, "f.txt")
-	if err := os.WriteFile(f, []byte("one"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir, f
 }
 
 // mustRootSet is sess.RootSet of params, which must succeed.
@@ -607,9 +520,9 @@ func TestGateSessionRootSetShared(t *testing.T) {
 	ctx := context.Background()
 	for _, rev := range []rootsrt.Revision{legacyRev.Revision, quietRev.Revision} {
 		t.Run(rev.Version, func(t *testing.T) {
-			dir, f := rootDir(t)
-			peer := newGatePeer(rootsrt.Root{URI: fileURI(dir), Name: "r"})
-			sess := gateSession(t, rev, peer, `{"roots":{"listChanged":true}}`)
+			dir, f := gatepeer.RootDir(t)
+			peer := gatepeer.New(rootsrt.Root{URI: fileURI(dir), Name: "r"})
+			sess := peer.Session(t, rev, `{"roots":{"listChanged":true}}`)
 			set1 := mustRootSet(t, sess, nil)
 			readsAs(t, "first set", set1, f, "one")
 			if set1.Version() != rev.Version {
@@ -637,7 +550,7 @@ func TestGateSessionRootSetShared(t *testing.T) {
 			bounded := mustRootSet(t, sess, nil, rootsrt.Bounds(dir))
 			readsAs(t, "set with other options", bounded, f, "two")
 			bounded.Close()
-			if n := peer.asks.Load(); n != 1 {
+			if n := peer.Asks.Load(); n != 1 {
 				t.Errorf("%d roots/list requests, want 1", n)
 			}
 			if err := sess.HandleNotification(ctx, listChangedMethod, nil); err != nil {
@@ -656,13 +569,13 @@ func TestGateSessionRootSetShared(t *testing.T) {
 			after := mustRootSet(t, sess, nil)
 			readsAs(t, "set after Session.Close", after, f, "three")
 			after.Close()
-			if n := peer.asks.Load(); n != 2 {
+			if n := peer.Asks.Load(); n != 2 {
 				t.Errorf("%d roots/list requests, want 2", n)
 			}
 			// A client that announces no change is asked on every call:
 			// every call gets a set of its own.
-			peer = newGatePeer(rootsrt.Root{URI: fileURI(dir), Name: "r"})
-			sess = gateSession(t, rev, peer, `{"roots":{}}`)
+			peer = gatepeer.New(rootsrt.Root{URI: fileURI(dir), Name: "r"})
+			sess = peer.Session(t, rev, `{"roots":{}}`)
 			a := mustRootSet(t, sess, nil)
 			readsAs(t, "unkept answer", a, f, "three")
 			swapDir(t, dir, "four")
@@ -680,9 +593,9 @@ func TestGateSessionRootSetOptionLists(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("an open directory cannot be renamed on Windows")
 	}
-	dir, f := rootDir(t)
-	peer := newGatePeer(rootsrt.Root{URI: fileURI(dir)})
-	sess := gateSession(t, legacyRev.Revision, peer, `{"roots":{"listChanged":true}}`)
+	dir, f := gatepeer.RootDir(t)
+	peer := gatepeer.New(rootsrt.Root{URI: fileURI(dir)})
+	sess := peer.Session(t, legacyRev.Revision, `{"roots":{"listChanged":true}}`)
 	option := func(i int) rootsrt.RootSetOption { return rootsrt.ReadLimit(int64(1000 + i)) }
 	for i := range 9 {
 		set := mustRootSet(t, sess, nil, option(i))
@@ -712,9 +625,9 @@ func TestGateSessionRootSetSharedConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rev := range []rootsrt.Revision{legacyRev.Revision, inputRev.Revision} {
-		peer := newGatePeer(rootsrt.Root{URI: fileURI(dir)})
-		sess := gateSession(t, rev, peer, `{"roots":{"listChanged":true}}`)
-		params := gateRetryParams(rev, rootsrt.Root{URI: fileURI(dir)})
+		peer := gatepeer.New(rootsrt.Root{URI: fileURI(dir)})
+		sess := peer.Session(t, rev, `{"roots":{"listChanged":true}}`)
+		params := testMeta.RetryParams(rev, rootsrt.Root{URI: fileURI(dir)})
 		var wg sync.WaitGroup
 		for g := range 8 {
 			wg.Go(func() {
@@ -749,10 +662,10 @@ func TestGateSessionRootSetMaxAge(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("an open directory cannot be renamed on Windows")
 	}
-	dir, f := rootDir(t)
+	dir, f := gatepeer.RootDir(t)
 	synctest.Test(t, func(t *testing.T) {
-		peer := newGatePeer(rootsrt.Root{URI: fileURI(dir)})
-		sess := &rootsrt.Session{Request: peer.request(legacyVersion), MaxAge: time.Minute}
+		peer := gatepeer.New(rootsrt.Root{URI: fileURI(dir)})
+		sess := &rootsrt.Session{Request: peer.Request(legacyVersion), MaxAge: time.Minute}
 		if err := sess.Initialize(legacyVersion, json.RawMessage(`{"roots":{}}`)); err != nil {
 			t.Fatal(err)
 		}
@@ -768,7 +681,7 @@ func TestGateSessionRootSetMaxAge(t *testing.T) {
 				swapDir(t, dir, "two")
 			}
 		}
-		if n := peer.asks.Load(); n != 2 {
+		if n := peer.Asks.Load(); n != 2 {
 			t.Errorf("%d roots/list requests, want 2", n)
 		}
 	})
@@ -784,7 +697,7 @@ func TestGateListSetShared(t *testing.T) {
 		t.Skip("an open directory cannot be renamed on Windows")
 	}
 	rev := inputRev.Revision
-	dir, f := rootDir(t)
+	dir, f := gatepeer.RootDir(t)
 	uri := fileURI(dir)
 	read := func(t *testing.T, sess *rootsrt.Session, params json.RawMessage, opts ...rootsrt.RootSetOption) string {
 		t.Helper()
@@ -799,14 +712,14 @@ func TestGateListSetShared(t *testing.T) {
 	sess := &rootsrt.Session{}
 	defer sess.Close()
 	base := rootsrt.Root{URI: uri, Name: "r", Meta: map[string]any{"k": []any{"v", 1.0}}, Extra: map[string]json.RawMessage{"x": json.RawMessage(`1`)}}
-	one := gateRetryParams(rev, base)
+	one := testMeta.RetryParams(rev, base)
 	if got := read(t, sess, one); got != "one" {
 		t.Fatalf("first request: %q", got)
 	}
 	swapDir(t, dir, "two")
 	same := []json.RawMessage{
 		one,
-		gateRetryParams(rev, rootsrt.Root{URI: uri, Name: "r", Meta: map[string]any{"k": []any{"v", 1.0}}}), // Extra is not on the wire
+		testMeta.RetryParams(rev, rootsrt.Root{URI: uri, Name: "r", Meta: map[string]any{"k": []any{"v", 1.0}}}), // Extra is not on the wire
 	}
 	for i, params := range same {
 		if got := read(t, sess, params); got != "one" {
@@ -828,7 +741,7 @@ func TestGateListSetShared(t *testing.T) {
 		"another root after it":  {{URI: uri, Name: "r", Meta: base.Meta}, {URI: "file:///other"}},
 		"another root before it": {{URI: "file:///other"}, {URI: uri, Name: "r", Meta: base.Meta}},
 	} {
-		if got := read(t, sess, gateRetryParams(rev, list...)); got != "two" {
+		if got := read(t, sess, testMeta.RetryParams(rev, list...)); got != "two" {
 			t.Errorf("a list with %s: %q, want a set of its own", what, got)
 		}
 	}
@@ -867,8 +780,8 @@ func TestGateListSetShared(t *testing.T) {
 		maxAge, life time.Duration
 	}{{0, time.Minute}, {time.Hour, time.Minute}, {10 * time.Second, 10 * time.Second}} {
 		t.Run(fmt.Sprintf("MaxAge=%v", c.maxAge), func(t *testing.T) {
-			dir, f := rootDir(t)
-			params := gateRetryParams(rev, rootsrt.Root{URI: fileURI(dir)})
+			dir, f := gatepeer.RootDir(t)
+			params := testMeta.RetryParams(rev, rootsrt.Root{URI: fileURI(dir)})
 			synctest.Test(t, func(t *testing.T) {
 				sess := &rootsrt.Session{MaxAge: c.maxAge}
 				defer sess.Close()
@@ -891,7 +804,7 @@ func TestGateListSetBounds(t *testing.T) {
 		t.Skip("an open directory cannot be renamed on Windows")
 	}
 	rev := inputRev.Revision
-	dir, f := rootDir(t)
+	dir, f := gatepeer.RootDir(t)
 	uri := fileURI(dir)
 	sess := &rootsrt.Session{}
 	defer sess.Close()
@@ -900,7 +813,7 @@ func TestGateListSetBounds(t *testing.T) {
 		for j := 1; j < size; j++ {
 			roots = append(roots, rootsrt.Root{URI: fmt.Sprintf("file:///nowhere/%d", j)})
 		}
-		return gateRetryParams(rev, roots...)
+		return testMeta.RetryParams(rev, roots...)
 	}
 	use := func(params json.RawMessage) string {
 		set := mustRootSet(t, sess, params, rootsrt.MaxRoots(5000))
@@ -955,9 +868,9 @@ func TestGateRootSetSwapBetweenCalls(t *testing.T) {
 		t.Run(rev.Version, func(t *testing.T) {
 			e := newAnchorTree(t)
 			root := rootsrt.Root{URI: fileURI(e.at("data/proj"))}
-			peer := newGatePeer(root)
-			sess := gateSession(t, rev, peer, gateCaps(rev))
-			params := gateRetryParams(rev, root)
+			peer := gatepeer.New(root)
+			sess := peer.Session(t, rev, gatepeer.Caps(rev))
+			params := testMeta.RetryParams(rev, root)
 			call := func() string {
 				t.Helper()
 				set, err := sess.RootSet(ctx, params, rootsrt.Bounds(e.at("data")))
@@ -1003,9 +916,9 @@ func TestGateRootSetSwapBetweenCalls(t *testing.T) {
 func TestGateSessionConcurrent(t *testing.T) {
 	for _, rev := range gateRevisions {
 		ctx := context.Background()
-		peer := newGatePeer(gateRootsA...)
-		caps := gateCaps(rev)
-		sess := gateSession(t, rev, peer, caps)
+		peer := gatepeer.New(gateRootsA...)
+		caps := gatepeer.Caps(rev)
+		sess := peer.Session(t, rev, caps)
 		var wg sync.WaitGroup
 		for i := range 8 {
 			wg.Go(func() {
@@ -1015,7 +928,7 @@ func TestGateSessionConcurrent(t *testing.T) {
 						return
 					}
 					if i == 0 {
-						peer.set(gateRootsB...)
+						peer.Set(gateRootsB...)
 						_ = sess.HandleNotification(ctx, listChangedMethod, nil)
 					}
 					if i == 1 {
@@ -1025,7 +938,7 @@ func TestGateSessionConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		peer.set(gateRootsA...)
+		peer.Set(gateRootsA...)
 		sess.Invalidate()
 		if roots, _, err := gateAsk(t, ctx, sess, peer, rev, caps); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
 			t.Errorf("%s: after the storm: %+v, %v", rev.Version, roots, err)
@@ -1060,7 +973,7 @@ func sealedSession(t *testing.T, clock *stateClock, current rootsrt.StateKey, ol
 
 // firstAttempt makes the first attempt of a read_file call and returns
 // the client's answer to the inputRequests and the requestState to echo.
-func firstAttempt(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer *gatePeer) (json.RawMessage, string) {
+func firstAttempt(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer *gatepeer.Peer) (json.RawMessage, string) {
 	t.Helper()
 	_, err := sess.Roots(ctx, toolParams("read_file", `{"path":"/work/a/x"}`, nil, ""))
 	var ir *rootsrt.InputRequiredError
@@ -1077,7 +990,7 @@ func firstAttempt(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer
 	if res.RequestState == "" || strings.Contains(res.RequestState, "server-state") {
 		t.Fatalf("input_required result %s: want a sealed requestState", ir.Result)
 	}
-	responses, _, err := peer.client.AnswerInputRequests(ctx, inputVersion, res.InputRequests)
+	responses, _, err := peer.Client.AnswerInputRequests(ctx, inputVersion, res.InputRequests)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1093,7 +1006,7 @@ func TestGateSessionSealedState(t *testing.T) {
 	key := rootsrt.StateKey{ID: "k1", Secret: stateSecret1}
 	sess := sealedSession(t, clock, key)
 	defer sess.Close()
-	peer := newGatePeer(gateRootsA...)
+	peer := gatepeer.New(gateRootsA...)
 	alice := rootsrt.StateBinding{Principal: "alice", Method: "tools/call"}
 	ctx := rootsrt.WithStateBinding(context.Background(), alice)
 	responses, state := firstAttempt(t, ctx, sess, peer)
@@ -1227,8 +1140,8 @@ func TestGateSessionSealerEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	peer := newGatePeer(gateRootsA...)
-	legacy := gateSession(t, legacyRev.Revision, peer, gateCaps(legacyRev.Revision))
+	peer := gatepeer.New(gateRootsA...)
+	legacy := peer.Session(t, legacyRev.Revision, gatepeer.Caps(legacyRev.Revision))
 	legacy.Sealer = sealer
 	if roots, err := legacy.Roots(ctx, nil); err != nil || len(roots) != len(gateRootsA) {
 		t.Errorf("legacy revision with a Sealer, no binding: %v, %v", roots, err)
@@ -1241,7 +1154,7 @@ func TestGateSessionSealerEdges(t *testing.T) {
 // DecodedRootSet is RootSet for a request an SDK decoded: the same
 // checks, errors and sealing, without the JSON.
 func TestGateDecodedRootSet(t *testing.T) {
-	dir, f := rootDir(t)
+	dir, f := gatepeer.RootDir(t)
 	clock := &stateClock{stateT0}
 	sess := sealedSession(t, clock, rootsrt.StateKey{ID: "k1", Secret: stateSecret1})
 	defer sess.Close()
@@ -1332,7 +1245,7 @@ func TestGateSessionSingleFlightAndTimeout(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				peer := new(gateBlockingPeer)
 				sess := &rootsrt.Session{Request: peer.request}
-				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				if err := sess.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 					t.Fatal(err)
 				}
 				const n = 8
@@ -1359,7 +1272,7 @@ func TestGateSessionSingleFlightAndTimeout(t *testing.T) {
 
 				// No answer: the default timeout, 30 s, in the bubble's clock.
 				silent := &rootsrt.Session{Request: new(gateBlockingPeer).request}
-				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				if err := silent.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 					t.Fatal(err)
 				}
 				start := time.Now()
@@ -1371,7 +1284,7 @@ func TestGateSessionSingleFlightAndTimeout(t *testing.T) {
 					t.Errorf("waited %v, want the default 30s", waited)
 				}
 				silent = &rootsrt.Session{Request: new(gateBlockingPeer).request, Timeout: time.Second}
-				if err := silent.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				if err := silent.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 					t.Fatal(err)
 				}
 				start = time.Now()
@@ -1392,7 +1305,7 @@ func TestGateSessionNoStaleAfterNotification(t *testing.T) {
 				ctx := context.Background()
 				peer := new(gateBlockingPeer)
 				sess := &rootsrt.Session{Request: peer.request}
-				if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+				if err := sess.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 					t.Fatal(err)
 				}
 				first, second := make(chan []rootsrt.Root, 1), make(chan []rootsrt.Root, 1)
@@ -1427,14 +1340,14 @@ func TestGateSessionRequestPanics(t *testing.T) {
 	for _, rev := range []rootsrt.Revision{legacyRev.Revision} {
 		t.Run(rev.Version, func(t *testing.T) {
 			var calls atomic.Int32
-			peer := newGatePeer(gateRootsA...)
+			peer := gatepeer.New(gateRootsA...)
 			sess := &rootsrt.Session{Request: func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 				if calls.Add(1) == 1 {
 					panic("transport exploded")
 				}
-				return peer.request(rev.Version)(ctx, method, params)
+				return peer.Request(rev.Version)(ctx, method, params)
 			}}
-			if err := sess.Initialize(rev.Version, json.RawMessage(gateCaps(rev))); err != nil {
+			if err := sess.Initialize(rev.Version, json.RawMessage(gatepeer.Caps(rev))); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := sess.Roots(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "transport exploded") || !strings.HasPrefix(err.Error(), rev.Version) {

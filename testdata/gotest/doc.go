@@ -2,7 +2,8 @@
 // tests share across packages and modules: gocheck type-checks generated
 // code in process, downstream builds throwaway modules that use rootsgen
 // the way a user's module does, prereq finds what a test needs (or says
-// why it skips), and payload builds messages for the decoders. They live under testdata so that they stay out of
-// the module's public packages and out of ./... patterns; CI vets them by
-// path.
+// why it skips), payload builds messages for the decoders, and gatepeer
+// is the client end the gate's tests in rootsrt and generated share. They
+// live under testdata so that they stay out of the module's public
+// packages and out of ./... patterns; CI vets them by path.
 package gotest
