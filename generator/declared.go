@@ -44,19 +44,19 @@ func single(has func(*Plan) bool) func(*Plan, bool) bool {
 // only with Examples.
 var ownParts = []ownPart{
 	{"types.go", func(*Plan, bool) bool { return true }, []string{protocolVersionName, methodTypeName}},
-	{"roots.go", single(func(p *Plan) bool { return p.Handlers }), []string{"ListRootsParams", "ListRootsHandler", "ListRootsHandlerFunc", "UnimplementedListRootsHandler", "Client"}},
-	{"roots.go", single(func(p *Plan) bool { return p.Handlers && p.Paging != nil }), []string{"DefaultPageSize", "ListRootsPage"}},
+	{"roots.go", single(func(p *Plan) bool { return p.Handlers != nil }), []string{"ListRootsParams", "ListRootsHandler", "ListRootsHandlerFunc", "UnimplementedListRootsHandler", "Client"}},
+	{"roots.go", single(func(p *Plan) bool { return p.Handlers != nil && p.Paging != nil }), []string{"DefaultPageSize", "ListRootsPage"}},
 	{"roots.go", single(func(p *Plan) bool { return p.NotifyListChanged }), []string{"SendFunc"}},
 	{"roots.go", single(func(p *Plan) bool { return p.ListChanged != nil }), []string{"RootsListChangedParams", "ListChangedHandler", "ListChangedHandlerFunc", "UnimplementedListChangedHandler"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Direct }), []string{"RequestFunc", "Server"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Ask != nil }), []string{"AskForRoots", "RootsFromInputResponses"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Ask != nil && p.Paging != nil }), []string{"AskForRootsPage", "RootsPageFromInputResponses"}},
-	{"roots.go", single(func(p *Plan) bool { return p.Handlers && p.Require }), []string{"RequireRoots"}},
+	{"roots.go", single(func(p *Plan) bool { return p.Handlers != nil && p.Require }), []string{"RequireRoots"}},
 	{"rootset.go", single(func(p *Plan) bool { return p.RootSet }), []string{"RootSet", "NewRootSet"}},
 	{"example_test.go", single(func(p *Plan) bool { return p.Examples }), []string{"Example_decodeListRootsResult", "Example_decodeListRootsRequest"}},
 	{"example_test.go", single(func(p *Plan) bool { return p.Examples && p.RootSet }), []string{"ExampleRootSet", "ExampleRootSet_ReadFile"}},
 	{"example_test.go", single(func(p *Plan) bool { return p.Examples && p.Ask != nil }), []string{"ExampleStateSealer"}},
-	{"gate.go", func(p *Plan, kit bool) bool { return kit && p.Handlers && p.GateProblem == "" }, []string{"Gate"}},
+	{"gate.go", func(p *Plan, kit bool) bool { return kit && p.Handlers != nil && p.GateProblem == "" }, []string{"Gate"}},
 }
 
 // runtimeFile stands for the file of an ownName that is the runtime's API:

@@ -124,7 +124,7 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 			}
 			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
 		}
-		if !m.Plan.Handlers {
+		if m.Plan.Handlers == nil {
 			return nil, &UsageError{fmt.Errorf("revision %s has no roots handlers to serve", r.Revision)}
 		}
 		if m.Plan.GateProblem != "" {

@@ -250,7 +250,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 		files = append(files, f)
 	}
 	if opts.Kit {
-		if m.Plan.Handlers && m.Plan.GateProblem == "" {
+		if m.Plan.Handlers != nil && m.Plan.GateProblem == "" {
 			gate, err := render(tmpl, "gate.go", data)
 			if err != nil {
 				return nil, nil, err

@@ -14,15 +14,10 @@ import (
 // shape the generator cannot write is reported there (Warnings) instead of
 // being left out in silence.
 type Plan struct {
-	// Handlers: roots.go, with ListRootsHandler, Client and its
-	// capabilities. Everything else but RootSet needs it.
-	Handlers bool
-	// ParamsType is the Go type of roots/list's params.
-	ParamsType string
-	// ParamsPointer: ListRootsRequest.Params is a pointer (params are
-	// optional); otherwise the schema requires params and the field is a
-	// value.
-	ParamsPointer bool
+	// Handlers, when not nil: roots.go, with ListRootsHandler, Client and
+	// its capabilities, written in terms of roots/list's params. Everything
+	// else but RootSet needs it.
+	Handlers *Handlers
 	// Direct: the server sends roots/list as a request of its own, so
 	// Client.HandleRequest and the caching Server are generated.
 	Direct bool
@@ -84,6 +79,14 @@ type Plan struct {
 	// Warnings are the parts of the roots feature the schema has in a
 	// shape the generator cannot write, and so left out.
 	Warnings []Warning
+}
+
+// Handlers are the roots/list params the handlers are written in terms of:
+// their Go type, and whether ListRootsRequest.Params is a pointer (params
+// are optional) rather than a value the schema requires.
+type Handlers struct {
+	ParamsType    string
+	ParamsPointer bool
 }
 
 // ListChanged is the list_changed notification as the package writes it:
@@ -213,19 +216,19 @@ func newPlan(m *Model) *Plan {
 	f := m.Features
 
 	p.Handlers = pl.handlers()
-	p.Direct = p.Handlers && f.DirectRequest
+	p.Direct = p.Handlers != nil && f.DirectRequest
 	p.Envelope = f.RequestEnvelope
 	p.CapabilitiesInMeta = f.CapabilitiesInMeta
 	p.RootMeta = f.RootMeta
 
-	if f.ListChangedNotification && p.Handlers {
+	if f.ListChangedNotification && p.Handlers != nil {
 		p.ListChanged = pl.listChanged()
 	}
 	p.HandleNotification = p.Direct && p.ListChanged != nil
 	p.CapabilityListChanged = f.CapabilityListChanged
 	p.NotifyListChanged = p.ListChanged != nil && f.CapabilityListChanged
 
-	if f.InputRequests && p.Handlers {
+	if f.InputRequests && p.Handlers != nil {
 		p.InputRequests = pl.inputRequests()
 	}
 	if p.InputRequests {
@@ -237,7 +240,7 @@ func newPlan(m *Model) *Plan {
 			p.Ask = nil
 		}
 	}
-	if p.Handlers {
+	if p.Handlers != nil {
 		p.Paging = pl.paging()
 	}
 	pl.enums()
@@ -253,13 +256,13 @@ func newPlan(m *Model) *Plan {
 	p.FileRule = slices.Equal(uri.URISchemes, []string{"file"})
 	p.RootSet = p.FileRule
 
-	if p.Handlers {
+	if p.Handlers != nil {
 		if name := pl.member("Root", "name", "Name", "string", "the examples"); name != nil {
 			p.Fills, p.Examples = pl.exampleFills()
 		}
 	}
 	p.GateProblem = gateProblem(pl.def("Root"))
-	if p.GateProblem == "" && p.Handlers && !p.Direct && !p.InputRequests {
+	if p.GateProblem == "" && p.Handlers != nil && !p.Direct && !p.InputRequests {
 		// The gate would have no way to ask for roots, nor its Client to
 		// answer: the schema's inputRequests has no roots arm, say.
 		p.GateProblem = "the schema carries roots/list neither as a request of its own nor in inputRequests"
@@ -270,8 +273,8 @@ func newPlan(m *Model) *Plan {
 
 // handlers checks what roots.go is written in terms of: the params of
 // roots/list, the capability, the method name. Where they are as it
-// needs them, it sets ParamsType and ParamsPointer.
-func (pl *planner) handlers() bool {
+// needs them, it returns the params; otherwise nil.
+func (pl *planner) handlers() *Handlers {
 	const handlers = "roots.go (Client, handlers, Server) and the examples"
 	params, paramsType := pl.structMember("ListRootsRequest", "params", "Params", handlers)
 	capField, _ := pl.structMember("ClientCapabilities", "roots", "Roots", handlers)
@@ -281,10 +284,9 @@ func (pl *planner) handlers() bool {
 	}
 	method := pl.method("ListRootsRequest", "MethodListRoots", handlers)
 	if params == nil || capField == nil || !method {
-		return false
+		return nil
 	}
-	pl.p.ParamsType, pl.p.ParamsPointer = paramsType, params.Pointer
-	return true
+	return &Handlers{ParamsType: paramsType, ParamsPointer: params.Pointer}
 }
 
 // listChanged checks what the list_changed notification is written in
@@ -466,7 +468,13 @@ func (p *Plan) Parts() []string {
 			parts = append(parts, name)
 		}
 	}
-	add(p.Handlers, "handlers(params="+paramsDesc(p)+")")
+	if h := p.Handlers; h != nil {
+		params := h.ParamsType + " required"
+		if h.ParamsPointer {
+			params = "*" + h.ParamsType
+		}
+		add(true, "handlers(params="+params+")")
+	}
 	add(p.Direct, "direct")
 	add(p.Envelope, "envelope")
 	if p.Paging != nil {
@@ -498,11 +506,12 @@ func (p *Plan) Parts() []string {
 	return parts
 }
 
-func paramsDesc(p *Plan) string {
-	if p.ParamsPointer {
-		return "*" + p.ParamsType
+// paramsType is the Go type of roots/list's params, "" without Handlers.
+func (p *Plan) paramsType() string {
+	if p.Handlers == nil {
+		return ""
 	}
-	return p.ParamsType + " required"
+	return p.Handlers.ParamsType
 }
 
 // Summary is the plan in a few lines: its parts, then each warning.
@@ -537,7 +546,7 @@ func (p *Plan) Files(kit bool) []string {
 	for _, name := range append(slices.Clone(typeFiles), templateFiles...) {
 		switch {
 		case (name == "json.go" || name == "validate.go") && kit,
-			name == "roots.go" && (!p.Handlers || kit),
+			name == "roots.go" && (p.Handlers == nil || kit),
 			name == "rootset.go" && (!p.RootSet || kit),
 			name == "example_test.go" && (!p.Examples || kit):
 			continue

@@ -32,8 +32,8 @@ func (*Paging) Conv(to, from, expr string) string {
 // without the other cannot be followed, and is reported.
 func (pl *planner) paging() *Paging {
 	params, result := pl.def("ListRootsRequest.params"), pl.def("ListRootsResult")
-	if pl.p.ParamsType != "" {
-		params = pl.typeNamed(pl.p.ParamsType)
+	if pt := pl.p.paramsType(); pt != "" {
+		params = pl.typeNamed(pt)
 	}
 	var cursor, next *Field
 	if params != nil {
@@ -160,7 +160,7 @@ func (pl *planner) exampleFills() (ExampleFills, bool) {
 			ok = pl.fill(c.def, t, c.have, c.fill, 0) && ok
 		}
 	}
-	if params := pl.typeNamed(pl.p.ParamsType); params != nil {
+	if params := pl.typeNamed(pl.p.paramsType()); params != nil {
 		ok = pl.fill("ListRootsRequest.params", params, nil, &fills.Params, 0) && ok
 	}
 	if req := pl.def("ListRootsRequest"); req != nil {

@@ -55,7 +55,7 @@ type runtimePart struct {
 // runtimeAPI are the runtime names a revision's package offers, by part.
 var runtimeAPI = []runtimePart{
 	{func(*Plan) bool { return true }, []string{"ValidationError", "Problem", "DecodeError"}},
-	{func(p *Plan) bool { return p.Handlers }, []string{"RPCError", "CodeMethodNotFound", "CodeInvalidParams", "CodeInternalError"}},
+	{func(p *Plan) bool { return p.Handlers != nil }, []string{"RPCError", "CodeMethodNotFound", "CodeInvalidParams", "CodeInternalError"}},
 	{func(p *Plan) bool { return p.Direct }, []string{"ErrNoRootsCapability", "ErrNoAnswer", "DefaultTimeout"}},
 	{func(p *Plan) bool { return p.Direct && p.Paging != nil }, []string{"DefaultMaxPages", "ErrTooManyPages"}},
 	{func(p *Plan) bool { return p.Ask != nil && p.Paging != nil }, []string{"ErrMorePages"}},

@@ -69,7 +69,10 @@ func render(name, text string) ([]byte, error) {
 			return nil, fmt.Errorf("revision %s: %w", rev, err)
 		}
 		p := m.Plan
-		r := revision{Rev: rev, Pkg: Package(rev), Plan: p, Params: p.ParamsType}
+		r := revision{Rev: rev, Pkg: Package(rev), Plan: p}
+		if p.Handlers != nil {
+			r.Params = p.Handlers.ParamsType
+		}
 		if p.ListChanged != nil {
 			r.NotificationParams = p.ListChanged.ParamsType
 		}
