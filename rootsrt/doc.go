@@ -33,9 +33,9 @@
 // even to slog's default logger. The records of a session, and of a set
 // built for a revision, have the attribute revision (the protocol
 // version) besides those named here. An adapter's Logger adds session,
-// the SDK's session ID, to the records of a session that ran initialize
-// and to those of every set, and tool (the tools/call's name, else "") to
-// a set's.
+// the SDK's session ID ("" where the SDK gives the session none), to
+// the records of a session that ran initialize and to those of every set,
+// and tool (the tools/call's name, else "") to a set's.
 //
 //   - "roots: path refused", at Warn, for each path a file method, Resolve
 //     or FS refuses: op and path, the set's path (for Rename and Link,
