@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/load"
 	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 	"github.com/rootsgen/rootsgen/schema"
 )
@@ -196,9 +197,9 @@ func collisionSchema(t *testing.T, variant string) (string, []byte) {
 	if strings.Contains(string(data), `"$defs"`) {
 		defs = "$defs"
 	}
-	var ops []patchOp
+	var ops []load.PatchOp
 	add := func(path, value string) {
-		ops = append(ops, patchOp{Op: "add", Path: "/" + defs + "/" + path, Value: []byte(value)})
+		ops = append(ops, load.PatchOp{Op: "add", Path: "/" + defs + "/" + path, Value: []byte(value)})
 	}
 	ref := func(def string) string { return `{"$ref": "#/` + defs + `/` + def + `"}` }
 	const object = `{"type": "object", "properties": {"x": {"type": "string"}}}`
@@ -213,7 +214,7 @@ func collisionSchema(t *testing.T, variant string) (string, []byte) {
 	add("Root/properties/listRoots", ref("ListRoots"))
 	add("ListRootsResult/properties/rootSet", `{"type": "string"}`)
 	add("ListRootsResult/properties/validRoots", `{"type": "string"}`)
-	data, err := applyPatch(data, ops)
+	data, err := load.Patch(data, ops)
 	if err != nil {
 		t.Fatal(err)
 	}

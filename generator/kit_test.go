@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/load"
 	"github.com/rootsgen/rootsgen/generator/internal/rttable"
 	"github.com/rootsgen/rootsgen/schema"
 	"github.com/rootsgen/rootsgen/templates"
@@ -27,7 +28,7 @@ func TestKitRefusesWhatItCannotConvert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := applyPatch(base, []patchOp{{Op: "remove", Path: "/definitions/Root/properties/name"}})
+	data, err := load.Patch(base, []load.PatchOp{{Op: "remove", Path: "/definitions/Root/properties/name"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestKitsCompile(t *testing.T) {
 		if strings.Contains(string(data), `"$defs"`) {
 			defs = "$defs"
 		}
-		data, err = applyPatch(data, []patchOp{
+		data, err = load.Patch(data, []load.PatchOp{
 			{Op: "add", Path: "/" + defs + "/ListRootsRequest/properties/params/properties/cursor", Value: []byte(`{"type": "string"}`)},
 			{Op: "add", Path: "/" + defs + "/ListRootsResult/properties/nextCursor", Value: []byte(`{"type": "string"}`)},
 		})
@@ -133,12 +134,12 @@ func aliasKits(t *testing.T, module string) map[string]aliasKit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	describe := func(def string) []patchOp {
-		return []patchOp{{Op: "replace", Path: "/definitions/" + def + "/description", Value: []byte(`"Written otherwise in this revision."`)}}
+	describe := func(def string) []load.PatchOp {
+		return []load.PatchOp{{Op: "replace", Path: "/definitions/" + def + "/description", Value: []byte(`"Written otherwise in this revision."`)}}
 	}
 	kits := map[string]aliasKit{}
 	for dir, tc := range map[string]struct {
-		patch []patchOp
+		patch []load.PatchOp
 		want  []string
 	}{
 		// Only Root (a _meta member) and ListRootsResult (its Roots) differ.
@@ -156,7 +157,7 @@ func aliasKits(t *testing.T, module string) map[string]aliasKit {
 	} {
 		data := base
 		if tc.patch != nil {
-			if data, err = applyPatch(base, tc.patch); err != nil {
+			if data, err = load.Patch(base, tc.patch); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -450,7 +451,7 @@ func TestKitWithSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	renamed, err := applyPatch(latest, []patchOp{{Op: "move", From: "/$defs/InputRequiredResult/properties/inputRequests", Path: "/$defs/InputRequiredResult/properties/requests"}})
+	renamed, err := load.Patch(latest, []load.PatchOp{{Op: "move", From: "/$defs/InputRequiredResult/properties/inputRequests", Path: "/$defs/InputRequiredResult/properties/requests"}})
 	if err != nil {
 		t.Fatal(err)
 	}

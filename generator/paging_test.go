@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/load"
 	"github.com/rootsgen/rootsgen/schema"
 )
 
@@ -42,15 +43,15 @@ func TestPagingCursorTypes(t *testing.T) {
 			warn: "ListRootsResult.nextCursor: it is Cursor, not a string; Server.Roots reads the first page only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ops := []patchOp{
+			ops := []load.PatchOp{
 				{Op: "add", Path: "/definitions/Token", Value: []byte(`{"type": "string"}`)},
 				{Op: "add", Path: params, Value: []byte(tc.cursorMember)},
 				{Op: "add", Path: next, Value: []byte(tc.nextMember)},
 			}
 			if tc.defs != "" {
-				ops = append(ops, patchOp{Op: "add", Path: "/definitions/Cursor", Value: []byte(tc.defs)})
+				ops = append(ops, load.PatchOp{Op: "add", Path: "/definitions/Cursor", Value: []byte(tc.defs)})
 			}
-			data, err := applyPatch(base, ops)
+			data, err := load.Patch(base, ops)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rootsgen/rootsgen/generator/internal/load"
 	"github.com/rootsgen/rootsgen/schema"
 )
 
@@ -27,9 +28,9 @@ import (
 // exported symbols marked deprecated, and doc.go. NAME_test.go.txt, where
 // present, is a test of the generated package's behaviour, run in it.
 type variant struct {
-	Base     string    `json:"base"`
-	Revision string    `json:"revision"`
-	Patch    []patchOp `json:"patch"`
+	Base     string         `json:"base"`
+	Revision string         `json:"revision"`
+	Patch    []load.PatchOp `json:"patch"`
 }
 
 // variantSchema applies a variant file's edits to its embedded base.
@@ -47,7 +48,7 @@ func variantSchema(t *testing.T, path string) (revision string, data []byte) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if data, err = applyPatch(base, v.Patch); err != nil {
+	if data, err = load.Patch(base, v.Patch); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	revision = v.Revision

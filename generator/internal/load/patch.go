@@ -1,4 +1,4 @@
-package generator
+package load
 
 import (
 	"bytes"
@@ -9,22 +9,22 @@ import (
 	"strings"
 )
 
-// The schema variants of the tests are small edits of the embedded schemas,
-// written as a list of operations in the manner of JSON Patch (RFC 6902):
-// add, remove, replace and move, each at a JSON Pointer. The edits work on
-// the loader's ordered nodes (load.go), so they keep the order of object
-// members, which the generator follows.
+// The generator's tests make schema variants by small edits of the
+// embedded schemas, written as a list of operations in the manner of JSON
+// Patch (RFC 6902): add, remove, replace and move, each at a JSON Pointer.
+// The edits work on the loader's ordered nodes, so they keep the order of
+// object members, which the generator follows.
 
-// patchOp is one edit: op is add, remove, replace or move (from From).
-type patchOp struct {
+// A PatchOp is one edit: Op is add, remove, replace or move (from From).
+type PatchOp struct {
 	Op    string          `json:"op"`
 	Path  string          `json:"path"`
 	From  string          `json:"from,omitempty"`
 	Value json.RawMessage `json:"value,omitempty"`
 }
 
-// applyPatch returns doc with the edits applied in order.
-func applyPatch(doc []byte, ops []patchOp) ([]byte, error) {
+// Patch returns doc with the edits applied in order.
+func Patch(doc []byte, ops []PatchOp) ([]byte, error) {
 	root, err := parseOrdered(doc, DefaultMaxDepth, 0)
 	if err != nil {
 		return nil, err
