@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
+	"github.com/rootsgen/rootsgen/testdata/gotest/logtest"
 )
 
 // TestAuditNoDescriptors: a read that finds the process out of
 // descriptors is recorded with reason no_descriptors, and counted.
 func TestAuditNoDescriptors(t *testing.T) {
 	dirs := budgetTree(t, 1)
-	var log auditLog
-	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(dirs[0])}}, rootsrt.LogRefusals(log.logger()))
+	var log logtest.Buffer
+	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(dirs[0])}}, rootsrt.LogRefusals(log.Logger()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func TestAuditNoDescriptors(t *testing.T) {
 	if err == nil {
 		t.Fatal("read with no descriptors left")
 	}
-	got := log.records(t)
+	got := log.Records(t)
 	if len(got) != 1 {
 		t.Fatalf("%d records, want 1: %v", len(got), got)
 	}

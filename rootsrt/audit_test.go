@@ -5,7 +5,6 @@ package rootsrt_test
 // trip, with the attributes the doc names; none without a logger.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,45 +12,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/rootsgen/rootsgen/rootsrt"
 	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
+	"github.com/rootsgen/rootsgen/testdata/gotest/logtest"
 )
-
-// auditLog is a logger whose records the test reads back.
-type auditLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (a *auditLog) Write(p []byte) (int, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.buf.Write(p)
-}
-
-func (a *auditLog) logger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(a, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-// records returns the records logged so far, and forgets them.
-func (a *auditLog) records(t *testing.T) []map[string]any {
-	t.Helper()
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	var out []map[string]any
-	for line := range strings.Lines(a.buf.String()) {
-		var r map[string]any
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("record %q: %v", line, err)
-		}
-		out = append(out, r)
-	}
-	a.buf.Reset()
-	return out
-}
 
 // wantRecord checks that r has the message, level and attributes in want
 // (a number compared as JSON decodes it), and an attribute for each of has.
@@ -117,10 +83,10 @@ func auditTree(t *testing.T) (r, outside string) {
 // WhichResolved's answer, are neither.
 func TestAuditRefusals(t *testing.T) {
 	r, outside := auditTree(t)
-	var log auditLog
+	var log logtest.Buffer
 	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(r)}},
 		rootsrt.Bounds(filepath.Join(r, "allowed")), rootsrt.ReadLimit(5),
-		rootsrt.LogRefusals(log.logger(), slog.String("tool", "read_file")))
+		rootsrt.LogRefusals(log.Logger(), slog.String("tool", "read_file")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +107,7 @@ func TestAuditRefusals(t *testing.T) {
 	if _, in, err := set.WhichResolved(outside); in || err != nil { // a question
 		t.Fatalf("WhichResolved outside: %v, %v", in, err)
 	}
-	got := log.records(t)
+	got := log.Records(t)
 	want := []struct{ op, path, reason string }{
 		{"open", outside, "outside_roots"},
 		{"open", filepath.Join(r, "other", "f.txt"), "outside_bounds"},
@@ -171,9 +137,9 @@ func TestAuditRefusals(t *testing.T) {
 // nothing is logged, not even to slog's default logger; the counters
 // count all the same.
 func TestAuditNothingWithoutLogger(t *testing.T) {
-	var log auditLog
+	var log logtest.Buffer
 	defer slog.SetDefault(slog.Default())
-	slog.SetDefault(log.logger())
+	slog.SetDefault(log.Logger())
 	r, outside := auditTree(t)
 	peer := gatepeer.New(rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: "https://bad"})
 	sess := &rootsrt.Session{Request: peer.Request(legacyVersion), Lenient: true}
@@ -190,7 +156,7 @@ func TestAuditNothingWithoutLogger(t *testing.T) {
 	if _, err := set.ReadFile(outside); err == nil {
 		t.Fatal("read outside the roots")
 	}
-	if got := log.records(t); len(got) != 0 {
+	if got := log.Records(t); len(got) != 0 {
 		t.Errorf("logged without a logger: %v", got)
 	}
 	if d := statsDelta(before); d != (rootsrt.Stats{RootsRequests: 1, SetsBuilt: 1, InvalidRoots: 1, OutsideRoots: 1}) {
@@ -204,11 +170,11 @@ func TestAuditNothingWithoutLogger(t *testing.T) {
 // the sets it shares record refusals with each call's own attributes.
 func TestAuditSession(t *testing.T) {
 	r, outside := auditTree(t)
-	var log auditLog
+	var log logtest.Buffer
 	elsewhere := t.TempDir() // in none of the bounds
 	peer := gatepeer.New(rootsrt.Root{URI: "https://bad"}, rootsrt.Root{URI: fileURI(r)}, rootsrt.Root{URI: fileURI(elsewhere)})
 	bounds := rootsrt.Bounds(r)
-	sess := &rootsrt.Session{Request: peer.Request(legacyVersion), Lenient: true, Logger: log.logger().With("session", "s1")}
+	sess := &rootsrt.Session{Request: peer.Request(legacyVersion), Lenient: true, Logger: log.Logger().With("session", "s1")}
 	if err := sess.Initialize(legacyVersion, json.RawMessage(gatepeer.Caps(legacyRev.Revision))); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +188,7 @@ func TestAuditSession(t *testing.T) {
 		set.ReadFile(outside)
 		set.Close()
 	}
-	got := log.records(t)
+	got := log.Records(t)
 	if len(got) != 5 {
 		t.Fatalf("%d records, want 5: %v", len(got), got)
 	}
@@ -243,8 +209,8 @@ func TestAuditSession(t *testing.T) {
 // once for the two requests that bring the same list.
 func TestAuditInputRequired(t *testing.T) {
 	r, _ := auditTree(t)
-	var log auditLog
-	sess := &rootsrt.Session{Lenient: true, Logger: log.logger()}
+	var log logtest.Buffer
+	sess := &rootsrt.Session{Lenient: true, Logger: log.Logger()}
 	defer sess.Close()
 	before := rootsrt.ReadStats()
 	req := rootsrt.DecodedRequest{Version: inputVersion, Capabilities: true, Roots: true}
@@ -259,7 +225,7 @@ func TestAuditInputRequired(t *testing.T) {
 		}
 		set.Close()
 	}
-	got := log.records(t)
+	got := log.Records(t)
 	if len(got) != 3 {
 		t.Fatalf("%d records, want 3: %v", len(got), got)
 	}
@@ -306,7 +272,7 @@ func withBudget(t *testing.T, n int) {
 // TestAuditFailedRoundTripAtWarn: a roots/list that fails is recorded at
 // Warn, so a logger that keeps only warnings keeps it.
 func TestAuditFailedRoundTripAtWarn(t *testing.T) {
-	var log auditLog
+	var log logtest.Buffer
 	sess := &rootsrt.Session{
 		Request: func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 			return nil, errors.New("boom")
@@ -319,7 +285,7 @@ func TestAuditFailedRoundTripAtWarn(t *testing.T) {
 	if _, err := sess.Roots(context.Background(), nil); err == nil {
 		t.Fatal("Roots: no error from a failed roots/list")
 	}
-	got := log.records(t)
+	got := log.Records(t)
 	if len(got) != 1 {
 		t.Fatalf("%d records, want 1: %v", len(got), got)
 	}
@@ -333,8 +299,8 @@ func TestAuditFailedRoundTripAtWarn(t *testing.T) {
 // same index.
 func TestAuditListIndexes(t *testing.T) {
 	r, _ := auditTree(t)
-	var log auditLog
-	sess := &rootsrt.Session{Lenient: true, Logger: log.logger()}
+	var log logtest.Buffer
+	sess := &rootsrt.Session{Lenient: true, Logger: log.Logger()}
 	defer sess.Close()
 	before := rootsrt.ReadStats()
 	list := []rootsrt.Root{{URI: "https://bad"}, {URI: fileURI(r)}, {URI: fileURI(t.TempDir())}}
@@ -347,10 +313,7 @@ func TestAuditListIndexes(t *testing.T) {
 		}
 		set.Close()
 	}
-	left := map[string][]map[string]any{}
-	for _, r := range log.records(t) {
-		left[r["msg"].(string)] = append(left[r["msg"].(string)], r)
-	}
+	left := log.ByMessage(t)
 	got := left["roots: root left out"]
 	if len(got) != 2 {
 		t.Fatalf("%d roots left out recorded, want 2: %v", len(got), got)
@@ -370,8 +333,8 @@ func TestAuditListIndexes(t *testing.T) {
 // records its refusals too.
 func TestAuditShareKeepsLog(t *testing.T) {
 	r, outside := auditTree(t)
-	var log auditLog
-	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(r)}}, rootsrt.LogRefusals(log.logger()))
+	var log logtest.Buffer
+	set, err := rootsrt.NewRootSet(legacyVersion, []rootsrt.Root{{URI: fileURI(r)}}, rootsrt.LogRefusals(log.Logger()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +342,7 @@ func TestAuditShareKeepsLog(t *testing.T) {
 	set.Close()
 	defer shared.Close()
 	shared.ReadFile(outside)
-	if got := log.records(t); len(got) != 1 || got[0]["reason"] != "outside_roots" {
+	if got := log.Records(t); len(got) != 1 || got[0]["reason"] != "outside_roots" {
 		t.Errorf("records of the shared view: %v; want its refusal", got)
 	}
 }

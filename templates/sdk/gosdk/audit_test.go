@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rootsgen/rootsgen/templates/sdk/internal/logtest"
+	"github.com/rootsgen/rootsgen/testdata/gotest/logtest"
 )
 
 // TestLogger: with Logger, on both eras, each path a tool's set refuses
@@ -39,7 +39,7 @@ func TestLogger(t *testing.T) {
 					t.Fatalf("%s: read", path)
 				}
 			}
-			got := buf.Records(t)
+			got := buf.ByMessage(t)
 			refused := got["roots: path refused"]
 			if len(refused) != 2 {
 				t.Fatalf("%d refusals recorded, want 2: %v", len(refused), got)

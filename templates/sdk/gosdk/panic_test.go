@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rootsgen/rootsgen/templates/sdk/internal/logtest"
+	"github.com/rootsgen/rootsgen/testdata/gotest/logtest"
 )
 
 // TestHandlerPanics: a tool handler wrapped with HandlerFor that panics

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/rootsgen/rootsgen/templates/sdk/internal/logtest"
+	"github.com/rootsgen/rootsgen/testdata/gotest/logtest"
 )
 
 // TestLogger: with Options.Logger, on both eras, a path a tool's set
@@ -36,7 +36,7 @@ func TestLogger(t *testing.T) {
 			if _, err := read(t, c, outside); err == nil {
 				t.Fatal("read outside the roots")
 			}
-			got := buf.Records(t)
+			got := buf.ByMessage(t)
 			refused, left := got["roots: path refused"], got["roots: root left out"]
 			if len(refused) != 1 || refused[0]["path"] != outside || refused[0]["reason"] != "outside_roots" || refused[0]["tool"] != "read" || refused[0]["session"] == nil || refused[0]["revision"] == nil {
 				t.Errorf("refusals %v; want one, of %s, in tool read, with the session and revision", refused, outside)

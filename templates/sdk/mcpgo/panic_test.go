@@ -10,7 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/rootsgen/rootsgen/templates/sdk/internal/logtest"
+	"github.com/rootsgen/rootsgen/testdata/gotest/logtest"
 )
 
 // TestToolPanics: a handler given to Tool that panics fails its call with

@@ -1,5 +1,6 @@
-// Package logtest is a buffer the adapters' tests log to and read back:
-// the log package's output, or a slog logger's JSON records.
+// Package logtest is a buffer that tests log to and read back: the log
+// package's output, or the JSON records of a slog logger (the runtime's
+// audit tests and the adapters').
 package logtest
 
 import (
@@ -36,17 +37,27 @@ func (b *Buffer) Logger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-// Records returns the records written so far, by message.
-func (b *Buffer) Records(t *testing.T) map[string][]map[string]any {
+// Records returns the JSON records written so far, in order.
+func (b *Buffer) Records(t *testing.T) []map[string]any {
 	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := map[string][]map[string]any{}
+	var out []map[string]any
 	for line := range strings.Lines(b.buf.String()) {
 		var r map[string]any
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("record %q: %v", line, err)
 		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ByMessage returns the JSON records written so far, by message.
+func (b *Buffer) ByMessage(t *testing.T) map[string][]map[string]any {
+	t.Helper()
+	out := map[string][]map[string]any{}
+	for _, r := range b.Records(t) {
 		msg, _ := r["msg"].(string)
 		out[msg] = append(out[msg], r)
 	}
