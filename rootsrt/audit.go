@@ -208,13 +208,7 @@ func countRoots(left *refused) int {
 	if left == nil {
 		return 0
 	}
-	seen := map[int]bool{}
-	for _, p := range left.err.Problems {
-		if i, _, ok := rootsIndex(p.Path); ok {
-			seen[i] = true
-		}
-	}
-	return len(seen)
+	return len(rootIndexes(left.err))
 }
 
 // listURIs are the URIs of the roots of raw, a roots/list result, by

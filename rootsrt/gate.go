@@ -401,14 +401,13 @@ func (a *answer) uri(i int) (string, bool) {
 	}
 	j := i // i's index in roots
 	if a.refused != nil {
-		gone := map[int]bool{}
-		for _, p := range a.refused.Problems {
-			if k, _, ok := rootsIndex(p.Path); ok && !gone[k] {
-				if gone[k] = true; k == i {
-					return "", false
-				} else if k < i {
-					j--
-				}
+		gone := rootIndexes(a.refused)
+		if gone[i] {
+			return "", false
+		}
+		for k := range gone {
+			if k < i {
+				j--
 			}
 		}
 	}
@@ -1057,36 +1056,7 @@ func joinRefused(refused *ValidationError, set error) error {
 	if set != nil && !errors.As(set, &v) {
 		return errors.Join(refused, set)
 	}
-	out := &ValidationError{Type: "RootSet", Problems: slices.Clone(refused.Problems)}
-	if v != nil {
-		gone := map[int]bool{}
-		for _, p := range refused.Problems {
-			if i, _, ok := rootsIndex(p.Path); ok {
-				gone[i] = true
-			}
-		}
-		for _, p := range v.Problems {
-			if j, rest, ok := rootsIndex(p.Path); ok {
-				i := 0 // the list's index of the j-th root kept
-				for k := 0; ; i++ {
-					if !gone[i] {
-						if k == j {
-							break
-						}
-						k++
-					}
-				}
-				p.Path = "roots[" + strconv.Itoa(i) + "]" + rest
-			}
-			out.Problems = append(out.Problems, p)
-		}
-	}
-	slices.SortStableFunc(out.Problems, func(a, b Problem) int {
-		i, _, _ := rootsIndex(a.Path)
-		j, _, _ := rootsIndex(b.Path)
-		return cmp.Compare(i, j)
-	})
-	return out
+	return &ValidationError{Type: "RootSet", Problems: byRoot(append(slices.Clone(refused.Problems), inListProblems(refused, v)...))}
 }
 
 // inList is set, the error of a set built from a client's list but the
@@ -1096,14 +1066,58 @@ func inList(refused *ValidationError, set error) error {
 	if refused == nil || !errors.As(set, &v) {
 		return set
 	}
-	joined := joinRefused(refused, set).(*ValidationError)
-	joined.Problems = slices.DeleteFunc(joined.Problems, func(p Problem) bool {
-		return slices.ContainsFunc(refused.Problems, func(r Problem) bool { return r.Path == p.Path && r.Message == p.Message })
-	})
-	if len(joined.Problems) == 0 {
+	if problems := inListProblems(refused, v); len(problems) > 0 {
+		return &ValidationError{Type: "RootSet", Problems: byRoot(problems)}
+	}
+	return nil
+}
+
+// inListProblems are the problems of v (nil for none), about a set built
+// from a client's list but the roots of refused, with each root named by
+// its index in the list.
+func inListProblems(refused, v *ValidationError) []Problem {
+	if v == nil {
 		return nil
 	}
-	return joined
+	gone := rootIndexes(refused)
+	out := make([]Problem, 0, len(v.Problems))
+	for _, p := range v.Problems {
+		if j, rest, ok := rootsIndex(p.Path); ok {
+			i := 0 // the list's index of the j-th root kept
+			for k := 0; ; i++ {
+				if !gone[i] {
+					if k == j {
+						break
+					}
+					k++
+				}
+			}
+			p.Path = "roots[" + strconv.Itoa(i) + "]" + rest
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// byRoot sorts problems by the index of the root each names, stably.
+func byRoot(problems []Problem) []Problem {
+	slices.SortStableFunc(problems, func(a, b Problem) int {
+		i, _, _ := rootsIndex(a.Path)
+		j, _, _ := rootsIndex(b.Path)
+		return cmp.Compare(i, j)
+	})
+	return problems
+}
+
+// rootIndexes are the indexes of the roots v's problems name.
+func rootIndexes(v *ValidationError) map[int]bool {
+	out := map[int]bool{}
+	for _, p := range v.Problems {
+		if i, _, ok := rootsIndex(p.Path); ok {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // rootsIndex reads a path that starts "roots[i]": i and the rest.
