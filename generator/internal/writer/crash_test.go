@@ -211,24 +211,33 @@ func TestConcurrentWrites(t *testing.T) {
 // TestLockedDirectory: a run that cannot get the lock within lockWait
 // fails with a message that says why, and changes nothing.
 func TestLockedDirectory(t *testing.T) {
-	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	unlock, err := tryLock(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unlock()
-	defer func(d time.Duration) { lockWait = d }(lockWait)
-	lockWait = 100 * time.Millisecond
-	_, err = Write(dir, generateFor(t, crashRevisions[0]))
+	dir := lockedDir(t, 100*time.Millisecond)
+	_, err := Write(dir, generateFor(t, crashRevisions[0]))
 	if err == nil || !strings.Contains(err.Error(), "another rootsgen process is writing this directory (waited 100ms)") {
 		t.Errorf("Write into a locked directory: %v", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("%d entries written", len(entries))
 	}
+}
+
+// lockedDir is a new directory whose lock the test holds until it ends,
+// with lockWait set to wait until then.
+func lockedDir(t *testing.T, wait time.Duration) string {
+	t.Helper()
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	unlock, err := tryLock(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(unlock)
+	old := lockWait
+	lockWait = wait
+	t.Cleanup(func() { lockWait = old })
+	return dir
 }

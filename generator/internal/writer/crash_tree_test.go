@@ -20,22 +20,7 @@ import (
 // the tree. ROOTSGEN_CRASH_EVERY_STEP=1 kills it after every step in turn.
 func TestTreeKilledAtSteps(t *testing.T) {
 	old, new := oldTree(t), newTree(t)
-	probe := t.TempDir()
-	if _, err := Write(probe, old); err != nil {
-		t.Fatal(err)
-	}
-	changes, err := Diff(probe, new)
-	if err != nil {
-		t.Fatal(err)
-	}
-	staged, removed := 0, 0
-	for _, c := range changes {
-		if c.Kind == "remove" {
-			removed++
-		} else {
-			staged++
-		}
-	}
+	staged, removed := treeChanges(t, old, new)
 	journal := staged + 1
 	renamed := journal + treeMkdirs + staged // the last rename
 	last := renamed + removed + treeRmdirs

@@ -148,6 +148,34 @@ func wantSnapshot(t *testing.T, dir string, want map[string]string, where string
 	}
 }
 
+// writtenDir is a new directory that Write wrote files into.
+func writtenDir(t *testing.T, files []File) string {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// treeChanges counts the files that writing new over old stages and the
+// ones it removes.
+func treeChanges(t *testing.T, old, new []File) (staged, removed int) {
+	t.Helper()
+	changes, err := Diff(writtenDir(t, old), new)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		if c.Kind == "remove" {
+			removed++
+		} else {
+			staged++
+		}
+	}
+	return staged, removed
+}
+
 // wantTree checks that dir holds exactly files, in their directories, and
 // nothing of a write in progress, and that Diff agrees.
 func wantTree(t *testing.T, dir string, files []File, where string) {
@@ -201,11 +229,8 @@ func TestWriteTreeFromNothing(t *testing.T) {
 // dropped directories go, with their files, the new one comes, the
 // changed file is updated and the rest is left alone.
 func TestWriteTreeReplaces(t *testing.T) {
-	dir := t.TempDir()
 	old, new := oldTree(t), newTree(t)
-	if _, err := Write(dir, old); err != nil {
-		t.Fatal(err)
-	}
+	dir := writtenDir(t, old)
 	before, err := os.Stat(filepath.Join(dir, "roots20251125", "types.go"))
 	if err != nil {
 		t.Fatal(err)
@@ -235,11 +260,8 @@ func TestWriteTreeReplaces(t *testing.T) {
 // TestDiffTree: Diff names each change by its path below the top,
 // including the stale files of the directories the new tree drops.
 func TestDiffTree(t *testing.T) {
-	dir := t.TempDir()
 	old, new := oldTree(t), newTree(t)
-	if _, err := Write(dir, old); err != nil {
-		t.Fatal(err)
-	}
+	dir := writtenDir(t, old)
 	changes, err := Diff(dir, new)
 	if err != nil {
 		t.Fatal(err)
@@ -277,11 +299,8 @@ func TestDiffTree(t *testing.T) {
 // left alone; and a file rootsgen did not write where the tree puts one
 // is refused, with nothing changed.
 func TestWriteTreeForeignFiles(t *testing.T) {
-	dir := t.TempDir()
 	old, new := oldTree(t), newTree(t)
-	if _, err := Write(dir, old); err != nil {
-		t.Fatal(err)
-	}
+	dir := writtenDir(t, old)
 	generated := headerPrefix + "elsewhere. DO NOT EDIT.\n\npackage x\n"
 	extra := map[string]string{
 		"roots20250618/notes.go":   "package roots20250618 // by hand\n",
@@ -455,11 +474,8 @@ func second[T any](_ T, err error) error { return err }
 // TestWriteTreeRollsBack: a write that fails after its commit puts the old
 // tree back, and removes the directory it made for the new one.
 func TestWriteTreeRollsBack(t *testing.T) {
-	dir := t.TempDir()
 	old, new := oldTree(t), newTree(t)
-	if _, err := Write(dir, old); err != nil {
-		t.Fatal(err)
-	}
+	dir := writtenDir(t, old)
 	changes, err := Diff(dir, new)
 	if err != nil {
 		t.Fatal(err)
@@ -498,49 +514,16 @@ func TestWriteTreeRollsBack(t *testing.T) {
 // completed, directories made and removed included.
 func TestWriteContextStopsTree(t *testing.T) {
 	old, new := oldTree(t), newTree(t)
-	probe := t.TempDir()
-	if _, err := Write(probe, old); err != nil {
-		t.Fatal(err)
-	}
-	changes, err := Diff(probe, new)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Stage each new file, write the journal, make each directory, rename
 	// each new file, remove each stale one, remove each dropped directory.
-	staged, removed := 0, 0
-	for _, c := range changes {
-		if c.Kind == "remove" {
-			removed++
-		} else {
-			staged++
-		}
-	}
+	staged, removed := treeChanges(t, old, new)
 	steps := staged + 1 + treeMkdirs + staged + removed + treeRmdirs
 	for n := 0; n <= steps; n++ {
-		dir := t.TempDir()
-		if _, err := Write(dir, old); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		if n == 0 {
-			cancel()
-		} else {
-			cancelAfterStep(t, n, cancel)
-		}
-		changes, err := WriteContext(ctx, dir, new)
-		cancel()
-		where := fmt.Sprintf("cancelled after step %d of %d", n, steps)
-		if n <= staged {
-			if !errors.Is(err, context.Canceled) || changes != nil {
-				t.Fatalf("%s: changes %v, error %v; want context.Canceled and no changes", where, changes, err)
-			}
-			wantTree(t, dir, old, where)
-		} else {
-			if err != nil || len(changes) == 0 {
-				t.Fatalf("%s: changes %v, error %v; want the change completed", where, changes, err)
-			}
+		dir := writtenDir(t, old)
+		if completed, where := writeCancelled(t, dir, new, n, staged, steps); completed {
 			wantTree(t, dir, new, where)
+		} else {
+			wantTree(t, dir, old, where)
 		}
 	}
 

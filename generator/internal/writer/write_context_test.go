@@ -60,6 +60,33 @@ func wantWhole(t *testing.T, dir string, files []File, where string) {
 	}
 }
 
+// writeCancelled writes new over dir with WriteContext, its context
+// cancelled after step n of steps (0: before the call), and checks what
+// it returns: context.Canceled and no changes up to step staged, the
+// change completed after. It says which, and where, for messages.
+func writeCancelled(t *testing.T, dir string, new []File, n, staged, steps int) (completed bool, where string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	if n == 0 {
+		cancel()
+	} else {
+		cancelAfterStep(t, n, cancel)
+	}
+	changes, err := WriteContext(ctx, dir, new)
+	cancel()
+	where = fmt.Sprintf("cancelled after step %d of %d", n, steps)
+	if n <= staged {
+		if !errors.Is(err, context.Canceled) || changes != nil {
+			t.Fatalf("%s: changes %v, error %v; want context.Canceled and no changes", where, changes, err)
+		}
+		return false, where
+	}
+	if err != nil || len(changes) == 0 {
+		t.Fatalf("%s: changes %v, error %v; want the change completed", where, changes, err)
+	}
+	return true, where
+}
+
 // cancelAfterStep makes Write cancel ctx after its step n (0: never), for
 // the rest of the test.
 func cancelAfterStep(t *testing.T, n int, cancel context.CancelFunc) {
@@ -90,29 +117,11 @@ func TestWriteContextStops(t *testing.T) {
 		}
 	}
 	for n := 0; n <= steps; n++ {
-		dir := t.TempDir()
-		if _, err := Write(dir, old); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		if n == 0 {
-			cancel() // before WriteContext is called
-		} else {
-			cancelAfterStep(t, n, cancel)
-		}
-		changes, err := WriteContext(ctx, dir, new)
-		cancel()
-		where := fmt.Sprintf("cancelled after step %d of %d", n, steps)
-		if n <= staged {
-			if !errors.Is(err, context.Canceled) || changes != nil {
-				t.Fatalf("%s: changes %v, error %v; want context.Canceled and no changes", where, changes, err)
-			}
-			wantWhole(t, dir, old, where)
-		} else {
-			if err != nil || len(changes) == 0 {
-				t.Fatalf("%s: changes %v, error %v; want the change completed", where, changes, err)
-			}
+		dir := writtenDir(t, old)
+		if completed, where := writeCancelled(t, dir, new, n, staged, steps); completed {
 			wantWhole(t, dir, new, where)
+		} else {
+			wantWhole(t, dir, old, where)
 		}
 	}
 }
@@ -137,24 +146,12 @@ func TestWriteContextStopsInNewDirectory(t *testing.T) {
 // process's lock gives up when its context is done, saying both, and
 // changes nothing.
 func TestWriteContextStopsWaitingForLock(t *testing.T) {
-	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	unlock, err := tryLock(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unlock()
-	defer func(d time.Duration) { lockWait = d }(lockWait)
-	lockWait = time.Hour // longer than the test's timeout
+	dir := lockedDir(t, time.Hour) // longer than the test's timeout
 	files := generateFor(t, crashRevisions[0])
 	// Cancelled once WriteContext waits: it gets to the lock in far less.
 	ctx, cancel := context.WithCancelCause(context.Background())
 	time.AfterFunc(100*time.Millisecond, func() { cancel(errors.New("the user pressed ^C")) })
-	_, err = WriteContext(ctx, dir, files)
+	_, err := WriteContext(ctx, dir, files)
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "the user pressed ^C") {
 		t.Errorf("error %v, want context.Canceled, its cause and ErrLocked", err)
 	}
