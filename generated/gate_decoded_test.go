@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -295,11 +296,5 @@ func TestGateDecodedListSetShared(t *testing.T) {
 
 // gateInputRevisions are the revisions where roots travel in inputRequests.
 func gateInputRevisions() []rootsgate.Revision {
-	var out []rootsgate.Revision
-	for _, rev := range rootsgate.Revisions() {
-		if rev.InputRequests {
-			out = append(out, rev)
-		}
-	}
-	return out
+	return slices.DeleteFunc(rootsgate.Revisions(), func(r rootsgate.Revision) bool { return !r.InputRequests })
 }

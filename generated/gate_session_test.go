@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -171,13 +172,7 @@ func TestGateSessionNoCapability(t *testing.T) {
 
 // gateLegacy returns the revisions where roots/list is a request.
 func gateLegacy() []rootsgate.Revision {
-	var out []rootsgate.Revision
-	for _, r := range rootsgate.Revisions() {
-		if r.DirectRequest {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(rootsgate.Revisions(), func(r rootsgate.Revision) bool { return !r.DirectRequest })
 }
 
 // gateOneLegacy is the newest revision where roots/list is a request of
