@@ -323,15 +323,31 @@ func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
 	return t, nil
 }
 
-// localUses are the names of local, the package's types, that n uses.
+// localUses are the names of local, the package's types, that n uses. A
+// selected field or method and a struct literal's field name may be
+// spelled like a type (p.InputRequests, Revision{InputRequests: true}),
+// and are not uses of it.
 func localUses(n ast.Node, local map[string]bool) []string {
 	var uses []string
-	ast.Inspect(n, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && local[id.Name] && !slices.Contains(uses, id.Name) {
-			uses = append(uses, id.Name)
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, visit)
+			return false
+		case *ast.KeyValueExpr:
+			if _, ok := n.Key.(*ast.Ident); ok {
+				ast.Inspect(n.Value, visit)
+				return false
+			}
+		case *ast.Ident:
+			if local[n.Name] && !slices.Contains(uses, n.Name) {
+				uses = append(uses, n.Name)
+			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(n, visit)
 	return uses
 }
 
@@ -528,4 +544,19 @@ func lines(files []File) int {
 		n += bytes.Count(f.Content, []byte("\n"))
 	}
 	return n
+}
+
+// declKey names a function or method declaration: Name, or Type.Name.
+func declKey(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
 }

@@ -27,6 +27,9 @@ func (e *emitter) emitModel(m *Model, files map[string]*jen.File) {
 	codec, valid := cmp.Or(files["json.go"], types), cmp.Or(files["validate.go"], types)
 	e.emitConsts(m, types)
 	for _, t := range m.Types {
+		if !e.keep.has(t, useDecl) {
+			continue
+		}
 		e.emitType(m, t, types)
 		e.emitJSON(t, codec)
 		e.emitValidate(t, valid)
@@ -46,7 +49,7 @@ func (e *emitter) emitConsts(m *Model, f *jen.File) {
 			if i > 0 {
 				g.Line()
 			}
-			docComments(g, c.Doc, deprecation(m, c.Roots, false, m.Plan.constDeprecatedBy(c)))
+			docComments(g, e.constDoc(c), deprecation(m, c.Roots, false, m.Plan.constDeprecatedBy(c)))
 			if c.Type != "" {
 				g.Id(c.Name).Id(c.Type).Op("=").Add(untyped(c.Value))
 			} else {
@@ -80,6 +83,17 @@ func (e *emitter) emitType(m *Model, t *Type, f *jen.File) {
 	case KindRawUnion:
 		e.emitRawUnion(m, t, f)
 	}
+}
+
+// constDoc is c's doc; where the package leaves out the type it names,
+// the doc names the schema's definition instead.
+func (e *emitter) constDoc(c *Const) []string {
+	if c.owner == nil || e.keep.has(c.owner, useDecl) {
+		return c.Doc
+	}
+	doc := slices.Clone(c.Doc)
+	doc[0] = strings.TrimSuffix(doc[0], c.owner.Name+".") + "the schema's " + c.owner.Name + "."
+	return doc
 }
 
 func untyped(v any) jen.Code {
@@ -301,20 +315,26 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 			f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsNull").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Add(kind)))
 			continue
 		}
-		ctor := unionFromName(t, p)
-		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds the %s v.", ctor, t.Name, p)}, dep)
-		f.Func().Id(ctor).Params(jen.Id("v").Id(p.GoTypeName())).Id(t.Name).Block(
-			jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind, jen.Id(memberField[p]): jen.Id("v")})),
-		)
-		f.Line()
-		f.Comment(fmt.Sprintf("As%s returns the %s u holds, and whether it holds one.", memberName(p), p))
-		f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+memberName(p)).Params().Params(jen.Id(p.GoTypeName()), jen.Bool()).Block(
-			jen.Return(jen.Id("u").Dot(memberField[p]), jen.Id("u").Dot("kind").Op("==").Add(kind)),
-		)
+		if e.keep.has(t, useFrom) || p == String && e.keep.has(t, useFromString) {
+			ctor := unionFromName(t, p)
+			docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds the %s v.", ctor, t.Name, p)}, dep)
+			f.Func().Id(ctor).Params(jen.Id("v").Id(p.GoTypeName())).Id(t.Name).Block(
+				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind, jen.Id(memberField[p]): jen.Id("v")})),
+			)
+			f.Line()
+		}
+		if e.keep.has(t, useAs) {
+			f.Comment(fmt.Sprintf("As%s returns the %s u holds, and whether it holds one.", memberName(p), p))
+			f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+memberName(p)).Params().Params(jen.Id(p.GoTypeName()), jen.Bool()).Block(
+				jen.Return(jen.Id("u").Dot(memberField[p]), jen.Id("u").Dot("kind").Op("==").Add(kind)),
+			)
+		}
 	}
-	f.Line()
-	f.Comment("IsZero reports whether u holds no value, as when the member is absent.")
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Lit(0)))
+	if e.keep.has(t, useIsZero) {
+		f.Line()
+		f.Comment("IsZero reports whether u holds no value, as when the member is absent.")
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Lit(0)))
+	}
 	f.Line()
 	f.Comment("String returns the value as JSON text, or \"\" when u holds no value.")
 	f.Func().Params(jen.Id("u").Id(t.Name)).Id("String").Params().String().Block(
@@ -336,6 +356,9 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 		}),
 		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value to marshal"))),
 	)
+	if !e.keep.has(t, useUnmarshal) {
+		return
+	}
 	f.Line()
 	want := make([]string, len(t.Members))
 	for i, p := range t.Members {
@@ -393,13 +416,18 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
 	for _, arm := range t.Arms {
 		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
-		ctor := unionFromArmName(t, arm)
-		f.Line()
-		docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)
-		f.Func().Id(ctor).Params(jen.Id("v").Id(arm.Name)).Params(jen.Id(t.Name), jen.Error()).Block(
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("v")),
-			jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("b")}), jen.Err()),
-		)
+		if e.keep.has(t, useFrom) {
+			ctor := unionFromArmName(t, arm)
+			f.Line()
+			docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)
+			f.Func().Id(ctor).Params(jen.Id("v").Id(arm.Name)).Params(jen.Id(t.Name), jen.Error()).Block(
+				jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("v")),
+				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("b")}), jen.Err()),
+			)
+		}
+		if !e.keep.has(t, useAs) {
+			continue
+		}
 		f.Line()
 		docComments(f.Group, []string{
 			fmt.Sprintf("As%s decodes the value as a %s and validates it; an error means", arm.Name, arm.Name),
@@ -417,22 +445,30 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 		}
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+arm.Name).Params().Params(jen.Id(arm.Name), jen.Error()).Block(body...)
 	}
-	f.Line()
-	docComments(f.Group, []string{"Raw returns the value as JSON, whatever its kind."}, dep)
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("Raw").Params().Qual(jsonPkg, "RawMessage").Block(jen.Return(jen.Id("u").Dot("raw")))
-	f.Line()
-	f.Comment("IsZero reports whether u holds no value.")
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)))
-	f.Line()
-	f.Comment("MarshalJSON writes the value as it was received or built.")
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.If(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value to marshal")))),
-		jen.Return(jen.Id("u").Dot("raw"), jen.Nil()),
-	)
-	f.Line()
-	f.Comment("UnmarshalJSON keeps a copy of the value as received.")
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Id("u").Dot("raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
-		jen.Return(jen.Nil()),
-	)
+	if e.keep.has(t, useRaw) {
+		f.Line()
+		docComments(f.Group, []string{"Raw returns the value as JSON, whatever its kind."}, dep)
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("Raw").Params().Qual(jsonPkg, "RawMessage").Block(jen.Return(jen.Id("u").Dot("raw")))
+	}
+	if e.keep.has(t, useIsZero) {
+		f.Line()
+		f.Comment("IsZero reports whether u holds no value.")
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)))
+	}
+	if e.keep.has(t, useMarshal) {
+		f.Line()
+		f.Comment("MarshalJSON writes the value as it was received or built.")
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.If(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value to marshal")))),
+			jen.Return(jen.Id("u").Dot("raw"), jen.Nil()),
+		)
+	}
+	if e.keep.has(t, useUnmarshal) {
+		f.Line()
+		f.Comment("UnmarshalJSON keeps a copy of the value as received.")
+		f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+			jen.Id("u").Dot("raw").Op("=").Append(jen.Qual(jsonPkg, "RawMessage").Call(jen.Nil()), jen.Id("data").Op("...")),
+			jen.Return(jen.Nil()),
+		)
+	}
 }

@@ -64,7 +64,9 @@ func (e *emitter) emitJSON(t *Type, f *jen.File) {
 	// (encoding/json ignores case), required and fixed members are
 	// checked, and errors name the member's JSON path.
 	e.emitMarshal(t, f)
-	e.emitUnmarshal(t, f)
+	if e.keep.has(t, useUnmarshal) {
+		e.emitUnmarshal(t, f)
+	}
 }
 
 // emitMarshal writes MarshalJSON and appendJSON: the members in schema
@@ -72,11 +74,16 @@ func (e *emitter) emitJSON(t *Type, f *jen.File) {
 // array or object as [] or {}, then the members kept in Extra, sorted.
 // Nested generated types append to the same buffer.
 func (e *emitter) emitMarshal(t *Type, f *jen.File) {
-	f.Line()
-	docComments(f.Group, []string{"MarshalJSON writes the members in schema order, then Extra's, sorted."}, nil)
-	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("x").Dot("appendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(64)))),
-	)
+	if e.keep.has(t, useMarshal) {
+		f.Line()
+		docComments(f.Group, []string{"MarshalJSON writes the members in schema order, then Extra's, sorted."}, nil)
+		f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(jen.Id("x").Dot("appendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(64)))),
+		)
+	}
+	if !e.keep.has(t, useAppend) {
+		return
+	}
 	f.Line()
 	body := []jen.Code{jen.Id("o").Op(":=").Add(e.rt("StartObject")).Call(jen.Id("b"))}
 	for _, c := range t.Consts {
@@ -238,15 +245,33 @@ func (e *emitter) emitValidate(t *Type, f *jen.File) {
 	if !hasValidate(t) || t.Kind == KindAlias {
 		return
 	}
-	f.Line()
-	docComments(f.Group, []string{"Validate reports every rule of the schema x breaks, as a *ValidationError."}, nil)
-	recv, self := jen.Id("x").Op("*").Id(t.Name), jen.Id("x")
-	if t.Kind != KindStruct {
-		recv, self = jen.Id("x").Id(t.Name), jen.Op("&").Id("x")
+	if e.keep.has(t, useValidate) {
+		f.Line()
+		docComments(f.Group, []string{"Validate reports every rule of the schema x breaks, as a *ValidationError."}, nil)
+		recv, self := jen.Id("x").Op("*").Id(t.Name), jen.Id("x")
+		if t.Kind != KindStruct {
+			recv, self = jen.Id("x").Id(t.Name), jen.Op("&").Id("x")
+		}
+		f.Func().Params(recv).Id("Validate").Params().Error().Block(
+			jen.Return(e.rt("ValidateValue").Call(jen.Lit(t.Name), self, jen.Parens(jen.Op("*").Id(t.Name)).Dot("validate"))),
+		)
 	}
-	f.Func().Params(recv).Id("Validate").Params().Error().Block(
-		jen.Return(e.rt("ValidateValue").Call(jen.Lit(t.Name), self, jen.Parens(jen.Op("*").Id(t.Name)).Dot("validate"))),
-	)
+	if e.keep.has(t, useCheck) {
+		e.emitCheck(t, f)
+	}
+	if !e.keep.has(t, useValidElems) {
+		return
+	}
+	for _, fl := range t.Fields {
+		if validElements(fl) {
+			e.emitValidElements(t, fl, f)
+		}
+	}
+}
+
+// emitCheck writes validate, which Validate and the validate of the types
+// that hold t call.
+func (e *emitter) emitCheck(t *Type, f *jen.File) {
 	f.Line()
 	recv2 := jen.Id("x").Op("*").Id(t.Name)
 	if t.Kind != KindStruct {
@@ -271,11 +296,6 @@ func (e *emitter) emitValidate(t *Type, f *jen.File) {
 			)
 		}
 	})
-	for _, fl := range t.Fields {
-		if validElements(fl) {
-			e.emitValidElements(t, fl, f)
-		}
-	}
 }
 
 // childPath is the path of fl's member under at, and of its element index

@@ -33,11 +33,6 @@ type gateRevision struct {
 	Deprecated bool
 }
 
-// Asks reports whether the gate serves the revision's requests that carry
-// roots/list in inputRequests: its plan has what asking for roots (Ask),
-// the -32021 error's data (Require) and its code (MissingCode) need.
-func (r gateRevision) Asks() bool { return r.Ask != nil && r.Require && r.MissingCode }
-
 // checkImportPath refuses what cannot be a Go import path: the path is
 // written between quotes into the gate's import block, so a quote or a line
 // break in it would add code to the package.
@@ -129,9 +124,6 @@ func GenerateKit(opts KitOptions) ([]File, error) {
 		}
 		if m.Plan.GateProblem != "" {
 			return nil, &UsageError{fmt.Errorf("revision %s: %s, so the gate cannot serve it", r.Revision, m.Plan.GateProblem)}
-		}
-		if out, err = pruneTypes(out, pkg, runtimeImport); err != nil {
-			return nil, fmt.Errorf("revision %s: %w", r.Revision, err)
 		}
 		imp := opts.Import + "/" + pkg
 		if same := sameAs(out, pkg, r.Revision, data, kept); same != nil {

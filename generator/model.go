@@ -176,6 +176,9 @@ type Const struct {
 	Value any    // string, int64, float64 or bool
 	Type  string // a Go type name, or "" for an untyped constant
 	Roots bool
+	// owner is the type whose fixed member or method the constant is, and
+	// which its doc's first line ends naming; nil for an enum value.
+	owner *Type
 }
 
 // uriSchemes are rules of the roots feature that the schema need not state:
@@ -659,7 +662,7 @@ func (b *builder) constant(path string, owner *Type, key string, p *jsonschema.S
 		b.fail(path, "%v", err)
 		return &Const{}
 	}
-	c := &Const{Value: value, Roots: owner.Roots, Doc: docLines(p.Description)}
+	c := &Const{Value: value, Roots: owner.Roots, Doc: docLines(p.Description), owner: owner}
 	if key == "method" {
 		c.Type = methodTypeName
 		stem := strings.TrimSuffix(strings.TrimSuffix(owner.Name, "Request"), "Notification")

@@ -81,6 +81,12 @@ type Plan struct {
 	Warnings []Warning
 }
 
+// Asks reports whether a kit's gate serves the revision's requests that
+// carry roots/list in inputRequests: the plan has what asking for roots
+// (Ask), the -32021 error's data (Require) and its code (MissingCode)
+// need.
+func (p *Plan) Asks() bool { return p.Ask != nil && p.Require && p.MissingCode }
+
 // Handlers are the roots/list params the handlers are written in terms of:
 // their Go type, and whether ListRootsRequest.Params is a pointer (params
 // are optional) rather than a value the schema requires.

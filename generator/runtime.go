@@ -113,6 +113,9 @@ type emitter struct {
 	// runtime is written into the revision's package.
 	runtime string
 	kit     bool // the package is a revision's package in a kit
+	// keep is what of each type the package keeps (kitKeeps); nil keeps
+	// everything.
+	keep keeps
 }
 
 // rt is the runtime identifier name, as the code of a revision's package

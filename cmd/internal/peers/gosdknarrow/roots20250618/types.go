@@ -17,7 +17,8 @@ const (
 	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's
+	// RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 )
 

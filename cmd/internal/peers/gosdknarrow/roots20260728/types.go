@@ -23,13 +23,13 @@ const (
 	// server's own configuration.
 	MethodListRoots Method = "roots/list"
 
-	// CodeMissingRequiredClientCapability is the fixed value of "code" in
-	// the schema's MissingRequiredClientCapabilityErrorObject. Always -32021, the code for a
-	// missing client capability.
+	// CodeMissingRequiredClientCapability is the fixed value of "code" in the
+	// schema's MissingRequiredClientCapabilityErrorObject. Always -32021, the code
+	// for a missing client capability.
 	CodeMissingRequiredClientCapability = -32021
 
-	// JSONRPCVersion is the fixed value of "jsonrpc" in
-	// the schema's MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
+	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's
+	// MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 
@@ -389,12 +389,6 @@ func (u InputRequest) MarshalJSON() ([]byte, error) {
 		return nil, errors.New("InputRequest: no value to marshal")
 	}
 	return u.raw, nil
-}
-
-// UnmarshalJSON keeps a copy of the value as received.
-func (u *InputRequest) UnmarshalJSON(data []byte) error {
-	u.raw = append(json.RawMessage(nil), data...)
-	return nil
 }
 
 // InputResponse is an answer a client can place in inputResponses. Only the

@@ -14,11 +14,12 @@ const (
 	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's
+	// RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 
-	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's ListRootsRequest. JSON-RPC
-	// protocol version, always 2.0.
+	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's
+	// ListRootsRequest. JSON-RPC protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 

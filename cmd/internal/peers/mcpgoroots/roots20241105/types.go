@@ -19,7 +19,8 @@ const (
 	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's
+	// RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 )
 
@@ -77,19 +78,6 @@ type ListRootsRequestParams struct {
 	Extra map[string]json.RawMessage  `json:"-"`
 }
 
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *ListRootsRequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rtimpl.StartObject(b)
-	if x.Meta != nil {
-		o.Append("\"_meta\":", x.Meta.appendJSON)
-	}
-	return rtimpl.EndObject(&o, x.Extra, "_meta")
-}
-
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParams
@@ -124,14 +112,6 @@ type ListRootsRequestParamsMeta struct {
 	Extra         map[string]json.RawMessage `json:"-"`
 }
 
-func (x *ListRootsRequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := rtimpl.StartObject(b)
-	if x.ProgressToken != nil {
-		o.Value("\"progressToken\":", x.ProgressToken)
-	}
-	return rtimpl.EndObject(&o, x.Extra, "progressToken")
-}
-
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	var p ListRootsRequestParamsMeta
@@ -156,11 +136,6 @@ type ListRootsResult struct {
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root                     `json:"roots"`
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {

@@ -14,7 +14,8 @@ const (
 	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's
+	// RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 )
 
@@ -79,11 +80,6 @@ type ListRootsResult struct {
 	// Roots the client exposes; an empty array means it exposes none.
 	Roots []Root                     `json:"roots"`
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
 }
 
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {

@@ -16,11 +16,12 @@ const (
 	// MethodListRoots is the method name of the schema's ListRootsRequest.
 	MethodListRoots Method = "roots/list"
 
-	// MethodRootsListChanged is the method name of the schema's RootsListChangedNotification.
+	// MethodRootsListChanged is the method name of the schema's
+	// RootsListChangedNotification.
 	MethodRootsListChanged Method = "notifications/roots/list_changed"
 
-	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's ListRootsRequest. JSON-RPC
-	// protocol version, always 2.0.
+	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's
+	// ListRootsRequest. JSON-RPC protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 
@@ -87,11 +88,6 @@ type ListRootsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
 func (x *ListRootsResult) appendJSON(b []byte) ([]byte, error) {
 	o := rtimpl.StartObject(b)
 	if len(x.Meta) > 0 {
@@ -145,19 +141,6 @@ type RequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// MarshalJSON writes the members in schema order, then Extra's, sorted.
-func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.appendJSON(make([]byte, 0, 64))
-}
-
-func (x *RequestParams) appendJSON(b []byte) ([]byte, error) {
-	o := rtimpl.StartObject(b)
-	if x.Meta != nil {
-		o.Append("\"_meta\":", x.Meta.appendJSON)
-	}
-	return rtimpl.EndObject(&o, x.Extra, "_meta")
-}
-
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	var p RequestParams
@@ -190,14 +173,6 @@ type RequestParamsMeta struct {
 	// updates stays optional.
 	ProgressToken *ProgressToken             `json:"progressToken,omitempty"`
 	Extra         map[string]json.RawMessage `json:"-"`
-}
-
-func (x *RequestParamsMeta) appendJSON(b []byte) ([]byte, error) {
-	o := rtimpl.StartObject(b)
-	if x.ProgressToken != nil {
-		o.Value("\"progressToken\":", x.ProgressToken)
-	}
-	return rtimpl.EndObject(&o, x.Extra, "progressToken")
 }
 
 // UnmarshalJSON decodes an object member by member; null leaves x unchanged.

@@ -23,13 +23,13 @@ const (
 	// server's own configuration.
 	MethodListRoots Method = "roots/list"
 
-	// CodeMissingRequiredClientCapability is the fixed value of "code" in
-	// the schema's MissingRequiredClientCapabilityErrorObject. Always -32021, the code for a
-	// missing client capability.
+	// CodeMissingRequiredClientCapability is the fixed value of "code" in the
+	// schema's MissingRequiredClientCapabilityErrorObject. Always -32021, the code
+	// for a missing client capability.
 	CodeMissingRequiredClientCapability = -32021
 
-	// JSONRPCVersion is the fixed value of "jsonrpc" in
-	// the schema's MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
+	// JSONRPCVersion is the fixed value of "jsonrpc" in the schema's
+	// MissingRequiredClientCapabilityError. JSON-RPC protocol version, always 2.0.
 	JSONRPCVersion = "2.0"
 )
 

@@ -5,21 +5,16 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"regexp"
 	"slices"
-	"strings"
 )
 
-// A kit's revision package is there for its gate: the kit's front package
-// serves every revision through one API, so nobody needs a function or a
-// type of the revision that the glue in gate.go cannot get to. The
-// package keeps the functions and methods its gate can run (gateReach:
-// by name, and MarshalJSON and UnmarshalJSON through encoding/json), the
-// types those, the glue and the package's constants and variables use,
-// and every type those use in turn. The rest is left out: types such as
-// ServerRequest, or ListRootsRequest where the server does not write one,
-// and the MarshalJSON of a type the gate only reads, or the Validate of
-// one it never checks.
+// The walk TestKitKeepsWhatTheGateRuns checks kitKeeps against: from the
+// whole emitted package of a kit revision, pruneTypes keeps the functions
+// and methods the gate can run (gateReach: by name, and MarshalJSON and
+// UnmarshalJSON through encoding/json), the types those, the glue and the
+// package's constants and variables use, and every type those use in
+// turn. It reads the emitted code, type-checked, where kitKeeps reads the
+// model: the two are written apart so that each checks the other.
 
 // pruneTypes is out, the files of kit revision package pkg importing the
 // runtime at rt, without the functions and methods its gate cannot run
@@ -60,31 +55,9 @@ func pruneTypes(out []File, pkg, rt string) ([]File, error) {
 		fd, ok := d.(*ast.FuncDecl)
 		return !ok || reached[declKey(fd)]
 	}
-	pruned, err := t.without(out, func(d ast.Decl, owner string) bool {
+	return t.without(out, func(d ast.Decl, owner string) bool {
 		return owner != "" && !need[owner] || !kept(d)
 	}, nil)
-	if err != nil {
-		return nil, err
-	}
-	// The docs the model writes for a method name or a fixed value name
-	// the type that holds it; where that type is left out, they name the
-	// schema's definition instead.
-	var dropped []string
-	for _, name := range t.order {
-		if !need[name] {
-			dropped = append(dropped, regexp.QuoteMeta(name))
-		}
-	}
-	if len(dropped) == 0 {
-		return pruned, nil
-	}
-	owner := regexp.MustCompile(`( (?:of|in)(?: |\n\t*// ))(` + strings.Join(dropped, "|") + `)\.`)
-	for i, f := range pruned {
-		if slices.Contains(typeFiles, f.Name) {
-			pruned[i].Content = owner.ReplaceAll(f.Content, []byte("${1}the schema's $2."))
-		}
-	}
-	return pruned, nil
 }
 
 // needed are the types the declarations of t that stay use: gate, the

@@ -576,21 +576,6 @@ func method(t types.Type, name string) *types.Func {
 	return nil
 }
 
-// declKey names a function or method declaration: Name, or Type.Name.
-func declKey(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	if star, ok := t.(*ast.StarExpr); ok {
-		t = star.X
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name + "." + fd.Name.Name
-	}
-	return fd.Name.Name
-}
-
 // gateReach returns the functions and methods of out's typeFiles, the
 // files of kit revision package pkg importing the runtime at rt, that
 // gate.go or the package's constants and variables can run (see above),
@@ -744,6 +729,27 @@ func (r *reacher) calleeDir(call *ast.CallExpr) jsonDir {
 	return d
 }
 
+// typeDir is what the methods of the runtime's generic type tn may do
+// with encoding/json: the values of its type parameters reach it through
+// them alone.
+func (r *reacher) typeDir(tn *types.TypeName) jsonDir {
+	var d jsonDir
+	for fn := range r.rc.funcs {
+		recv := fn.Signature().Recv()
+		if recv == nil {
+			continue
+		}
+		t := recv.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := t.(*types.Named); ok && n.Origin().Obj().Name() == tn.Name() {
+			d |= r.rdirs[fn]
+		}
+	}
+	return d
+}
+
 // visit reaches what n runs: the package's functions and methods it
 // names, and the MarshalJSON and UnmarshalJSON encoding/json calls for
 // what it hands over.
@@ -775,9 +781,16 @@ func (r *reacher) instances(n ast.Node) {
 		if id.Pos() < n.Pos() || id.End() > n.End() {
 			continue
 		}
-		d := jsonBoth // a generic type of the runtime's, or anything generic of the package's
-		if fn, ok := r.c.info.Uses[id].(*types.Func); ok && !r.local(fn) {
-			d = r.rdirs[fn.Origin()]
+		d := jsonBoth // anything generic of the package's
+		switch obj := r.c.info.Uses[id].(type) {
+		case *types.Func:
+			if !r.local(obj) {
+				d = r.rdirs[obj.Origin()]
+			}
+		case *types.TypeName:
+			if obj.Pkg() != r.c.pkg {
+				d = r.typeDir(obj) // a generic type of the runtime's
+			}
 		}
 		if obj := r.c.info.Uses[id]; obj != nil {
 			for i := range inst.TypeArgs.Len() {
