@@ -46,16 +46,16 @@ var ownParts = []ownPart{
 	{"types.go", func(*Plan, bool) bool { return true }, []string{protocolVersionName, methodTypeName}},
 	{"roots.go", single(func(p *Plan) bool { return p.Handlers != nil }), []string{"ListRootsParams", "ListRootsHandler", "ListRootsHandlerFunc", "UnimplementedListRootsHandler", "Client"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Handlers != nil && p.Paging != nil }), []string{"DefaultPageSize", "ListRootsPage"}},
-	{"roots.go", single(func(p *Plan) bool { return p.NotifyListChanged }), []string{"SendFunc"}},
+	{"roots.go", single(func(p *Plan) bool { return p.NotifyListChanged() }), []string{"SendFunc"}},
 	{"roots.go", single(func(p *Plan) bool { return p.ListChanged != nil }), []string{"RootsListChangedParams", "ListChangedHandler", "ListChangedHandlerFunc", "UnimplementedListChangedHandler"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Direct }), []string{"RequestFunc", "Server"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Ask != nil }), []string{"AskForRoots", "RootsFromInputResponses"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Ask != nil && p.Paging != nil }), []string{"AskForRootsPage", "RootsPageFromInputResponses"}},
 	{"roots.go", single(func(p *Plan) bool { return p.Handlers != nil && p.Require }), []string{"RequireRoots"}},
-	{"rootset.go", single(func(p *Plan) bool { return p.RootSet }), []string{"RootSet", "NewRootSet"}},
-	{"example_test.go", single(func(p *Plan) bool { return p.Examples }), []string{"Example_decodeListRootsResult", "Example_decodeListRootsRequest"}},
-	{"example_test.go", single(func(p *Plan) bool { return p.Examples && p.RootSet }), []string{"ExampleRootSet", "ExampleRootSet_ReadFile"}},
-	{"example_test.go", single(func(p *Plan) bool { return p.Examples && p.Ask != nil }), []string{"ExampleStateSealer"}},
+	{"rootset.go", single(func(p *Plan) bool { return p.RootSet() }), []string{"RootSet", "NewRootSet"}},
+	{"example_test.go", single(func(p *Plan) bool { return p.Examples != nil }), []string{"Example_decodeListRootsResult", "Example_decodeListRootsRequest"}},
+	{"example_test.go", single(func(p *Plan) bool { return p.Examples != nil && p.RootSet() }), []string{"ExampleRootSet", "ExampleRootSet_ReadFile"}},
+	{"example_test.go", single(func(p *Plan) bool { return p.Examples != nil && p.Ask != nil }), []string{"ExampleStateSealer"}},
 	{"gate.go", func(p *Plan, kit bool) bool { return kit && p.Handlers != nil && p.GateProblem == "" }, []string{"Gate"}},
 }
 
@@ -120,7 +120,7 @@ type glueMethod struct {
 // glueMethods are the methods the templates declare on the schema's types.
 // The members of the type never take their names, whatever the plan.
 var glueMethods = []glueMethod{
-	{"rootset.go", single(func(p *Plan) bool { return p.RootSet }), "ListRootsResult", "RootSet"},
+	{"rootset.go", single(func(p *Plan) bool { return p.RootSet() }), "ListRootsResult", "RootSet"},
 }
 
 // memberReserved are the method names a struct made from the schema at

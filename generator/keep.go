@@ -74,7 +74,7 @@ func gateUses(p *Plan, clientSide bool) []gateUse {
 			use = append(use, gateUse{typ: paramsType, uses: useMarshal}) // listRootsParams
 		}
 	}
-	if p.HandleNotification {
+	if p.HandleNotification() {
 		use = append(use, gateUse{typ: listChangedParamsType, uses: useUnmarshal}) // CheckListChanged
 	}
 	if p.Asks() {

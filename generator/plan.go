@@ -26,15 +26,9 @@ type Plan struct {
 	// ListChanged, when not nil: the list_changed notification, with
 	// ListChangedHandler.
 	ListChanged *ListChanged
-	// HandleNotification: Server.HandleNotification (Direct and ListChanged).
-	HandleNotification bool
 	// CapabilityListChanged: the roots capability has a listChanged flag,
 	// a Go bool named ListChanged.
 	CapabilityListChanged bool
-	// NotifyListChanged: Client.NotifyListChanged, and a Server that keeps
-	// the answer of a client that announces changes (ListChanged and
-	// CapabilityListChanged).
-	NotifyListChanged bool
 	// CapabilitiesInMeta: client capabilities ride in each request's _meta.
 	CapabilitiesInMeta bool
 	// InputRequests: roots/list travels inside inputRequests, and
@@ -53,15 +47,12 @@ type Plan struct {
 	// FileRule: Root.uri must be a file:// URI. The rule is the roots
 	// feature's (the specification's), whatever "format" the schema gives.
 	FileRule bool
-	// RootSet: rootset.go, the path-inside-roots check.
-	RootSet bool
 	// RootMeta: a Root carries _meta.
 	RootMeta bool
-	// Examples: example_test.go.
-	Examples bool
-	// Fills complete the values the examples write with the members the
-	// schema requires besides the ones they show (plan_shapes.go).
-	Fills ExampleFills
+	// Examples, when not nil: example_test.go, and what completes the
+	// values the examples write with the members the schema requires
+	// besides the ones they show (plan_shapes.go).
+	Examples *ExampleFills
 	// GateProblem, when not empty, says why a kit's gate cannot serve
 	// this revision: it cannot convert the revision's Root to and from its
 	// own (which has URI, Name, Meta and Extra), or roots/list has no path
@@ -86,6 +77,19 @@ type Plan struct {
 // (Ask), the -32021 error's data (Require) and its code (MissingCode)
 // need.
 func (p *Plan) Asks() bool { return p.Ask != nil && p.Require && p.MissingCode }
+
+// HandleNotification reports whether the package has
+// Server.HandleNotification: Direct and ListChanged.
+func (p *Plan) HandleNotification() bool { return p.Direct && p.ListChanged != nil }
+
+// NotifyListChanged reports whether the package has
+// Client.NotifyListChanged, and a Server that keeps the answer of a client
+// that announces changes: ListChanged and CapabilityListChanged.
+func (p *Plan) NotifyListChanged() bool { return p.ListChanged != nil && p.CapabilityListChanged }
+
+// RootSet reports whether the package has rootset.go, the path-inside-roots
+// check, which needs the file:// rule (FileRule).
+func (p *Plan) RootSet() bool { return p.FileRule }
 
 // Handlers are the roots/list params the handlers are written in terms of:
 // their Go type, and whether ListRootsRequest.Params is a pointer (params
@@ -230,9 +234,7 @@ func newPlan(m *Model) *Plan {
 	if f.ListChangedNotification && p.Handlers != nil {
 		p.ListChanged = pl.listChanged()
 	}
-	p.HandleNotification = p.Direct && p.ListChanged != nil
 	p.CapabilityListChanged = f.CapabilityListChanged
-	p.NotifyListChanged = p.ListChanged != nil && f.CapabilityListChanged
 
 	if f.InputRequests && p.Handlers != nil {
 		p.InputRequests = pl.inputRequests()
@@ -256,15 +258,14 @@ func newPlan(m *Model) *Plan {
 	p.MissingCode = pl.hasConst("CodeMissingRequiredClientCapability")
 	p.VersionKey = pl.versionKey()
 
-	// The file:// rule and RootSet: checkRootsContract has made sure of
-	// Root.uri and ListRootsResult.roots.
+	// The file:// rule, and with it RootSet: checkRootsContract has made
+	// sure of Root.uri and ListRootsResult.roots.
 	uri := fieldOf(pl.def("Root"), "uri")
 	p.FileRule = slices.Equal(uri.URISchemes, []string{"file"})
-	p.RootSet = p.FileRule
 
 	if p.Handlers != nil {
 		if name := pl.member("Root", "name", "Name", "string", "the examples"); name != nil {
-			p.Fills, p.Examples = pl.exampleFills()
+			p.Examples = pl.exampleFills()
 		}
 	}
 	p.GateProblem = gateProblem(pl.def("Root"))
@@ -490,8 +491,8 @@ func (p *Plan) Parts() []string {
 	if p.ListChanged != nil {
 		add(true, "listChanged(params="+p.ListChanged.ParamsType+")")
 	}
-	add(p.HandleNotification, "handleNotification")
-	add(p.NotifyListChanged, "notifyListChanged")
+	add(p.HandleNotification(), "handleNotification")
+	add(p.NotifyListChanged(), "notifyListChanged")
 	add(p.CapabilitiesInMeta, "capabilitiesInMeta")
 	add(p.InputRequests, "inputRequests")
 	if a := p.Ask; a != nil {
@@ -504,9 +505,9 @@ func (p *Plan) Parts() []string {
 	add(p.MissingCode, "missingCode")
 	add(p.VersionKey != "", "versionKey="+p.VersionKey)
 	add(p.FileRule, "fileRule")
-	add(p.RootSet, "rootSet")
+	add(p.RootSet(), "rootSet")
 	add(p.RootMeta, "rootMeta")
-	add(p.Examples, "examples")
+	add(p.Examples != nil, "examples")
 	add(p.DeprecatedBy != "", "deprecatedBy="+p.DeprecatedBy)
 	add(p.ListChangedDeprecatedBy != "" && p.ListChangedDeprecatedBy != p.DeprecatedBy, "listChangedDeprecatedBy="+p.ListChangedDeprecatedBy)
 	return parts
@@ -553,8 +554,8 @@ func (p *Plan) Files(kit bool) []string {
 		switch {
 		case (name == "json.go" || name == "validate.go") && kit,
 			name == "roots.go" && (p.Handlers == nil || kit),
-			name == "rootset.go" && (!p.RootSet || kit),
-			name == "example_test.go" && (!p.Examples || kit):
+			name == "rootset.go" && (!p.RootSet() || kit),
+			name == "example_test.go" && (p.Examples == nil || kit):
 			continue
 		}
 		out = append(out, name)

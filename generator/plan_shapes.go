@@ -142,10 +142,10 @@ type ExampleFills struct {
 	Request string
 }
 
-// exampleFills works out the Fills the examples need; false, with a
+// exampleFills works out the Fills the examples need; nil, with a
 // warning, when a required member has a type the examples cannot make a
 // value of.
-func (pl *planner) exampleFills() (ExampleFills, bool) {
+func (pl *planner) exampleFills() *ExampleFills {
 	var fills ExampleFills
 	ok := true
 	for _, c := range []struct {
@@ -187,7 +187,10 @@ func (pl *planner) exampleFills() (ExampleFills, bool) {
 		}
 		fills.Request = "{" + strings.Join(members, ",") + "}"
 	}
-	return fills, ok
+	if !ok {
+		return nil
+	}
+	return &fills
 }
 
 // fill writes a value for each required member of struct t not in have.

@@ -59,7 +59,7 @@ var runtimeAPI = []runtimePart{
 	{func(p *Plan) bool { return p.Direct }, []string{"ErrNoRootsCapability", "ErrNoAnswer", "DefaultTimeout"}},
 	{func(p *Plan) bool { return p.Direct && p.Paging != nil }, []string{"DefaultMaxPages", "ErrTooManyPages"}},
 	{func(p *Plan) bool { return p.Ask != nil && p.Paging != nil }, []string{"ErrMorePages"}},
-	{func(p *Plan) bool { return p.RootSet }, []string{
+	{func(p *Plan) bool { return p.RootSet() }, []string{
 		"RootSetOf", "RootSetOption", "ResolveSymlinks", "Bounds", "WindowsPaths", "ReadLimit", "MaxRoots",
 		"DefaultReadLimit", "DefaultMaxRoots", "ErrOutsideRoots", "ErrOutsideBounds", "ErrNotRegularFile", "ErrFileTooLarge",
 		"ErrNoDescriptors", "SetDescriptorBudget",

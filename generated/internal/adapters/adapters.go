@@ -88,7 +88,7 @@ func render(name, text string) ([]byte, error) {
 			}
 		}
 		data.Revisions = append(data.Revisions, r)
-		if p.Direct && p.HandleNotification && p.NotifyListChanged {
+		if p.Direct && p.HandleNotification() && p.NotifyListChanged() {
 			data.Legacy = append(data.Legacy, r)
 		}
 	}
