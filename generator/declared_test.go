@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"github.com/rootsgen/rootsgen/generator/internal/model"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -127,10 +128,10 @@ const schemaFile = "(schema)"
 func checkOwnNames(t *testing.T, m *Model, names map[string]string, copied, kit bool, seen map[string]bool) map[string]string {
 	t.Helper()
 	want := map[string]string{}
-	for _, d := range m.schemaDecls() {
-		want[d.name] = schemaFile
+	for _, d := range m.SchemaDecls() {
+		want[d.Name] = schemaFile
 	}
-	for _, o := range m.Plan.ownNames(kit) {
+	for _, o := range ownNames(m.Plan, kit) {
 		if prev, ok := want[o.name]; ok {
 			t.Errorf("%s is both %s's and %s's", o.name, o.file, prev)
 		}
@@ -246,7 +247,7 @@ func TestSchemaNamesClearOfOwnNames(t *testing.T) {
 				t.Fatalf("%s, runtime %s: %v", variant, mode.name, err)
 			}
 			pkgs[pkg] = files
-			for _, o := range m.Plan.ownNames(false) {
+			for _, o := range ownNames(m.Plan, false) {
 				declared[o.name] = true
 			}
 			checkRenames(t, variant, m)
@@ -285,22 +286,22 @@ func checkRenames(t *testing.T, variant string, m *Model) {
 	}
 	want := map[string]string{"Root.set": "RootSet", "Request.method": "Method", `ListRoots (the value "page")`: "ListRootsPage"}
 	for n := range reservedNames() {
-		if goName(n) == n {
+		if model.GoName(n) == n {
 			want[n] = n
 		}
 	}
 	for path, name := range want {
 		r, ok := renamed[path]
-		if !ok || r.Name != name || !strings.HasPrefix(r.GoName, name+renamedSuffix) {
-			t.Errorf("%s: %s: renamed %+v; want %s renamed to %s%s", variant, path, r, name, name, renamedSuffix)
+		if !ok || r.Name != name || !strings.HasPrefix(r.GoName, name+model.RenamedSuffix) {
+			t.Errorf("%s: %s: renamed %+v; want %s renamed to %s%s", variant, path, r, name, name, model.RenamedSuffix)
 		}
 	}
 	if len(renamed) != len(want) {
 		t.Errorf("%s: %d package-level renames, want %d: %v", variant, len(renamed), len(want), m.Renamed)
 	}
-	result := resolve(m.Types[slices.IndexFunc(m.Types, func(t *Type) bool { return t.Path == "ListRootsResult" })])
+	result := model.Resolve(m.Types[slices.IndexFunc(m.Types, func(t *Type) bool { return t.Path == "ListRootsResult" })])
 	for member, field := range map[string]string{"rootSet": "RootSet2", "validRoots": "ValidRoots2", "roots": "Roots"} {
-		if f := fieldOf(result, member); f == nil || f.Name != field {
+		if f := model.FieldOf(result, member); f == nil || f.Name != field {
 			t.Errorf("%s: ListRootsResult.%s: field %+v; want %s", variant, member, f, field)
 		}
 	}

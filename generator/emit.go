@@ -3,6 +3,7 @@ package generator
 import (
 	"cmp"
 	"fmt"
+	"github.com/rootsgen/rootsgen/generator/internal/model"
 	"regexp"
 	"slices"
 	"strings"
@@ -41,15 +42,15 @@ func (e *emitter) emitConsts(m *Model, f *jen.File) {
 	f.Comment(protocolVersionName + " is the MCP revision these bindings were generated for.")
 	f.Const().Id(protocolVersionName).Op("=").Lit(m.Revision)
 	f.Line()
-	f.Comment(methodTypeName + " is the name of a JSON-RPC request or notification of the roots feature.")
-	f.Type().Id(methodTypeName).String()
+	f.Comment(model.MethodTypeName + " is the name of a JSON-RPC request or notification of the roots feature.")
+	f.Type().Id(model.MethodTypeName).String()
 	f.Line()
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for i, c := range m.Consts {
 			if i > 0 {
 				g.Line()
 			}
-			docComments(g, e.constDoc(c), deprecation(m, c.Roots, false, m.Plan.constDeprecatedBy(c)))
+			docComments(g, e.constDoc(c), deprecation(m, c.Roots, false, m.Plan.ConstDeprecatedBy(c)))
 			if c.Type != "" {
 				g.Id(c.Name).Id(c.Type).Op("=").Add(untyped(c.Value))
 			} else {
@@ -64,7 +65,7 @@ func (e *emitter) emitConsts(m *Model, f *jen.File) {
 func (e *emitter) emitType(m *Model, t *Type, f *jen.File) {
 	f.Line()
 	doc := typeDoc(t)
-	docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t)))
+	docComments(f.Group, doc, deprecation(m, t.Roots, t.Deprecated, m.Plan.TypeDeprecatedBy(t)))
 	switch t.Kind {
 	case KindStruct:
 		f.Type().Id(t.Name).StructFunc(func(g *jen.Group) { e.structFields(m, t, g) })
@@ -88,11 +89,11 @@ func (e *emitter) emitType(m *Model, t *Type, f *jen.File) {
 // constDoc is c's doc; where the package leaves out the type it names,
 // the doc names the schema's definition instead.
 func (e *emitter) constDoc(c *Const) []string {
-	if c.owner == nil || e.keep.has(c.owner, useDecl) {
+	if c.Owner == nil || e.keep.has(c.Owner, useDecl) {
 		return c.Doc
 	}
 	doc := slices.Clone(c.Doc)
-	doc[0] = strings.TrimSuffix(doc[0], c.owner.Name+".") + "the schema's " + c.owner.Name + "."
+	doc[0] = strings.TrimSuffix(doc[0], c.Owner.Name+".") + "the schema's " + c.Owner.Name + "."
 	return doc
 }
 
@@ -292,8 +293,6 @@ func goType(g GoType) *jen.Statement {
 // Union members: the unexported field that holds each and its accessor suffix.
 var memberField = map[Primitive]string{String: "s", Integer: "i", Number: "f", Boolean: "b"}
 
-func memberName(p Primitive) string { return goName(string(p)) }
-
 func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 	f.Type().Id(t.Name).StructFunc(func(g *jen.Group) {
 		g.Id("kind").Uint8().Comment("0: no value; otherwise 1 + the index of the member in the schema")
@@ -303,20 +302,20 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 			}
 		}
 	})
-	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
+	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.TypeDeprecatedBy(t))
 	for i, p := range t.Members {
 		kind := jen.Lit(i + 1)
 		f.Line()
 		if p == Null {
-			docComments(f.Group, []string{fmt.Sprintf("%s is the %s that holds JSON null.", unionNullName(t), t.Name)}, dep)
-			f.Var().Id(unionNullName(t)).Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
+			docComments(f.Group, []string{fmt.Sprintf("%s is the %s that holds JSON null.", model.UnionNullName(t), t.Name)}, dep)
+			f.Var().Id(model.UnionNullName(t)).Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
 			f.Line()
 			f.Comment("IsNull reports whether u holds JSON null.")
 			f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsNull").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Add(kind)))
 			continue
 		}
 		if e.keep.has(t, useFrom) || p == String && e.keep.has(t, useFromString) {
-			ctor := unionFromName(t, p)
+			ctor := model.UnionFromName(t, p)
 			docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds the %s v.", ctor, t.Name, p)}, dep)
 			f.Func().Id(ctor).Params(jen.Id("v").Id(p.GoTypeName())).Id(t.Name).Block(
 				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind, jen.Id(memberField[p]): jen.Id("v")})),
@@ -324,8 +323,8 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 			f.Line()
 		}
 		if e.keep.has(t, useAs) {
-			f.Comment(fmt.Sprintf("As%s returns the %s u holds, and whether it holds one.", memberName(p), p))
-			f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+memberName(p)).Params().Params(jen.Id(p.GoTypeName()), jen.Bool()).Block(
+			f.Comment(fmt.Sprintf("As%s returns the %s u holds, and whether it holds one.", model.MemberName(p), p))
+			f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+model.MemberName(p)).Params().Params(jen.Id(p.GoTypeName()), jen.Bool()).Block(
 				jen.Return(jen.Id("u").Dot(memberField[p]), jen.Id("u").Dot("kind").Op("==").Add(kind)),
 			)
 		}
@@ -413,11 +412,11 @@ func orList(items []string) string {
 
 func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 	f.Type().Id(t.Name).Struct(jen.Id("raw").Qual(jsonPkg, "RawMessage"))
-	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
+	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.TypeDeprecatedBy(t))
 	for _, arm := range t.Arms {
-		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.typeDeprecatedBy(t))
+		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.TypeDeprecatedBy(t))
 		if e.keep.has(t, useFrom) {
-			ctor := unionFromArmName(t, arm)
+			ctor := model.UnionFromArmName(t, arm)
 			f.Line()
 			docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)
 			f.Func().Id(ctor).Params(jen.Id("v").Id(arm.Name)).Params(jen.Id(t.Name), jen.Error()).Block(
@@ -438,7 +437,7 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 			jen.If(jen.Len(jen.Id("u").Dot("raw")).Op("==").Lit(0)).Block(jen.Return(jen.Id("v"), jen.Qual("errors", "New").Call(jen.Lit(t.Name+": no value")))),
 			jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("u").Dot("raw"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("v"), jen.Err())),
 		}
-		if hasValidate(arm) {
+		if model.HasValidate(arm) {
 			body = append(body, jen.Return(jen.Id("v"), jen.Id("v").Dot("Validate").Call()))
 		} else {
 			body = append(body, jen.Return(jen.Id("v"), jen.Nil()))

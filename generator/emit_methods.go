@@ -3,24 +3,10 @@ package generator
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rootsgen/rootsgen/generator/internal/model"
 
 	"github.com/dave/jennifer/jen"
 )
-
-// hasValidate reports whether the generated type t has a validate method.
-func hasValidate(t *Type) bool {
-	switch t.Kind {
-	case KindStruct:
-		return true
-	case KindMap, KindSlice:
-		return t.Elem.Named != nil && hasValidate(t.Elem.Named)
-	case KindAlias:
-		return hasValidate(t.Elem.Named)
-	case KindScalar:
-		return len(t.Enum) > 0
-	}
-	return false
-}
 
 func isCollection(g GoType) bool {
 	return g.Slice != nil || g.Map != nil || g.Named != nil && (g.Named.Kind == KindSlice || g.Named.Kind == KindMap)
@@ -242,7 +228,7 @@ func (e *emitter) decodeField(fl *Field) jen.Code {
 // emitValidate writes the validation of t, where it has rules to check:
 // Validate and validate, and Valid<Field> for its arrays of such types.
 func (e *emitter) emitValidate(t *Type, f *jen.File) {
-	if !hasValidate(t) || t.Kind == KindAlias {
+	if !model.HasValidate(t) || t.Kind == KindAlias {
 		return
 	}
 	if e.keep.has(t, useValidate) {
@@ -263,7 +249,7 @@ func (e *emitter) emitValidate(t *Type, f *jen.File) {
 		return
 	}
 	for _, fl := range t.Fields {
-		if validElements(fl) {
+		if model.ValidElements(fl) {
 			e.emitValidElements(t, fl, f)
 		}
 	}
@@ -338,21 +324,21 @@ func (e *emitter) validateField(g *jen.Group, fl *Field) {
 		g.If(x.Clone().Dot("IsZero").Call()).Block(required)
 	}
 	switch {
-	case fl.Type.Named != nil && hasValidate(fl.Type.Named):
+	case fl.Type.Named != nil && model.HasValidate(fl.Type.Named):
 		call := x.Clone().Dot("validate").Call(jen.Id("v"), e.childPath(fl, nil))
 		if fl.Pointer {
 			g.If(x.Clone().Op("!=").Nil()).Block(call)
-		} else if cond := omitCondition(fl, x.Clone()); cond != nil && resolve(fl.Type.Named).Kind == KindScalar {
+		} else if cond := omitCondition(fl, x.Clone()); cond != nil && model.Resolve(fl.Type.Named).Kind == KindScalar {
 			// An optional enum member left at its zero value is absent.
 			g.If(cond).Block(call)
 		} else {
 			g.Add(call)
 		}
-	case fl.Type.Slice != nil && fl.Type.Slice.Named != nil && hasValidate(fl.Type.Slice.Named):
+	case fl.Type.Slice != nil && fl.Type.Slice.Named != nil && model.HasValidate(fl.Type.Slice.Named):
 		g.For(jen.Id("i").Op(":=").Range().Add(x.Clone())).Block(
 			x.Clone().Index(jen.Id("i")).Dot("validate").Call(jen.Id("v"), e.childPath(fl, jen.Id("i"))),
 		)
-	case fl.Type.Map != nil && fl.Type.Map.Named != nil && hasValidate(fl.Type.Map.Named):
+	case fl.Type.Map != nil && fl.Type.Map.Named != nil && model.HasValidate(fl.Type.Map.Named):
 		g.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(e.rt("SortedKeys")).Call(x.Clone())).Block(
 			jen.Id("e").Op(":=").Add(x.Clone()).Index(jen.Id("k")),
 			jen.Id("e").Dot("validate").Call(jen.Id("v"), e.childPath(fl, nil).Dot("Member").Call(jen.Id("k"))),
@@ -366,7 +352,7 @@ func (e *emitter) validateEnum(g *jen.Group, t *Type) {
 	var values []string
 	for _, c := range t.Enum {
 		names = append(names, jen.Id(c.Name))
-		values = append(values, enumLiteral(c.Value))
+		values = append(values, model.EnumLiteral(c.Value))
 	}
 	verb := "%v"
 	if t.Elem.Prim == String {
@@ -391,7 +377,7 @@ func litStrings(ss []string) []jen.Code {
 // which keeps the valid elements and reports each invalid one by index.
 func (e *emitter) emitValidElements(t *Type, fl *Field, f *jen.File) {
 	elem := fl.Type.Slice.Named.Name
-	name := validElementsName(fl)
+	name := model.ValidElementsName(fl)
 	f.Line()
 	docComments(f.Group, []string{
 		fmt.Sprintf("%s returns the elements of %s that pass validation, in order, and a "+

@@ -92,9 +92,9 @@ func tooLarge(size, limit int, atLeast bool) error {
 	return &UsageError{fmt.Errorf("the package would be %s, more than the limit of %d (raise it with -max-output)", what, limit)}
 }
 
-// elements counts what the model declares: types, their fields, constant
+// elements counts what model m declares: types, their fields, constant
 // fields, union arms and enum values, and the schema's constants.
-func (m *Model) elements() int {
+func elements(m *Model) int {
 	n := len(m.Consts)
 	for _, t := range m.Types {
 		n += 1 + len(t.Fields) + len(t.Consts) + len(t.Arms) + len(t.Enum)
@@ -203,7 +203,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 		return nil, nil, err
 	}
 	limit := outputLimit(opts.MaxOutput, m.InputSize)
-	if least := m.elements() * minOutputPerElement; least > limit {
+	if least := elements(m) * minOutputPerElement; least > limit {
 		return nil, nil, tooLarge(least, limit, true)
 	}
 	version := opts.Version
@@ -217,7 +217,7 @@ func Generate(opts Options) ([]File, *Model, error) {
 			return nil, nil, err
 		}
 	}
-	names := m.Plan.Files(opts.Kit)
+	names := planFiles(m.Plan, opts.Kit)
 	decls := map[string]*jen.File{}
 	for _, name := range names {
 		if slices.Contains(typeFiles, name) {
@@ -356,7 +356,7 @@ func numbered(src []byte) string {
 // typeFiles are the files written from the model, with jennifer, in
 // output order: types.go, the constants and types; json.go, their codec;
 // validate.go, their validation (emitModel). Where a package has types.go
-// alone (Plan.Files), each type's methods are beside it there.
+// alone (planFiles), each type's methods are beside it there.
 var typeFiles = []string{"types.go", "json.go", "validate.go"}
 
 // templateFiles are the files rendered from templates/, in output order,
@@ -404,7 +404,7 @@ func (d templateData) Kit() bool { return d.InKit }
 func (d templateData) RT(name string) string {
 	switch {
 	case d.Runtime == "":
-		return d.Plan.inlineName(name)
+		return inlineName(d.Plan, name)
 	case d.RuntimeImpl != "" && inImpl(name):
 		return "rtimpl." + name
 	}

@@ -271,42 +271,6 @@ func isRootsSymbol(name string) bool {
 	return false
 }
 
-// TestNameOverridesUsed: every entry of the naming table names a path that
-// some embedded revision has, so that stale entries do not pile up.
-func TestNameOverridesUsed(t *testing.T) {
-	seen := map[string]bool{}
-	for _, rev := range schema.Revisions() {
-		m, err := BuildModel(Options{Revision: rev})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ty := range m.Types {
-			seen[ty.Path] = true
-			for _, c := range ty.Consts {
-				seen[ty.Path+"."+c.JSONName] = true
-			}
-		}
-	}
-	for path := range nameOverrides {
-		if !seen[path] {
-			t.Errorf("nameOverrides[%q] matches nothing in any embedded revision", path)
-		}
-	}
-}
-
-func TestGoName(t *testing.T) {
-	for in, want := range map[string]string{
-		"uri": "URI", "_meta": "Meta", "id": "ID", "jsonrpc": "JSONRPC", "listChanged": "ListChanged",
-		"RequestId": "RequestID", "JSONObject": "JSONObject", "io.modelcontextprotocol/protocolVersion": "ProtocolVersion",
-		"foo_bar": "FooBar", "123abc": "X123abc", "": "Field", "type": "Type", "日本": "X日本", "éclair": "Éclair",
-		"progressToken": "ProgressToken", "MetaObject": "MetaObject", "inputResponses": "InputResponses",
-	} {
-		if got := goName(in); got != want {
-			t.Errorf("goName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func BenchmarkGenerate(b *testing.B) {
 	for _, rev := range schema.Revisions() {
 		b.Run(rev, func(b *testing.B) {

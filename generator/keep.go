@@ -1,6 +1,10 @@
 package generator
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rootsgen/rootsgen/generator/internal/model"
+)
 
 // A kit's revision package is there for its gate: the front package serves
 // every revision through one API, so nobody needs a type or a method of
@@ -141,7 +145,7 @@ func kitKeeps(m *Model, clientSide bool) (keeps, error) {
 			kp.add(t, u.uses)
 			continue
 		}
-		fl := fieldOf(t, u.field)
+		fl := model.FieldOf(t, u.field)
 		if fl == nil {
 			return nil, fmt.Errorf("the gate uses %s.%s, which the model does not have", name, u.field)
 		}
@@ -163,7 +167,7 @@ func (kp *keeper) add(t *Type, u uses) {
 	if t.Kind == KindStruct && u&useMarshal != 0 {
 		u |= useAppend
 	}
-	if u&useValidate != 0 && hasValidate(t) {
+	if u&useValidate != 0 && model.HasValidate(t) {
 		u |= useCheck
 	}
 	if t.Kind == KindAlias {
@@ -207,7 +211,7 @@ func (kp *keeper) add(t *Type, u uses) {
 	}
 	if u&useValidElems != 0 {
 		for _, fl := range t.Fields {
-			if validElements(fl) {
+			if model.ValidElements(fl) {
 				kp.add(fl.Type.Slice.Named, useCheck)
 			}
 		}
@@ -299,14 +303,14 @@ func (kp *keeper) check(t *Type) {
 			continue
 		}
 		if fl.Required && !fl.Pointer && !g.Any && zeroIsUnset(g) {
-			kp.add(resolve(g.Named), useIsZero)
+			kp.add(model.Resolve(g.Named), useIsZero)
 		}
 		switch {
-		case g.Named != nil && hasValidate(g.Named):
-			kp.add(resolve(g.Named), useCheck)
-		case g.Slice != nil && g.Slice.Named != nil && hasValidate(g.Slice.Named):
+		case g.Named != nil && model.HasValidate(g.Named):
+			kp.add(model.Resolve(g.Named), useCheck)
+		case g.Slice != nil && g.Slice.Named != nil && model.HasValidate(g.Slice.Named):
 			kp.add(g.Slice.Named, useCheck)
-		case g.Map != nil && g.Map.Named != nil && hasValidate(g.Map.Named):
+		case g.Map != nil && g.Map.Named != nil && model.HasValidate(g.Map.Named):
 			kp.add(g.Map.Named, useCheck)
 		}
 	}

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"github.com/rootsgen/rootsgen/generator/internal/model"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -108,7 +109,7 @@ func Overview(revisions []string, declarations bool) (string, error) {
 	}
 	everywhere := strings.Repeat(" | yes", len(cols))
 	var common []string
-	for _, d := range sortedKeys(all) {
+	for _, d := range model.SortedKeys(all) {
 		typ, member, isMember := strings.Cut(d, ".")
 		p := presence(d)
 		switch {

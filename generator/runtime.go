@@ -97,7 +97,7 @@ func apiNames(p *Plan) []string {
 // package of plan p: itself when the package offers it (apiNames), else
 // unexported, so that the package offers the same API whether it imports
 // the runtime or has it copied in.
-func (p *Plan) inlineName(name string) string {
+func inlineName(p *Plan, name string) string {
 	if slices.Contains(apiNames(p), name) {
 		return name
 	}
@@ -125,7 +125,7 @@ type emitter struct {
 func (e *emitter) rt(name string) *jen.Statement {
 	switch {
 	case e.runtime == "":
-		return jen.Id(e.m.Plan.inlineName(name))
+		return jen.Id(inlineName(e.m.Plan, name))
 	case e.runtime == RuntimeImport && !e.kit && inImpl(name):
 		return jen.Qual(RuntimeImplImport, name)
 	}
@@ -255,12 +255,12 @@ func inlineRuntime(pkg, header string, plan *Plan, revision []File, deprecated [
 	// package declares itself is its own, not the runtime's.
 	api := apiNames(plan)
 	keep := rt.reachable(func(name string) bool {
-		in := plan.inlineName(name)
+		in := inlineName(plan, name)
 		return roots[in] && !own[in] || slices.Contains(api, name)
 	})
 	renamed := map[string]string{} // runtime name -> inline name
 	for name := range keep {
-		in := plan.inlineName(name)
+		in := inlineName(plan, name)
 		if own[in] {
 			return nil, fmt.Errorf("the runtime's %s would be %s, which the revision's package declares", name, in)
 		}

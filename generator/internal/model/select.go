@@ -1,9 +1,11 @@
-package generator
+package model
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rootsgen/rootsgen/generator/internal/load"
 
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
@@ -63,7 +65,7 @@ func (s *Selection) Partial(name string) bool { return s.Defs[name].Comments == 
 // Select finds the roots closure of doc: the roots definitions, the optional
 // seeds that the schema has, and everything they reference, breadth first.
 // Union definitions ("anyOf" of references) keep only their roots arms.
-func Select(doc *Document) (*Selection, error) {
+func Select(doc *load.Document) (*Selection, error) {
 	var missing []string
 	for _, name := range rootsDefinitions {
 		if doc.Defs[name] == nil {
@@ -168,7 +170,7 @@ func pruneUnions(s *jsonschema.Schema, def, member string, warnings *[]Warning) 
 		}
 		var names []string
 		for _, a := range arms {
-			names = append(names, RefName(a.Ref))
+			names = append(names, load.RefName(a.Ref))
 		}
 		reason := fmt.Sprintf("the union (%s) has no arm of the roots feature, so it is kept as an untyped JSON value and its arm(s) %s are not generated",
 			keyword, strings.Join(names, ", "))
@@ -305,7 +307,7 @@ func isRefUnion(s *jsonschema.Schema) bool {
 func isRootsArm(a *jsonschema.Schema) bool { return isRootsRef(a.Ref) }
 
 func isRootsRef(ref string) bool {
-	name := RefName(ref)
+	name := load.RefName(ref)
 	return slices.Contains(rootsDefinitions, name) || name == "RootsListChangedNotification"
 }
 
@@ -318,7 +320,7 @@ func refsOf(s *jsonschema.Schema) []string {
 			return
 		}
 		if s.Ref != "" {
-			out = append(out, RefName(s.Ref))
+			out = append(out, load.RefName(s.Ref))
 		}
 		for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
 			for _, x := range list {
@@ -333,10 +335,10 @@ func refsOf(s *jsonschema.Schema) []string {
 				walk(v)
 			}
 		}
-		for _, k := range sortedKeys(s.PatternProperties) {
+		for _, k := range SortedKeys(s.PatternProperties) {
 			walk(s.PatternProperties[k])
 		}
-		for _, k := range sortedKeys(s.DependentSchemas) {
+		for _, k := range SortedKeys(s.DependentSchemas) {
 			walk(s.DependentSchemas[k])
 		}
 	}
@@ -344,7 +346,7 @@ func refsOf(s *jsonschema.Schema) []string {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

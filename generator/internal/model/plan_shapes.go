@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"encoding/json"
@@ -37,10 +37,10 @@ func (pl *planner) paging() *Paging {
 	}
 	var cursor, next *Field
 	if params != nil {
-		cursor = fieldOf(params, "cursor")
+		cursor = FieldOf(params, "cursor")
 	}
 	if result != nil {
-		next = fieldOf(result, "nextCursor")
+		next = FieldOf(result, "nextCursor")
 	}
 	const part = "Server.Roots reads the first page only"
 	switch {
@@ -72,7 +72,7 @@ func stringType(f *Field) bool {
 	case g.Prim == String:
 		return true
 	case g.Named != nil:
-		t := resolve(g.Named)
+		t := Resolve(g.Named)
 		return t.Kind == KindScalar && t.Elem.Prim == String && len(t.Enum) == 0
 	}
 	return false
@@ -84,7 +84,7 @@ func (pl *planner) typeNamed(name string) *Type {
 	if i < 0 {
 		return nil
 	}
-	return resolve(pl.m.Types[i])
+	return Resolve(pl.m.Types[i])
 }
 
 // EnvelopeID is how AskForRoots fills the required "id" of an embedded
@@ -100,7 +100,7 @@ type EnvelopeID struct {
 // id has a shape AskForRoots cannot fill.
 func (pl *planner) envelopeID() (*EnvelopeID, bool) {
 	req := pl.def("ListRootsRequest")
-	id := fieldOf(req, "id")
+	id := FieldOf(req, "id")
 	if id == nil || !id.Required {
 		return nil, true // nothing to fill: an absent id is valid
 	}
@@ -109,12 +109,12 @@ func (pl *planner) envelopeID() (*EnvelopeID, bool) {
 	case g.Prim == String:
 		return &EnvelopeID{id.Name, "key"}, true
 	case g.Named != nil:
-		t := resolve(g.Named)
+		t := Resolve(g.Named)
 		switch {
 		case t.Kind == KindScalar && t.Elem.Prim == String:
 			return &EnvelopeID{id.Name, g.Named.Name + "(key)"}, true
 		case t.Kind == KindUnion && slices.Contains(t.Members, String):
-			return &EnvelopeID{id.Name, t.Name + "From" + memberName(String) + "(key)"}, true
+			return &EnvelopeID{id.Name, t.Name + "From" + MemberName(String) + "(key)"}, true
 		}
 	}
 	pl.warn("ListRootsRequest", "id", "a required id of type %s, which AskForRoots cannot fill; AskForRoots, RootsFromInputResponses and the StateSealer (requeststate.go) left out", goTypeString(id))
@@ -179,7 +179,7 @@ func (pl *planner) exampleFills() *ExampleFills {
 				members = append(members, string(k)+":{"+fills.Params.JSONOnly()+"}")
 			case f.Required:
 				_, v, _ := pl.sample(f.Type, f.Format, 0)
-				if u := f.Type.Named; f.JSONName == "id" && u != nil && resolve(u).Kind == KindUnion && slices.Contains(resolve(u).Members, Integer) {
+				if u := f.Type.Named; f.JSONName == "id" && u != nil && Resolve(u).Kind == KindUnion && slices.Contains(Resolve(u).Members, Integer) {
 					v = "7" // a request id as peers usually write it
 				}
 				members = append(members, string(k)+":"+v)
@@ -240,7 +240,7 @@ func (pl *planner) sample(g GoType, format string, depth int) (goVal, jsonVal st
 	case g.Named == nil || depth > 4:
 		return "", "", false
 	}
-	t := resolve(g.Named)
+	t := Resolve(g.Named)
 	name := g.Named.Name
 	switch t.Kind {
 	case KindScalar:
@@ -266,7 +266,7 @@ func (pl *planner) sample(g GoType, format string, depth int) (goVal, jsonVal st
 				continue
 			}
 			goVal, jsonVal, ok := pl.sample(GoType{Prim: m}, format, depth+1)
-			return name + "From" + memberName(m) + "(" + goVal + ")", jsonVal, ok
+			return name + "From" + MemberName(m) + "(" + goVal + ")", jsonVal, ok
 		}
 	}
 	return "", "", false

@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -38,17 +38,17 @@ func (m *Model) Summary() string {
 			fmt.Fprintf(&b, "  %q = %s%s\n", c.JSONName, c.Const.Name, flags(c.Required, "required"))
 		}
 		for _, fl := range t.Fields {
-			typ := typeString(fl.Type)
+			typ := TypeString(fl.Type)
 			if fl.Pointer {
 				typ = "*" + typ
 			}
 			fmt.Fprintf(&b, "  %s %s %q%s%s%s\n", fl.Name, typ, fl.JSONName, flags(fl.Required, "required"), attr("format", fl.Format), attr("schemes", strings.Join(fl.URISchemes, ",")))
 		}
 		if t.Extra != nil {
-			fmt.Fprintf(&b, "  %s map[string]%s (other members)\n", t.ExtraName, typeString(*t.Extra))
+			fmt.Fprintf(&b, "  %s map[string]%s (other members)\n", t.ExtraName, TypeString(*t.Extra))
 		}
 		if t.Elem != nil {
-			fmt.Fprintf(&b, "  of %s\n", typeString(*t.Elem))
+			fmt.Fprintf(&b, "  of %s\n", TypeString(*t.Elem))
 		}
 		for _, p := range t.Members {
 			fmt.Fprintf(&b, "  | %s\n", p)
@@ -72,20 +72,4 @@ func attr(name, value string) string {
 		return ""
 	}
 	return " " + name + "=" + value
-}
-
-func typeString(g GoType) string {
-	switch {
-	case g.Named != nil:
-		return g.Named.Name
-	case g.Slice != nil:
-		return "[]" + typeString(*g.Slice)
-	case g.Map != nil:
-		return "map[string]" + typeString(*g.Map)
-	case g.Prim != "":
-		return g.Prim.GoTypeName()
-	case g.Raw:
-		return "json.RawMessage"
-	}
-	return "any"
 }

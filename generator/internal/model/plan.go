@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"fmt"
@@ -146,7 +146,7 @@ type planner struct {
 func (pl *planner) def(path string) *Type {
 	for _, t := range pl.m.Types {
 		if t.Path == path {
-			return resolve(t)
+			return Resolve(t)
 		}
 	}
 	return nil
@@ -157,21 +157,21 @@ func (pl *planner) warn(def, member, format string, args ...any) {
 }
 
 // member returns the field for JSON member name of definition def, when it
-// exists and has Go name goName (or any name, if "") and, if want is not
+// exists and has Go name GoName (or any name, if "") and, if want is not
 // "", exactly Go type want. Otherwise it warns, saying that part is left
 // out, and returns nil.
-func (pl *planner) member(def, name, goName, want, part string) *Field {
+func (pl *planner) member(def, name, GoName, want, part string) *Field {
 	t := pl.def(def)
 	if t == nil {
 		pl.warn(def, "", "the definition is missing; %s left out", part)
 		return nil
 	}
-	f := fieldOf(t, name)
+	f := FieldOf(t, name)
 	switch {
 	case f == nil:
 		pl.warn(def, name, "no such member (renamed or removed?); %s left out", part)
-	case goName != "" && f.Name != goName:
-		pl.warn(def, name, "its Go field is %s, not %s (another member took the name); %s left out", f.Name, goName, part)
+	case GoName != "" && f.Name != GoName:
+		pl.warn(def, name, "its Go field is %s, not %s (another member took the name); %s left out", f.Name, GoName, part)
 	case want != "" && goTypeString(f) != want:
 		pl.warn(def, name, "it is %s, not %s; %s left out", goTypeString(f), want, part)
 	default:
@@ -182,12 +182,12 @@ func (pl *planner) member(def, name, goName, want, part string) *Field {
 
 // structMember is member for a member whose type is a struct, returning
 // the field and the struct's Go name.
-func (pl *planner) structMember(def, name, goName, part string) (*Field, string) {
-	f := pl.member(def, name, goName, "", part)
+func (pl *planner) structMember(def, name, GoName, part string) (*Field, string) {
+	f := pl.member(def, name, GoName, "", part)
 	if f == nil {
 		return nil, ""
 	}
-	if f.Type.Named == nil || resolve(f.Type.Named).Kind != KindStruct {
+	if f.Type.Named == nil || Resolve(f.Type.Named).Kind != KindStruct {
 		pl.warn(def, name, "it is %s, not an object; %s left out", goTypeString(f), part)
 		return nil, ""
 	}
@@ -202,8 +202,8 @@ func (pl *planner) method(def, want, part string) bool {
 	}
 	for _, c := range t.Consts {
 		if c.JSONName == "method" {
-			if c.Const.Name != want || c.Const.Type != methodTypeName {
-				pl.warn(def, "method", "its constant is %s, not %s %s; %s left out", c.Const.Name, want, methodTypeName, part)
+			if c.Const.Name != want || c.Const.Type != MethodTypeName {
+				pl.warn(def, "method", "its constant is %s, not %s %s; %s left out", c.Const.Name, want, MethodTypeName, part)
 				return false
 			}
 			return true
@@ -260,7 +260,7 @@ func newPlan(m *Model) *Plan {
 
 	// The file:// rule, and with it RootSet: checkRootsContract has made
 	// sure of Root.uri and ListRootsResult.roots.
-	uri := fieldOf(pl.def("Root"), "uri")
+	uri := FieldOf(pl.def("Root"), "uri")
 	p.FileRule = slices.Equal(uri.URISchemes, []string{"file"})
 
 	if p.Handlers != nil {
@@ -321,7 +321,7 @@ func (pl *planner) deprecation() {
 	}
 	if caps := pl.def("ClientCapabilities"); caps != nil && p.DeprecatedBy == "" {
 		// The roots capability: the member, or the type it is.
-		if f := fieldOf(caps, "roots"); f != nil && (f.Deprecated || f.Type.Named != nil && resolve(f.Type.Named).Deprecated) {
+		if f := FieldOf(caps, "roots"); f != nil && (f.Deprecated || f.Type.Named != nil && Resolve(f.Type.Named).Deprecated) {
 			p.DeprecatedBy = "ClientCapabilities.roots"
 		}
 	}
@@ -334,7 +334,7 @@ func (pl *planner) deprecation() {
 // gateProblem says why the gate's Root cannot be converted to and from
 // root, or "".
 func gateProblem(root *Type) string {
-	name, meta := fieldOf(root, "name"), fieldOf(root, "_meta")
+	name, meta := FieldOf(root, "name"), FieldOf(root, "_meta")
 	switch {
 	case name == nil || name.Name != "Name" || goTypeString(name) != "string":
 		return "Root has no string member \"name\" with Go field Name"
@@ -349,7 +349,7 @@ func gateProblem(root *Type) string {
 // isOpenObject reports whether g is map[string]any, or a named type of it.
 func isOpenObject(g GoType) bool {
 	if g.Named != nil {
-		t := resolve(g.Named)
+		t := Resolve(g.Named)
 		return t.Kind == KindMap && t.Elem.Any
 	}
 	return g.Map != nil && g.Map.Any
@@ -419,7 +419,7 @@ func (pl *planner) require() bool {
 	const part = "RequireRoots (the -32021 error for a missing roots capability)"
 	const capabilities = "io.modelcontextprotocol/clientCapabilities"
 	ok := true
-	for _, m := range []struct{ def, member, goName, typ string }{
+	for _, m := range []struct{ def, member, GoName, typ string }{
 		{"MissingRequiredClientCapabilityError", "id", "ID", "*RequestID"},
 		{"MissingRequiredClientCapabilityError", "error", "Error", "MissingRequiredClientCapabilityErrorObject"},
 		{"MissingRequiredClientCapabilityError.error", "message", "Message", "string"},
@@ -427,7 +427,7 @@ func (pl *planner) require() bool {
 		{"MissingRequiredClientCapabilityError.error.data", "requiredCapabilities", "RequiredCapabilities", "ClientCapabilities"},
 		{"RequestMetaObject", capabilities, "ClientCapabilities", "ClientCapabilities"},
 	} {
-		ok = pl.member(m.def, m.member, m.goName, m.typ, part) != nil && ok
+		ok = pl.member(m.def, m.member, m.GoName, m.typ, part) != nil && ok
 	}
 	return ok
 }
@@ -450,7 +450,7 @@ func (pl *planner) versionKey() string {
 
 // goTypeString is the Go type of a field as emitted.
 func goTypeString(f *Field) string {
-	s := typeString(f.Type)
+	s := TypeString(f.Type)
 	if f.Pointer {
 		s = "*" + s
 	}
@@ -534,38 +534,9 @@ func (p *Plan) Summary() string {
 	return b.String()
 }
 
-// Files are the files the package has of those written from the model
-// (typeFiles) and from the templates (templateFiles), in output order. A
-// revision's package in a kit holds the revision's types and what the
-// kit's gate needs of it: the gate serves every revision through one API
-// (its Session, Client and RootSet), so the package has no Server,
-// Client or RootSet of its own, and no examples of them; the unexported
-// glue of roots.go that the gate descriptor calls is written into gate.go.
-// Nor has it json.go and validate.go: the gate keeps a few of a type's
-// codec and validation methods, and types.go holds them beside the type,
-// as it does in any package without those files (emitModel). That saves
-// two headers and their imports, and no two files of the kit read the
-// same: the methods of a type another revision has but for a member
-// (2025-06-18's Root, with _meta, against 2024-11-05's) can be the same
-// text, and in files of their own they made the same file twice.
-func (p *Plan) Files(kit bool) []string {
-	var out []string
-	for _, name := range append(slices.Clone(typeFiles), templateFiles...) {
-		switch {
-		case (name == "json.go" || name == "validate.go") && kit,
-			name == "roots.go" && (p.Handlers == nil || kit),
-			name == "rootset.go" && (!p.RootSet() || kit),
-			name == "example_test.go" && (p.Examples == nil || kit):
-			continue
-		}
-		out = append(out, name)
-	}
-	return out
-}
-
-// typeDeprecatedBy names the deprecated definition roots type t is built
+// TypeDeprecatedBy names the deprecated definition roots type t is built
 // on, or "".
-func (p *Plan) typeDeprecatedBy(t *Type) string {
+func (p *Plan) TypeDeprecatedBy(t *Type) string {
 	switch {
 	case !t.Roots:
 		return ""
@@ -575,9 +546,9 @@ func (p *Plan) typeDeprecatedBy(t *Type) string {
 	return p.DeprecatedBy
 }
 
-// constDeprecatedBy names the deprecated definition roots constant c is
+// ConstDeprecatedBy names the deprecated definition roots constant c is
 // built on, or "".
-func (p *Plan) constDeprecatedBy(c *Const) string {
+func (p *Plan) ConstDeprecatedBy(c *Const) string {
 	switch {
 	case !c.Roots:
 		return ""

@@ -1,4 +1,4 @@
-package generator
+package model
 
 import (
 	"strconv"
@@ -28,11 +28,11 @@ var nameOverrides = map[string]string{
 	"MissingRequiredClientCapabilityError.jsonrpc":    "JSONRPCVersion",
 }
 
-// goName turns a JSON name into an exported Go identifier: words split at
+// GoName turns a JSON name into an exported Go identifier: words split at
 // case changes and punctuation, each capitalized, initialisms in capitals.
 // A namespaced key such as "io.modelcontextprotocol/protocolVersion" is named
 // after its last segment.
-func goName(s string) string {
+func GoName(s string) string {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
 		s = s[i+1:]
 	}
