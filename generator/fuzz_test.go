@@ -110,7 +110,9 @@ func jsonDepth(t *testing.T, data []byte) int {
 }
 
 // FuzzGenerate mutates the schemas and generates from them: Generate
-// either fails or returns files that parse and type-check as one package.
+// either fails or returns files that parse and type-check as one package,
+// and a package a kit's gate could serve generates for a kit too, both
+// sides (what the kit keeps is decided without an error).
 //
 // An input that generates costs a generation and a type-check, tens of
 // milliseconds each, so the target is kept lean for short runs: its seeds
@@ -145,9 +147,18 @@ func FuzzGenerate(f *testing.F) {
 		if len(data)%2 == 1 {
 			revision = "2026-07-28"
 		}
-		files, _, err := Generate(Options{Revision: revision, Schema: data, Package: "fuzzed", Version: goldenVersion, Load: fuzzLimits})
+		files, m, err := Generate(Options{Revision: revision, Schema: data, Package: "fuzzed", Version: goldenVersion, Load: fuzzLimits})
 		if err != nil {
 			return
+		}
+		if m.Plan.Handlers != nil && m.Plan.GateProblem == "" {
+			// A gate serves it: what a kit keeps of it is decided too.
+			for _, serverOnly := range []bool{false, true} {
+				if _, _, err := Generate(Options{Revision: revision, Schema: data, Package: "fuzzed", Version: goldenVersion, Load: fuzzLimits,
+					Runtime: RuntimeImport, Kit: true, ServerOnly: serverOnly}); err != nil {
+					t.Fatalf("the package generates, but not for a kit (server only: %v): %v", serverOnly, err)
+				}
+			}
 		}
 		contents := map[string][]byte{}
 		for _, f := range files {
