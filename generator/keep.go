@@ -157,19 +157,7 @@ func kitKeeps(m *Model, clientSide bool) (keeps, error) {
 
 // add keeps u of t, and what those parts use in turn.
 func (kp *keeper) add(t *Type, u uses) {
-	u |= useDecl
-	if t.Kind == KindUnion || t.Kind == KindRawUnion {
-		u |= useString // fmt calls it through fmt.Stringer
-	}
-	if u&useString != 0 {
-		u |= useMarshal
-	}
-	if t.Kind == KindStruct && u&useMarshal != 0 {
-		u |= useAppend
-	}
-	if u&useValidate != 0 && model.HasValidate(t) {
-		u |= useCheck
-	}
+	u = implied(t, u)
 	if t.Kind == KindAlias {
 		kp.k[t] |= useDecl
 		if t.Elem.Named != nil {
@@ -182,6 +170,29 @@ func (kp *keeper) add(t *Type, u uses) {
 	}
 	u &^= kp.k[t]
 	kp.k[t] |= u
+	kp.follow(t, u)
+}
+
+// implied is u with the parts of t that u's parts call: a use is of the
+// declaration; a union's String, which fmt calls through fmt.Stringer,
+// calls MarshalJSON, which a struct's calls appendJSON with; Validate
+// calls validate.
+func implied(t *Type, u uses) uses {
+	u |= useDecl
+	if t.Kind == KindUnion {
+		u |= useString | useMarshal
+	}
+	if t.Kind == KindStruct && u&useMarshal != 0 {
+		u |= useAppend
+	}
+	if u&useValidate != 0 && model.HasValidate(t) {
+		u |= useCheck
+	}
+	return u
+}
+
+// follow keeps what the parts u of t, newly kept, use of other types.
+func (kp *keeper) follow(t *Type, u uses) {
 	if u&useDecl != 0 {
 		kp.decl(t)
 	}
@@ -216,14 +227,18 @@ func (kp *keeper) add(t *Type, u uses) {
 			}
 		}
 	}
-	if u&useFrom != 0 {
-		for _, arm := range t.Arms {
-			kp.add(arm, useMarshal) // json.Marshal
+	kp.arms(t, u)
+}
+
+// arms keeps what a raw union's constructors (useFrom: json.Marshal) and
+// accessors (useAs: json.Unmarshal, then Validate) do with its arms.
+func (kp *keeper) arms(t *Type, u uses) {
+	for _, arm := range t.Arms {
+		if u&useFrom != 0 {
+			kp.add(arm, useMarshal)
 		}
-	}
-	if u&useAs != 0 {
-		for _, arm := range t.Arms {
-			kp.add(arm, useUnmarshal|useValidate) // json.Unmarshal, Validate
+		if u&useAs != 0 {
+			kp.add(arm, useUnmarshal|useValidate)
 		}
 	}
 }

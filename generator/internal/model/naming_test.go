@@ -61,4 +61,3 @@ func TestGoName(t *testing.T) {
 		}
 	}
 }
-

@@ -22,7 +22,7 @@ import (
 // where the kit stands, so that it only shrinks, or grows for a reason
 // that the commit changing it gives ('git log -L' on this line lists them
 // all).
-const kitLineBudget = 1994
+const kitLineBudget = 1986
 
 // kitCodeGoal bounds the same kit's lines of code: the lines that hold a
 // Go token, not blank and not only comment, as line counters such as cloc

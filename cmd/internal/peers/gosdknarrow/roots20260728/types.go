@@ -405,14 +405,6 @@ func (u InputResponse) Raw() json.RawMessage {
 	return u.raw
 }
 
-// MarshalJSON writes the value as it was received or built.
-func (u InputResponse) MarshalJSON() ([]byte, error) {
-	if len(u.raw) == 0 {
-		return nil, errors.New("InputResponse: no value to marshal")
-	}
-	return u.raw, nil
-}
-
 // UnmarshalJSON keeps a copy of the value as received.
 func (u *InputResponse) UnmarshalJSON(data []byte) error {
 	u.raw = append(json.RawMessage(nil), data...)
