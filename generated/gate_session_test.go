@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -221,59 +219,6 @@ func TestGateRootFidelity(t *testing.T) {
 			}
 			if r, ok := set.Which("/work/a/x"); !ok || !reflect.DeepEqual(r, gateRootsA[0]) {
 				t.Errorf("Which = %+v, %t; want %+v", r, ok, gateRootsA[0])
-			}
-		})
-	}
-}
-
-// The gate's RootSet checks paths by the rules of the revision the roots
-// came from, on every revision: lexical checks, and links resolved.
-func TestGateRootSet(t *testing.T) {
-	dir := t.TempDir()
-	root, outside := filepath.Join(dir, "root"), filepath.Join(dir, "outside")
-	for _, d := range []string{root, outside} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(root, "in.txt"), []byte("in"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
-		t.Skip("no symbolic links here:", err)
-	}
-	for _, rev := range rootsgate.Revisions() {
-		t.Run(rev.Version, func(t *testing.T) {
-			set, err := rootsgate.NewRootSet(rev.Version, []rootsgate.Root{{URI: fileURI(root), Name: "r"}, {URI: "https://example.com/"}}, rootsgate.ResolveSymlinks())
-			if err == nil || !strings.Contains(err.Error(), "roots[1].uri") {
-				t.Errorf("NewRootSet error %v, want one naming roots[1].uri", err)
-			}
-			if set == nil {
-				t.Fatal("no set for the valid root")
-			}
-			if set.Version() != rev.Version {
-				t.Errorf("Version() = %s", set.Version())
-			}
-			in := filepath.Join(root, "in.txt")
-			if !set.Contains(in) || set.Contains(filepath.Join(outside, "x")) || set.Contains(root+"/../outside") {
-				t.Error("Contains is wrong about a path inside, outside, or out through ..")
-			}
-			if !set.ContainsURI(fileURI(in)) || set.ContainsURI(fileURI(outside)) {
-				t.Error("ContainsURI is wrong")
-			}
-			if r, ok := set.Which(in); !ok || r.Name != "r" {
-				t.Errorf("Which(%s) = %+v, %t", in, r, ok)
-			}
-			// Lexically inside, really outside.
-			through := filepath.Join(root, "out", "x")
-			if _, ok := set.Which(through); !ok {
-				t.Errorf("Which(%s) refused a lexically inside path", through)
-			}
-			if r, ok, err := set.WhichResolved(through); ok || err != nil {
-				t.Errorf("WhichResolved(%s) = %+v, %t, %v; want refused", through, r, ok, err)
-			}
-			if r, ok, err := set.WhichResolved(in); !ok || err != nil || r.Name != "r" {
-				t.Errorf("WhichResolved(%s) = %+v, %t, %v", in, r, ok, err)
 			}
 		})
 	}
