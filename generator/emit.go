@@ -307,6 +307,9 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 		kind := jen.Lit(i + 1)
 		f.Line()
 		if p == Null {
+			if !e.keep.has(t, useNull) {
+				continue
+			}
 			docComments(f.Group, []string{fmt.Sprintf("%s is the %s that holds JSON null.", model.UnionNullName(t), t.Name)}, dep)
 			f.Var().Id(model.UnionNullName(t)).Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
 			f.Line()
@@ -314,7 +317,7 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 			f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsNull").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Add(kind)))
 			continue
 		}
-		if e.keep.has(t, useFrom) || p == String && e.keep.has(t, useFromString) {
+		if e.keep.all() || p == String && e.keep.has(t, useFromString) {
 			ctor := model.UnionFromName(t, p)
 			docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds the %s v.", ctor, t.Name, p)}, dep)
 			f.Func().Id(ctor).Params(jen.Id("v").Id(p.GoTypeName())).Id(t.Name).Block(
@@ -322,7 +325,7 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 			)
 			f.Line()
 		}
-		if e.keep.has(t, useAs) {
+		if e.keep.all() {
 			f.Comment(fmt.Sprintf("As%s returns the %s u holds, and whether it holds one.", model.MemberName(p), p))
 			f.Func().Params(jen.Id("u").Id(t.Name)).Id("As"+model.MemberName(p)).Params().Params(jen.Id(p.GoTypeName()), jen.Bool()).Block(
 				jen.Return(jen.Id("u").Dot(memberField[p]), jen.Id("u").Dot("kind").Op("==").Add(kind)),
@@ -415,7 +418,7 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 	dep := deprecation(m, t.Roots, t.Deprecated, m.Plan.TypeDeprecatedBy(t))
 	for _, arm := range t.Arms {
 		armDep := deprecation(m, t.Roots || arm.Roots, t.Deprecated, m.Plan.TypeDeprecatedBy(t))
-		if e.keep.has(t, useFrom) {
+		if e.keep.hasFrom(t, arm) {
 			ctor := model.UnionFromArmName(t, arm)
 			f.Line()
 			docComments(f.Group, []string{fmt.Sprintf("%s returns the %s that holds v.", ctor, t.Name)}, armDep)
@@ -424,7 +427,7 @@ func (e *emitter) emitRawUnion(m *Model, t *Type, f *jen.File) {
 				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("b")}), jen.Err()),
 			)
 		}
-		if !e.keep.has(t, useAs) {
+		if !e.keep.hasAs(t, arm) {
 			continue
 		}
 		f.Line()

@@ -245,11 +245,8 @@ func (e *emitter) emitValidate(t *Type, f *jen.File) {
 	if e.keep.has(t, useCheck) {
 		e.emitCheck(t, f)
 	}
-	if !e.keep.has(t, useValidElems) {
-		return
-	}
 	for _, fl := range t.Fields {
-		if model.ValidElements(fl) {
+		if model.ValidElements(fl) && e.keep.hasElems(fl) {
 			e.emitValidElements(t, fl, f)
 		}
 	}

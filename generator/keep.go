@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/rootsgen/rootsgen/generator/internal/model"
 )
@@ -10,17 +11,18 @@ import (
 // every revision through one API, so nobody needs a type or a method of
 // the revision that the gate's glue (gate.go) cannot get to. Which ones
 // it can is decided here, on the model, before anything is emitted: the
-// glue's uses (gateUses, one row per use, under the plan part that writes
-// it) are followed through what the emitted methods call in turn
+// glue's uses (gateUses, one row per use, under the plan part whose
+// template branch writes it) are followed through what the emitted methods call in turn
 // (keeper.add), as ogen carries its encoder and decoder features over its
 // IR. The emitters then write only what is kept.
 //
 // encoding/json calls MarshalJSON and UnmarshalJSON where no name does:
 // a value handed to it (json.Marshal, json.Unmarshal, the runtime's Value
 // and DecodeJSON) reaches its type's method, or, for a map or a slice,
-// its elements'. A use missed here would still compile, and encoding/json
-// would then read or write by the struct tags in silence, so the rules
-// are checked against a type-checked walk of the whole emitted package
+// its elements'. A use missed there would still compile, and encoding/json
+// would then read or write by the struct tags in silence, so the decision
+// is checked against a type-checked walk of the whole emitted package, on
+// every schema the tests have, and each such kit is compiled
 // (TestKitKeepsWhatTheGateRuns).
 
 // uses are the parts of one type a kit's revision package keeps.
@@ -33,30 +35,55 @@ const (
 	useUnmarshal                   // UnmarshalJSON
 	useValidate                    // Validate
 	useCheck                       // validate, which a parent's calls
-	useValidElems                  // Valid<Field>
-	useFrom                        // a union's constructors
 	useFromString                  // a primitive union's constructor from a string
-	useAs                          // a union's accessors
 	useRaw                         // a raw union's Raw
 	useIsZero                      // a union's IsZero
 	useString                      // a union's String
+	useNull                        // a union's null value and IsNull, which no gate uses
 )
 
-// keeps are the parts of each type of a model that the package keeps; nil
-// keeps everything (a single-revision package).
-type keeps map[*Type]uses
+// keeps are what a kit's revision package keeps: the parts of each type,
+// the Valid<Field> methods of some array members, and the constructors
+// and accessors of some arms of raw unions. A nil *keeps keeps everything
+// (a single-revision package).
+type keeps struct {
+	types map[*Type]uses
+	// elems are the members whose Valid<Field> the gate calls.
+	elems map[*Field]bool
+	// from and as are the arms of raw unions whose constructor
+	// (<Union>From<Arm>) and accessor (As<Arm>) the gate calls.
+	from, as map[arm]bool
+}
+
+// An arm is one arm of a raw union.
+type arm struct{ union, arm *Type }
+
+// all reports whether the package keeps everything.
+func (k *keeps) all() bool { return k == nil }
 
 // has reports whether the package keeps all of u of t.
-func (k keeps) has(t *Type, u uses) bool { return k == nil || k[t]&u == u }
+func (k *keeps) has(t *Type, u uses) bool { return k == nil || k.types[t]&u == u }
 
-// gateUse is one use the gate's glue makes of a type: the type's Go name,
-// or the plan's name for it.
+// hasElems reports whether the package keeps the Valid<Field> of fl.
+func (k *keeps) hasElems(fl *Field) bool { return k == nil || k.elems[fl] }
+
+// hasFrom and hasAs report whether the package keeps the constructor and
+// the accessor of arm a of raw union t.
+func (k *keeps) hasFrom(t, a *Type) bool { return k == nil || k.from[arm{t, a}] }
+func (k *keeps) hasAs(t, a *Type) bool   { return k == nil || k.as[arm{t, a}] }
+
+// A gateUse is one use the gate's glue makes of a type: the type's Go
+// name, or the plan's name for it.
 type gateUse struct {
 	typ  func(p *Plan) string
 	uses uses
 	// field, when set, is a member of typ: uses are then those of the
 	// member's type (encoding/json's, for a value handed to it).
 	field string
+	// elems, from and as name what the glue calls of one member or arm:
+	// the Valid<Field> of typ's member elems, the constructor of typ's
+	// arm from, the accessor of its arm as.
+	elems, from, as string
 }
 
 func named(name string) func(*Plan) string { return func(*Plan) string { return name } }
@@ -64,15 +91,17 @@ func paramsType(p *Plan) string            { return p.Handlers.ParamsType }
 func listChangedParamsType(p *Plan) string { return p.ListChanged.ParamsType }
 
 // gateUses are the uses of gate.go.tmpl and of the glue of roots.go.tmpl
-// that a kit writes, by the plan part (and side) that writes them.
+// that a kit writes, by the plan part (and side) under which the
+// templates write them.
 func gateUses(p *Plan, clientSide bool) []gateUse {
 	use := []gateUse{
 		{typ: named("Root"), uses: useValidate}, // CheckRoot
 	}
 	if p.Direct {
 		use = append(use,
-			gateUse{typ: named("ClientCapabilities"), uses: useUnmarshal},                            // Capabilities
-			gateUse{typ: named("ListRootsResult"), uses: useUnmarshal | useValidate | useValidElems}, // decodeListRoots
+			gateUse{typ: named("ClientCapabilities"), uses: useUnmarshal},            // Capabilities
+			gateUse{typ: named("ListRootsResult"), uses: useUnmarshal | useValidate}, // decodeListRoots
+			gateUse{typ: named("ListRootsResult"), elems: "roots"},                   // decodeListRoots: ValidRoots
 		)
 		if p.Paging != nil {
 			use = append(use, gateUse{typ: paramsType, uses: useMarshal}) // listRootsParams
@@ -84,12 +113,12 @@ func gateUses(p *Plan, clientSide bool) []gateUse {
 	if p.Asks() {
 		use = append(use,
 			gateUse{typ: named("MissingRequiredClientCapabilityErrorData"), uses: useMarshal}, // missingRoots
-			gateUse{typ: named("InputRequest"), uses: useFrom},                                // askForRoots
-			gateUse{typ: named("ListRootsRequest"), uses: useDecl},                            // askForRoots
+			gateUse{typ: named("InputRequest"), from: "ListRootsRequest"},                     // askForRoots
 			gateUse{typ: named("InputRequiredResult"), uses: useMarshal},                      // AskForRoots
 			gateUse{typ: named("InputResponseRequestParams"), uses: useUnmarshal},             // DecodeRequest
 			gateUse{typ: named("InputResponse"), uses: useRaw},                                // listRootsResultIn
-			gateUse{typ: named("ListRootsResult"), uses: useUnmarshal | useValidElems},        // listRootsResultIn, Roots
+			gateUse{typ: named("ListRootsResult"), uses: useUnmarshal},                        // listRootsResultIn
+			gateUse{typ: named("ListRootsResult"), elems: "roots"},                            // Roots: ValidRoots
 		)
 		if p.Ask.ID != nil {
 			use = append(use, gateUse{typ: named("ListRootsRequest"), uses: useFromString, field: "id"}) // askForRoots: the envelope's id
@@ -108,9 +137,9 @@ func gateUses(p *Plan, clientSide bool) []gateUse {
 	if p.InputRequests {
 		use = append(use,
 			gateUse{typ: named("InputRequests"), uses: useUnmarshal},                   // json.Unmarshal
-			gateUse{typ: named("InputRequest"), uses: useRaw | useAs},                  // answerInputRequests
+			gateUse{typ: named("InputRequest"), uses: useRaw, as: "ListRootsRequest"},  // answerInputRequests
 			gateUse{typ: named("ListRootsRequest"), uses: useMarshal, field: "params"}, // json.Marshal(req.Params)
-			gateUse{typ: named("InputResponse"), uses: useFrom},                        // answerInputRequests
+			gateUse{typ: named("InputResponse"), from: "ListRootsResult"},              // answerInputRequests
 			gateUse{typ: named("InputResponses"), uses: useMarshal},                    // json.Marshal
 		)
 	}
@@ -119,14 +148,14 @@ func gateUses(p *Plan, clientSide bool) []gateUse {
 
 // keeper works out the keeps of one model.
 type keeper struct {
-	k      keeps
+	k      *keeps
 	byName map[string]*Type
 }
 
 // kitKeeps are the parts of m's types that its kit package keeps for its
 // gate, written with or without the client side.
-func kitKeeps(m *Model, clientSide bool) (keeps, error) {
-	kp := &keeper{k: keeps{}, byName: map[string]*Type{}}
+func kitKeeps(m *Model, clientSide bool) (*keeps, error) {
+	kp := &keeper{k: &keeps{types: map[*Type]uses{}, elems: map[*Field]bool{}, from: map[arm]bool{}, as: map[arm]bool{}}, byName: map[string]*Type{}}
 	for _, t := range m.Types {
 		kp.byName[t.Name] = t
 	}
@@ -136,40 +165,71 @@ func kitKeeps(m *Model, clientSide bool) (keeps, error) {
 		}
 	}
 	for _, u := range gateUses(m.Plan, clientSide) {
-		name := u.typ(m.Plan)
-		t := kp.byName[name]
-		if t == nil {
-			return nil, fmt.Errorf("the gate uses %s, which the model does not have", name)
+		if err := kp.use(m.Plan, u); err != nil {
+			return nil, err
 		}
-		if u.field == "" {
-			kp.add(t, u.uses)
-			continue
-		}
+	}
+	return kp.k, nil
+}
+
+// use keeps what u uses.
+func (kp *keeper) use(p *Plan, u gateUse) error {
+	name := u.typ(p)
+	t := kp.byName[name]
+	if t == nil {
+		return fmt.Errorf("the gate uses %s, which the model does not have", name)
+	}
+	if u.field == "" {
+		kp.add(t, u.uses)
+	} else {
 		fl := model.FieldOf(t, u.field)
 		if fl == nil {
-			return nil, fmt.Errorf("the gate uses %s.%s, which the model does not have", name, u.field)
+			return fmt.Errorf("the gate uses %s.%s, which the model does not have", name, u.field)
 		}
 		kp.add(t, useDecl)
 		kp.json(fl.Type, u.uses)
 	}
-	return kp.k, nil
+	if u.elems != "" {
+		fl := model.FieldOf(t, u.elems)
+		if fl == nil || !model.ValidElements(fl) {
+			return fmt.Errorf("the gate checks the elements of %s.%s, which the model does not have as an array", name, u.elems)
+		}
+		kp.k.elems[fl] = true
+		kp.add(fl.Type.Slice.Named, useCheck)
+	}
+	for _, a := range []struct {
+		name string
+		kept map[arm]bool
+		uses uses
+	}{{u.from, kp.k.from, useMarshal}, {u.as, kp.k.as, useUnmarshal | useValidate}} {
+		if a.name == "" {
+			continue
+		}
+		i := slices.IndexFunc(t.Arms, func(arm *Type) bool { return arm.Name == a.name })
+		if i < 0 {
+			return fmt.Errorf("the gate uses the arm %s of %s, which the model does not have", a.name, name)
+		}
+		a.kept[arm{t, t.Arms[i]}] = true
+		kp.add(t.Arms[i], a.uses) // json.Marshal; json.Unmarshal, then Validate
+	}
+	return nil
 }
 
 // add keeps u of t, and what those parts use in turn.
 func (kp *keeper) add(t *Type, u uses) {
 	u = implied(t, u)
 	if t.Kind == KindAlias {
-		kp.k[t] |= useDecl
+		kp.k.types[t] |= useDecl
 		if t.Elem.Named != nil {
 			kp.add(t.Elem.Named, u)
 		}
 		return
 	}
-	if kp.k[t]&u == u {
+	if kp.k.types[t]&u == u {
 		return
 	}
-	u &^= kp.k[t]
-	kp.k[t] |= u
+	u &^= kp.k.types[t]
+	kp.k.types[t] |= u
 	kp.follow(t, u)
 }
 
@@ -206,40 +266,22 @@ func (kp *keeper) follow(t *Type, u uses) {
 	}
 	if u&useAppend != 0 {
 		for _, fl := range t.Fields {
-			if g := fl.Type.Named; g != nil && !fl.Required && !fl.Pointer && (g.Kind == KindUnion || g.Kind == KindRawUnion) {
-				kp.add(g, useIsZero) // omitCondition
-			}
 			kp.member(fl, useAppend, useMarshal)
+		}
+		if t.Extra != nil {
+			kp.json(*t.Extra, useMarshal) // EndObject writes Extra with encoding/json
 		}
 	}
 	if u&useUnmarshal != 0 && t.Kind == KindStruct {
 		for _, fl := range t.Fields {
 			kp.member(fl, useUnmarshal, useUnmarshal)
 		}
+		if t.Extra != nil {
+			kp.json(*t.Extra, useUnmarshal) // KeepMember reads a member into Extra with encoding/json
+		}
 	}
 	if u&useCheck != 0 {
 		kp.check(t)
-	}
-	if u&useValidElems != 0 {
-		for _, fl := range t.Fields {
-			if model.ValidElements(fl) {
-				kp.add(fl.Type.Slice.Named, useCheck)
-			}
-		}
-	}
-	kp.arms(t, u)
-}
-
-// arms keeps what a raw union's constructors (useFrom: json.Marshal) and
-// accessors (useAs: json.Unmarshal, then Validate) do with its arms.
-func (kp *keeper) arms(t *Type, u uses) {
-	for _, arm := range t.Arms {
-		if u&useFrom != 0 {
-			kp.add(arm, useMarshal)
-		}
-		if u&useAs != 0 {
-			kp.add(arm, useUnmarshal|useValidate)
-		}
 	}
 }
 

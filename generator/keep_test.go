@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -12,42 +13,6 @@ import (
 
 	"github.com/rootsgen/rootsgen/schema"
 )
-
-// A bothWay is a method the walk keeps where kitKeeps rightly does not:
-// the walk takes a value converted to an interface (an argument of the
-// runtime's Object.Value or DecodeJSON, which take any, or of maps.Keys,
-// which the walk does not read) for one encoding/json may both write and
-// read, where kitKeeps knows what the emitted code does with it. when
-// says in which packages the model is sure nothing runs the method.
-type bothWay struct {
-	method string
-	when   func(p *Plan, serverOnly bool) bool
-	why    string
-}
-
-func serverOnly(_ *Plan, serverOnly bool) bool { return serverOnly }
-
-// bothWays are the methods the walk may keep alone, and where.
-var bothWays = []bothWay{
-	{"InputRequest.UnmarshalJSON", serverOnly, "a server writes InputRequests (Object.Value); only a client reads them"},
-	{"RequestID.UnmarshalJSON", serverOnly, "a server writes a request's id (Object.Value); only a client reads it"},
-	{"ProgressToken.UnmarshalJSON", serverOnly, "a server writes its params' progressToken (Object.Value); only a client reads it"},
-	{"InputResponse.MarshalJSON", serverOnly, "a server reads InputResponses (DecodeJSON); only a client writes them"},
-	{"InputRequest.MarshalJSON", func(p *Plan, _ bool) bool { return !p.Asks() },
-		"only askForRoots writes InputRequests; a client reads them and takes their keys with maps.Keys"},
-}
-
-// walkedAlone reports whether the walk may keep method alone in a package
-// of plan p, and notes it in seen.
-func walkedAlone(method string, p *Plan, serverOnly bool, seen map[string]bool) bool {
-	for _, b := range bothWays {
-		if b.method == method && b.when(p, serverOnly) {
-			seen[method] = true
-			return true
-		}
-	}
-	return false
-}
 
 // kitDecls are the type and function declarations of a kit revision
 // package's files made from the model, by declKey ("type T" for a type).
@@ -78,31 +43,46 @@ func kitDecls(t *testing.T, out []File) map[string]bool {
 	return decls
 }
 
+// kitInputs are the schemas the kit tests generate from: every embedded
+// revision, every variant (testdata/variants) and the shapes of
+// testdata/kit, which only a kit's decision of what it keeps could get
+// wrong (typed Extra, unions of other arms, aliases of maps, ...), in the
+// same format as the variants.
+func kitInputs(t *testing.T) []kitInput {
+	t.Helper()
+	var inputs []kitInput
+	for _, rev := range schema.Revisions() {
+		inputs = append(inputs, kitInput{rev, rev, nil})
+	}
+	for _, glob := range []string{"../testdata/variants/*.json", "../testdata/kit/*.json"} {
+		paths, err := filepath.Glob(glob)
+		if err != nil || len(paths) == 0 {
+			t.Fatalf("no schemas in %s: %v", glob, err)
+		}
+		for _, path := range paths {
+			rev, data := variantSchema(t, path)
+			inputs = append(inputs, kitInput{strings.TrimSuffix(filepath.Base(path), ".json"), rev, data})
+		}
+	}
+	return inputs
+}
+
+// A kitInput is a schema the kit tests generate from.
+type kitInput struct {
+	name, revision string
+	schema         []byte
+}
+
 // TestKitKeepsWhatTheGateRuns: what kitKeeps decides on the model is what
 // a type-checked walk of the whole emitted package finds the gate can run
-// (pruneTypes: by name, and through encoding/json), on every embedded
-// revision and every variant a gate can serve, with and without the
-// client side; the walk may keep more only where bothWays says why.
+// (pruneTypes: by name, and through encoding/json), on every kitInput a
+// gate can serve, with and without the client side: neither keeps what
+// the other does not. And the kit of each, both sides, compiles and
+// passes go vet.
 func TestKitKeepsWhatTheGateRuns(t *testing.T) {
-	type input struct {
-		name, revision string
-		schema         []byte
-	}
-	var inputs []input
-	for _, rev := range schema.Revisions() {
-		inputs = append(inputs, input{rev, rev, nil})
-	}
-	variants, err := filepath.Glob("../testdata/variants/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range variants {
-		rev, data := variantSchema(t, path)
-		inputs = append(inputs, input{strings.TrimSuffix(filepath.Base(path), ".json"), rev, data})
-	}
-	seen := map[string]bool{}
-	served := 0
-	for _, in := range inputs {
+	const module = "example.com/edge" // vetPackages' scratch module
+	kits := map[string][]File{}
+	for i, in := range kitInputs(t) {
 		for _, serverOnly := range []bool{false, true} {
 			opts := Options{Revision: in.revision, Schema: in.schema, Package: "p", Runtime: RuntimeImport, Kit: true, ServerOnly: serverOnly}
 			got, m, err := Generate(opts)
@@ -112,7 +92,6 @@ func TestKitKeepsWhatTheGateRuns(t *testing.T) {
 			if m.Plan.Handlers == nil || m.Plan.GateProblem != "" {
 				continue // no gate serves it
 			}
-			served++
 			opts.keepAll = true
 			all, _, err := Generate(opts)
 			if err != nil {
@@ -129,23 +108,32 @@ func TestKitKeepsWhatTheGateRuns(t *testing.T) {
 				}
 			}
 			for _, k := range slices.Sorted(maps.Keys(want)) {
-				if kept[k] {
-					continue
-				}
-				if !walkedAlone(k, m.Plan, serverOnly, seen) {
+				if !kept[k] {
 					t.Errorf("%s (server only: %v): leaves out %s, which the gate can run", in.name, serverOnly, k)
 				}
 			}
+			dir := fmt.Sprintf("kit%d", 2*i)
+			sdk := ""
+			if serverOnly {
+				dir, sdk = fmt.Sprintf("kit%d", 2*i+1), "go-sdk"
+			}
+			files, err := GenerateKit(KitOptions{Import: module + "/" + dir, Package: dir, Version: "test", SDK: sdk,
+				Revisions: []GateRevision{{Revision: in.revision, Schema: in.schema}}})
+			if err != nil {
+				t.Fatalf("%s (server only: %v): %v", in.name, serverOnly, err)
+			}
+			// The go-sdk adapter needs go-sdk; the rest is the kit of a server.
+			kits[dir] = slices.DeleteFunc(files, func(f File) bool { return f.Name == sdkAdapters["go-sdk"].File })
 		}
 	}
-	if served < 2*len(schema.Revisions()) {
-		t.Errorf("the gate served %d inputs; want at least the embedded revisions, both ways", served)
+	if len(kits) < 2*len(schema.Revisions()) {
+		t.Errorf("the gate served %d inputs; want at least the embedded revisions, both ways", len(kits))
 	}
-	for _, b := range bothWays {
-		if !seen[b.method] {
-			t.Errorf("bothWays lists %s (%s), which the walk no longer keeps alone", b.method, b.why)
-		}
+	if testing.Short() {
+		t.Log("-short: the kits are not compiled")
+		return
 	}
+	vetPackages(t, kits)
 }
 
 // TestKitConstantDocsNameWhatIsLeftOut: a constant's doc names the type

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -139,11 +140,12 @@ func (c *checked) importOf(x ast.Expr) string {
 // node's own syntax says: each argument of a call to encoding/json, or of
 // a call whose callee (by calleeDir) may write or read what it is given,
 // and, both ways, each value converted to an interface type (an argument
-// whose parameter is one, an assignment or a var declaration of one, a
-// composite literal's element, a result or a channel's element that is
-// one, an explicit conversion).
-func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jsonDir, addType func(t types.Type, d jsonDir)) {
-	h := handOffWalk{c: c, calleeDir: calleeDir, addType: addType}
+// whose parameter is one, unless calleeDir knows what the callee does
+// with it; an assignment or a var declaration of one, a composite
+// literal's element, a result or a channel's element that is one, an
+// explicit conversion).
+func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) (d jsonDir, known bool), addType func(t types.Type, d jsonDir)) {
+	h := handOffWalk{c: c, calleeDir: calleeDir, addType: addType, asserted: map[*ast.CallExpr]bool{}}
 	ast.Inspect(node, h.visit)
 }
 
@@ -152,9 +154,18 @@ func (c *checked) handOffs(node ast.Node, calleeDir func(call *ast.CallExpr) jso
 // each hand-off.
 type handOffWalk struct {
 	c         *checked
-	calleeDir func(call *ast.CallExpr) jsonDir
+	calleeDir func(call *ast.CallExpr) (d jsonDir, known bool)
 	addType   func(t types.Type, d jsonDir)
+	// asserted are the conversions to an interface whose value is only
+	// type-asserted (any(x).(T)): it goes nowhere.
+	asserted map[*ast.CallExpr]bool
 }
+
+// keysOnly are the standard functions that hand back only the keys of a
+// map they are given, never its values: maps.Keys. (Other functions of
+// the stubbed packages hand back what they are given, untyped, so they
+// count as taking it both ways.)
+var keysOnly = map[string][]string{"maps": {"Keys"}}
 
 // add hands over e's value, d saying how.
 func (h handOffWalk) add(e ast.Expr, d jsonDir) { h.addType(h.c.info.TypeOf(e), d) }
@@ -203,6 +214,10 @@ func (h handOffWalk) visit(n ast.Node) bool {
 		h.valueSpec(n)
 	case *ast.SendStmt:
 		h.send(n)
+	case *ast.TypeAssertExpr:
+		if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok {
+			h.asserted[call] = true
+		}
 	case *ast.CallExpr:
 		h.call(n)
 	case *ast.AssignStmt:
@@ -274,17 +289,19 @@ func (h handOffWalk) send(n *ast.SendStmt) {
 // over the value converted.
 func (h handOffWalk) call(n *ast.CallExpr) {
 	if tv, ok := h.c.info.Types[n.Fun]; ok && tv.IsType() {
-		if _, param := tv.Type.(*types.TypeParam); !param && types.IsInterface(tv.Type) && len(n.Args) == 1 {
+		if _, param := tv.Type.(*types.TypeParam); !param && types.IsInterface(tv.Type) && len(n.Args) == 1 && !h.asserted[n] {
 			h.add(n.Args[0], jsonBoth)
 		}
 		return
 	}
 	var d jsonDir
-	jsonPkg := false
+	jsonPkg, known := false, false
 	if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && h.c.importOf(sel.X) == "encoding/json" {
 		d, jsonPkg = jsonCallDir(sel.Sel.Name), true
+	} else if ok && slices.Contains(keysOnly[h.c.importOf(sel.X)], sel.Sel.Name) {
+		return
 	} else {
-		d = h.calleeDir(n)
+		d, known = h.calleeDir(n)
 	}
 	sig, _ := h.c.info.TypeOf(n.Fun).(*types.Signature)
 	for i, a := range n.Args {
@@ -294,7 +311,7 @@ func (h handOffWalk) call(n *ast.CallExpr) {
 		if sig == nil && !jsonPkg {
 			h.toIface(a, nil) // a callee the stubs leave untyped may take any
 		}
-		if sig != nil && sig.Params().Len() > 0 {
+		if sig != nil && sig.Params().Len() > 0 && !known {
 			h.toIface(a, paramType(sig, i, n.Ellipsis.IsValid()))
 		}
 	}
@@ -439,8 +456,8 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 		files = append(files, f)
 	}
 	c := typeCheck(rt, fset, files, stubImporter{})
-	// A caller's value is in one of a type parameter's type (a value the
-	// caller converted to an interface is written and read on its side).
+	// A caller's value is in one of a type parameter's type, or in a
+	// parameter of type any (anyDirs).
 	foreign := func(t types.Type) bool {
 		found := false
 		walkType(t, func(t types.Type) bool {
@@ -448,6 +465,17 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 			return !found
 		})
 		return found
+	}
+	anyD := c.anyDirs()
+	// A runtime function's code says what it does with what it is given
+	// as an any; a call of it converts nothing to an interface of its own.
+	known := func(call *ast.CallExpr) (jsonDir, bool) {
+		if fn := c.callee(call); fn != nil {
+			if fd := c.funcs[fn.Origin()]; fd != nil && fd.Body != nil {
+				return anyD[fn.Origin()], true
+			}
+		}
+		return 0, false
 	}
 	// A generic type's methods may get what its instances hold.
 	methodsOf := map[*types.TypeName][]*types.Func{}
@@ -469,7 +497,7 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 			continue
 		}
 		var d jsonDir
-		c.handOffs(fd, func(*ast.CallExpr) jsonDir { return 0 }, func(t types.Type, dir jsonDir) {
+		c.handOffs(fd, known, func(t types.Type, dir jsonDir) {
 			if foreign(t) {
 				d |= dir
 			}
@@ -491,7 +519,7 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 			}
 			return true
 		})
-		own[fn] = d
+		own[fn] = d | anyD[fn]
 	}
 	dirs := maps.Clone(own)
 	for changed := true; changed; {
@@ -506,6 +534,67 @@ func runtimeJSON(rt string) (*checked, map[*types.Func]jsonDir, error) {
 	}
 	runtimeCache.m[rt] = runtimeEntry{c, dirs}
 	return c, dirs, nil
+}
+
+// anyDirs is what each runtime function does, with encoding/json, with
+// the values its parameters of type any are given: it writes a value it
+// hands to json.Marshal and reads one it hands to json.Unmarshal, does
+// what a runtime function it hands it to does with its own, and may do
+// either with one it does anything else with (stores, returns, converts,
+// hands to another package).
+func (c *checked) anyDirs() map[*types.Func]jsonDir {
+	dirs := map[*types.Func]jsonDir{}
+	for changed := true; changed; {
+		changed = false
+		for fn, fd := range c.funcs {
+			params := map[types.Object]bool{}
+			for p := range fn.Signature().Params().Variables() {
+				if i, ok := p.Type().Underlying().(*types.Interface); ok && i.Empty() {
+					params[p] = true
+				}
+			}
+			if fd.Body == nil || len(params) == 0 {
+				continue
+			}
+			d := dirs[fn]
+			var parents []ast.Node
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if n == nil {
+					parents = parents[:len(parents)-1]
+					return true
+				}
+				if id, ok := n.(*ast.Ident); ok && params[c.info.Uses[id]] {
+					d |= c.anyUse(id, parents, dirs)
+				}
+				parents = append(parents, n)
+				return true
+			})
+			if d != dirs[fn] {
+				dirs[fn], changed = d, true
+			}
+		}
+	}
+	return dirs
+}
+
+// anyUse is what the use id of a parameter of type any, under parents,
+// does with its value (see anyDirs), dirs being what is known of the
+// runtime's functions so far.
+func (c *checked) anyUse(id *ast.Ident, parents []ast.Node, dirs map[*types.Func]jsonDir) jsonDir {
+	if len(parents) == 0 {
+		return jsonBoth
+	}
+	call, ok := parents[len(parents)-1].(*ast.CallExpr)
+	if !ok || !slices.Contains(call.Args, ast.Expr(id)) {
+		return jsonBoth
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && c.importOf(sel.X) == "encoding/json" {
+		return cmp.Or(jsonCallDir(sel.Sel.Name), jsonBoth)
+	}
+	if fn := c.callee(call); fn != nil && c.funcs[fn.Origin()] != nil && fn.Signature().TypeParams().Len() == 0 {
+		return dirs[fn.Origin()]
+	}
+	return jsonBoth
 }
 
 type runtimeEntry struct {
@@ -707,16 +796,19 @@ func (r *reacher) jsonCalls(t types.Type, d jsonDir) {
 // what it is given: nothing for the package's own functions (their
 // hand-offs are found where they are reached), what runtimeJSON says for
 // the runtime's.
-func (r *reacher) calleeDir(call *ast.CallExpr) jsonDir {
+func (r *reacher) calleeDir(call *ast.CallExpr) (jsonDir, bool) {
 	if fn := r.c.callee(call); fn != nil {
 		if r.local(fn) {
-			return 0
+			return 0, false
 		}
-		return r.rdirs[fn.Origin()]
+		// A runtime function's code says what it does with an argument
+		// converted to its any.
+		fd := r.rc.funcs[fn.Origin()]
+		return r.rdirs[fn.Origin()], fd != nil && fd.Body != nil
 	}
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || r.c.importOf(sel.X) != "" || r.c.info.Selections[sel] != nil {
-		return 0
+		return 0, false
 	}
 	// A method on a value the stubs leave untyped: whatever a runtime
 	// method of that name may do.
@@ -726,7 +818,7 @@ func (r *reacher) calleeDir(call *ast.CallExpr) jsonDir {
 			d |= r.rdirs[fn]
 		}
 	}
-	return d
+	return d, false
 }
 
 // typeDir is what the methods of the runtime's generic type tn may do

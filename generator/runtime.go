@@ -115,7 +115,7 @@ type emitter struct {
 	kit     bool // the package is a revision's package in a kit
 	// keep is what of each type the package keeps (kitKeeps); nil keeps
 	// everything.
-	keep keeps
+	keep *keeps
 }
 
 // rt is the runtime identifier name, as the code of a revision's package
