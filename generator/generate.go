@@ -1,9 +1,14 @@
 // Package generator turns the JSON schema of an MCP revision into Go
-// bindings for the roots feature. Data flows one way:
+// bindings for the roots feature. Data flows one way, a stage a package:
 //
-//	Load (parse, normalize dialects) -> Select (roots closure)
-//	-> Build (the revision's model) -> emit (jennifer, templates)
-//	-> format (goimports) -> Files, which package write puts on disk.
+//	Load (internal/load: parse, normalize dialects)
+//	-> Select, Build, plan (internal/model: the roots closure, the
+//	   revision's model, what its package holds)
+//	-> emit (this package: jennifer, templates; in a kit, what the gate
+//	   uses) -> format (goimports)
+//	-> Files, which Write (internal/writer) puts on disk.
+//
+// This package names the stages' types and functions as its own.
 package generator
 
 import (
