@@ -108,51 +108,6 @@ func TestGateDecodedRootSetMatchesJSON(t *testing.T) {
 	}
 }
 
-// The InputRequiredError of the JSON path carries the requestState of its
-// Result; that of the decoded path carries the requestState and no
-// Result, which the SDK builds from its own types.
-func TestGateInputRequiredErrorRequestState(t *testing.T) {
-	ctx := context.Background()
-	sealer, err := rootsgate.NewStateSealer(rootsgate.StateSealerConfig{Current: rootsgate.StateKey{ID: "k", Secret: make([]byte, 32)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bind := rootsgate.StateBinding{Principal: "p", Method: "tools/call"}
-	for _, rev := range gateInputRevisions() {
-		for _, s := range []*rootsgate.Session{{}, {Sealer: sealer}} {
-			check := func(path string, err error) {
-				t.Helper()
-				var ir *rootsgate.InputRequiredError
-				if !errors.As(err, &ir) {
-					t.Fatalf("%s %s: %v, want an InputRequiredError", rev.Version, path, err)
-				}
-				if s.Sealer != nil && ir.RequestState == "" {
-					t.Errorf("%s %s: no sealed RequestState", rev.Version, path)
-				}
-				if path == "decoded" {
-					if ir.Result != nil {
-						t.Errorf("%s decoded: Result %s, want none", rev.Version, ir.Result)
-					}
-					return
-				}
-				var res struct {
-					RequestState string `json:"requestState"`
-				}
-				if err := json.Unmarshal(ir.Result, &res); err != nil {
-					t.Fatal(err)
-				}
-				if ir.RequestState != res.RequestState {
-					t.Errorf("%s %s (sealed %t): RequestState %q, Result's %q", rev.Version, path, s.Sealer != nil, ir.RequestState, res.RequestState)
-				}
-			}
-			_, err := s.RootSet(rootsgate.WithStateBinding(ctx, bind), testMeta.Params(rev, gatepeer.Caps(rev), nil))
-			check("as JSON", err)
-			_, err = s.DecodedRootSet(rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Binding: bind})
-			check("decoded", err)
-		}
-	}
-}
-
 // A state sealed while serving a request on one path opens for its retry
 // on the other when the binding's Params are SalientParams of the
 // request's params; it does not open for another request.
@@ -219,25 +174,16 @@ func quote(s string) string {
 	return string(b)
 }
 
-// What DecodedRootSet refuses before reading the answer: a request naming
-// no version or a revision whose roots/list is a request of its own, and
-// an answer the SDK could not read as roots (after the state is checked).
-func TestGateDecodedRootSetRefuses(t *testing.T) {
+// DecodedRootSet refuses a request of every revision where roots/list is
+// a request of its own, as that revision's Gate says (ErrWrongPath). The
+// other refusals, and the answer's error, are the runtime's, tested in
+// rootsrt.
+func TestGateDecodedRootSetWrongPath(t *testing.T) {
 	s := &rootsgate.Session{}
-	if _, err := s.DecodedRootSet(rootsgate.DecodedRequest{Capabilities: true, Roots: true}); !errors.Is(err, rootsgate.ErrUnknownVersion) {
-		t.Errorf("no version: %v, want ErrUnknownVersion", err)
-	}
-	if _, err := s.DecodedRootSet(rootsgate.DecodedRequest{Version: "2026-13-45"}); !errors.Is(err, rootsgate.ErrMalformedVersion) && !errors.Is(err, rootsgate.ErrUnknownVersion) {
-		t.Errorf("not a revision: %v", err)
-	}
-	for _, rev := range rootsgate.Revisions() {
-		req := rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true, Answered: true, AnswerError: errors.New("not roots")}
-		_, err := s.DecodedRootSet(req)
-		switch {
-		case rev.DirectRequest && !errors.Is(err, rootsgate.ErrWrongPath):
-			t.Errorf("%s: %v, want ErrWrongPath", rev.Version, err)
-		case !rev.DirectRequest && (err == nil || !strings.Contains(err.Error(), "not roots")):
-			t.Errorf("%s: %v, want the answer's error", rev.Version, err)
+	for _, rev := range gateLegacy() {
+		req := rootsgate.DecodedRequest{Version: rev.Version, Capabilities: true, Roots: true}
+		if set, err := s.DecodedRootSet(req); set != nil || !errors.Is(err, rootsgate.ErrWrongPath) {
+			t.Errorf("%s: %v, %v; want ErrWrongPath", rev.Version, set, err)
 		}
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"testing/synctest"
-	"time"
 
 	"github.com/rootsgen/rootsgen/generated/rootsgate"
 	"github.com/rootsgen/rootsgen/testdata/gotest/gatepeer"
@@ -173,16 +171,6 @@ func gateLegacy() []rootsgate.Revision {
 	return slices.DeleteFunc(rootsgate.Revisions(), func(r rootsgate.Revision) bool { return !r.DirectRequest })
 }
 
-// gateOneLegacy is the newest revision where roots/list is a request of
-// its own. The Session serves every such revision with the runtime's own
-// code (tested in rootsrt) over descriptors written by one
-// template: where a test is about the Session and not about what the
-// revisions carry, one stands for all.
-func gateOneLegacy() []rootsgate.Revision {
-	legacy := gateLegacy()
-	return legacy[len(legacy)-1:]
-}
-
 // A root's _meta and unknown members survive every conversion: answered by
 // the gate's Client, read by RootsFromAnswer, and found by a RootSet.
 func TestGateRootFidelity(t *testing.T) {
@@ -224,47 +212,23 @@ func TestGateRootFidelity(t *testing.T) {
 	}
 }
 
-// A client that cannot announce a change is asked on every call, unless
-// MaxAge lets an answer be reused; MaxAge also bounds how long the answer
-// of a client that can announce changes is kept.
-func TestGateSessionMaxAge(t *testing.T) {
-	for _, rev := range gateOneLegacy() {
-		t.Run(rev.Version, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				ctx := context.Background()
-				for _, c := range []struct {
-					caps   string
-					maxAge time.Duration
-					// requests after: two calls in a row, one a second later,
-					// one after a minute has passed
-					want [3]int32
-				}{
-					{`{"roots":{}}`, 0, [3]int32{2, 3, 4}},
-					{`{"roots":{}}`, time.Minute, [3]int32{1, 1, 2}},
-					{`{"roots":{"listChanged":true}}`, 0, [3]int32{1, 1, 1}},
-					{`{"roots":{"listChanged":true}}`, time.Minute, [3]int32{1, 1, 2}},
-				} {
-					peer := gatepeer.New(gateRootsA...)
-					sess := &rootsgate.Session{Request: peer.Request(rev.Version), MaxAge: c.maxAge}
-					if err := sess.Initialize(rev.Version, json.RawMessage(c.caps)); err != nil {
-						t.Fatal(err)
-					}
-					var got [3]int32
-					for i, wait := range []time.Duration{0, time.Second, time.Minute} {
-						time.Sleep(wait)
-						for range 2 - min(i, 1) {
-							if roots, err := sess.Roots(ctx, nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
-								t.Fatalf("Roots = %+v, %v", roots, err)
-							}
-						}
-						got[i] = peer.Asks.Load()
-					}
-					if got != c.want {
-						t.Errorf("caps %s, MaxAge %v: requests after each step %v, want %v", c.caps, c.maxAge, got, c.want)
-					}
-				}
-			})
-		})
+// Each revision where roots/list is a request of its own reads
+// roots.listChanged from the capabilities declared at initialize: a client
+// that declared roots without it is asked on every call (one that declared
+// it is asked once, TestGateSessionRoots). How long an answer is kept, and
+// MaxAge, are the runtime's, tested in rootsrt.
+func TestGateSessionNoListChanged(t *testing.T) {
+	for _, rev := range gateLegacy() {
+		peer := gatepeer.New(gateRootsA...)
+		sess := peer.Session(t, rev, `{"roots":{}}`)
+		for range 2 {
+			if roots, err := sess.Roots(context.Background(), nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+				t.Fatalf("%s: Roots = %+v, %v", rev.Version, roots, err)
+			}
+		}
+		if n := peer.Asks.Load(); n != 2 {
+			t.Errorf("%s: %d roots/list requests for two calls, want 2", rev.Version, n)
+		}
 	}
 }
 

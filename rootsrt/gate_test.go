@@ -656,6 +656,39 @@ func TestGateSessionRootSetSharedConcurrent(t *testing.T) {
 	}
 }
 
+// The answer of a client that declared listChanged is kept past a minute
+// when MaxAge is zero; with MaxAge set, it is asked again once MaxAge has
+// passed since the request was sent.
+func TestGateSessionMaxAgeListChanged(t *testing.T) {
+	for _, c := range []struct {
+		maxAge time.Duration
+		// requests after the first call, a nanosecond before a minute has
+		// passed, at the minute, and an hour later
+		want [4]int32
+	}{{0, [4]int32{1, 1, 1, 1}}, {time.Minute, [4]int32{1, 1, 2, 3}}} {
+		t.Run(fmt.Sprintf("MaxAge=%v", c.maxAge), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				peer := gatepeer.New(gateRootsA...)
+				sess := &rootsrt.Session{Request: peer.Request(legacyVersion), MaxAge: c.maxAge}
+				if err := sess.Initialize(legacyVersion, json.RawMessage(`{"roots":{"listChanged":true}}`)); err != nil {
+					t.Fatal(err)
+				}
+				var got [4]int32
+				for i, wait := range []time.Duration{0, time.Minute - time.Nanosecond, time.Nanosecond, time.Hour} {
+					time.Sleep(wait)
+					if roots, err := sess.Roots(context.Background(), nil); err != nil || !reflect.DeepEqual(roots, gateRootsA) {
+						t.Fatalf("call %d: Roots = %+v, %v", i, roots, err)
+					}
+					got[i] = peer.Asks.Load()
+				}
+				if got != c.want {
+					t.Errorf("roots/list requests after each call %v, want %v", got, c.want)
+				}
+			})
+		})
+	}
+}
+
 // MaxAge ends the sharing with the answer it ends: the first call after
 // it asks again and gets a new set.
 func TestGateSessionRootSetMaxAge(t *testing.T) {
@@ -990,6 +1023,9 @@ func firstAttempt(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer
 	if res.RequestState == "" || strings.Contains(res.RequestState, "server-state") {
 		t.Fatalf("input_required result %s: want a sealed requestState", ir.Result)
 	}
+	if ir.RequestState != res.RequestState {
+		t.Errorf("InputRequiredError.RequestState %q, its Result's %q", ir.RequestState, res.RequestState)
+	}
 	responses, _, err := peer.Client.AnswerInputRequests(ctx, inputVersion, res.InputRequests)
 	if err != nil {
 		t.Fatal(err)
@@ -997,10 +1033,11 @@ func firstAttempt(t *testing.T, ctx context.Context, sess *rootsrt.Session, peer
 	return responses, res.RequestState
 }
 
-// The round trip through the Session with a Sealer: the sealed state
-// opens on the retry of the same call by the same principal, which gets
-// its roots, and State gives back what RequestState returned. Every other
-// retry is refused with the error that says why.
+// The round trip through the Session with a Sealer: the sealed state, in
+// the input_required result and in its error's RequestState, opens on the
+// retry of the same call by the same principal, which gets its roots, and
+// State gives back what RequestState returned. Every other retry is
+// refused with the error that says why.
 func TestGateSessionSealedState(t *testing.T) {
 	clock := &stateClock{stateT0}
 	key := rootsrt.StateKey{ID: "k1", Secret: stateSecret1}
@@ -1102,17 +1139,22 @@ func TestGateSessionSealedState(t *testing.T) {
 	}
 }
 
-// Without a Sealer, the requestState is RequestState's, as it is, and
-// comes back unchecked. A Sealer not made by NewStateSealer is refused
-// rather than sealing nothing. A Sealer plays no part where roots/list is
-// a request of its own.
+// Without a Sealer, the requestState is RequestState's, as it is, in the
+// result and in the error's RequestState, and comes back unchecked; the
+// error of DecodedRootSet has no result. A Sealer not made by
+// NewStateSealer is refused rather than sealing nothing. A Sealer plays no
+// part where roots/list is a request of its own.
 func TestGateSessionSealerEdges(t *testing.T) {
 	ctx := context.Background()
 	plain := &rootsrt.Session{RequestState: func(json.RawMessage) string { return "call/1" }}
 	_, err := plain.Roots(ctx, toolParams("t", `{}`, nil, ""))
 	var ir *rootsrt.InputRequiredError
-	if !errors.As(err, &ir) || !bytes.Contains(ir.Result, []byte(`"requestState":"call/1"`)) || !strings.Contains(err.Error(), `inputRequests["roots"]`) {
+	if !errors.As(err, &ir) || !bytes.Contains(ir.Result, []byte(`"requestState":"call/1"`)) || ir.RequestState != "call/1" || !strings.Contains(err.Error(), `inputRequests["roots"]`) {
 		t.Errorf("without a Sealer: %v; want the plain requestState", err)
+	}
+	var decoded *rootsrt.InputRequiredError
+	if _, err := plain.DecodedRootSet(rootsrt.DecodedRequest{Version: inputVersion, Capabilities: true, Roots: true}); !errors.As(err, &decoded) || decoded.Result != nil {
+		t.Errorf("DecodedRootSet without a Sealer: %v; want an *InputRequiredError without a Result", err)
 	}
 	retry := toolParams("t", `{}`, json.RawMessage(`{"roots":{"roots":[]}}`), "anything")
 	if roots, err := plain.Roots(ctx, retry); err != nil || len(roots) != 0 {
@@ -1152,7 +1194,9 @@ func TestGateSessionSealerEdges(t *testing.T) {
 }
 
 // DecodedRootSet is RootSet for a request an SDK decoded: the same
-// checks, errors and sealing, without the JSON.
+// checks, errors and sealing, without the JSON. An answer the SDK could
+// not read is the error; a state sealed as JSON opens decoded when the
+// binding's Params are SalientParams of the request's params.
 func TestGateDecodedRootSet(t *testing.T) {
 	dir, f := gatepeer.RootDir(t)
 	clock := &stateClock{stateT0}
@@ -1180,6 +1224,7 @@ func TestGateDecodedRootSet(t *testing.T) {
 	}
 	readsAs(t, "the answered set", set, f, "one")
 	set.Close()
+	notRoots := errors.New("not a roots/list result")
 	for what, c := range map[string]struct {
 		req  rootsrt.DecodedRequest
 		want error
@@ -1191,6 +1236,7 @@ func TestGateDecodedRootSet(t *testing.T) {
 			r.Binding.Principal = "mallory"
 			return r
 		}(), rootsrt.ErrStateWrongPrincipal},
+		"an answer not read as roots": {func() rootsrt.DecodedRequest { r := req; r.AnswerError = notRoots; return r }(), notRoots},
 	} {
 		if set, err := sess.DecodedRootSet(c.req); set != nil || !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, %v; want %v", what, set, err, c.want)
@@ -1199,6 +1245,23 @@ func TestGateDecodedRootSet(t *testing.T) {
 	var missing *rootsrt.MissingCapabilityError
 	if _, err := sess.DecodedRootSet(rootsrt.DecodedRequest{Version: inputVersion, Capabilities: true}); !errors.As(err, &missing) || missing.Object.Code != -32021 {
 		t.Errorf("no roots capability: %v; want the revision's -32021 error", err)
+	}
+
+	// Sealed as JSON, opened decoded.
+	bound := rootsrt.WithStateBinding(context.Background(), rootsrt.StateBinding{Principal: "alice", Method: "tools/call"})
+	if _, err := sess.Roots(bound, toolParams("t", `{"path":"/work/a/x"}`, nil, "")); !errors.As(err, &ir) {
+		t.Fatalf("first attempt as JSON: %v; want an *InputRequiredError", err)
+	}
+	salient, err := rootsrt.SalientParams(toolParams("t", `{"path":"/work/a/x"}`, json.RawMessage(`{"roots":{"roots":[]}}`), ir.RequestState))
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry := rootsrt.DecodedRequest{Version: inputVersion, Capabilities: true, Roots: true, Answered: true, Answer: []rootsrt.Root{}, RequestState: ir.RequestState,
+		Binding: rootsrt.StateBinding{Principal: "alice", Method: "tools/call", Params: salient}}
+	if set, err := sess.DecodedRootSet(retry); err != nil {
+		t.Errorf("a state sealed as JSON, retried decoded: %v", err)
+	} else {
+		set.Close()
 	}
 }
 
