@@ -265,14 +265,12 @@ type revisionTypes struct {
 	// ownUses are the types used by each declaration that belongs to no
 	// type (not counting constants and variables).
 	ownUses [][]string
-	// methods are the declKeys of the methods declared.
-	methods map[string]bool
 }
 
 // readTypes groups the declarations of out's typeFiles by the type they
 // belong to (declOwner).
 func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
-	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}, methods: map[string]bool{}}
+	t := &revisionTypes{pkg: pkg, local: map[string]bool{}, decls: typeDecls{}}
 	for _, f := range out {
 		if !slices.Contains(typeFiles, f.Name) {
 			continue
@@ -295,9 +293,6 @@ func readTypes(out []File, pkg, imp string) (*revisionTypes, error) {
 		for _, d := range f.file.Decls {
 			if g, ok := d.(*ast.GenDecl); ok && g.Tok != token.TYPE {
 				continue // imports, constants and variables
-			}
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
-				t.methods[declKey(fd)] = true
 			}
 			uses := localUses(d, t.local)
 			owner := declOwner(d, t.local)
@@ -544,19 +539,4 @@ func lines(files []File) int {
 		n += bytes.Count(f.Content, []byte("\n"))
 	}
 	return n
-}
-
-// declKey names a function or method declaration: Name, or Type.Name.
-func declKey(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	if star, ok := t.(*ast.StarExpr); ok {
-		t = star.X
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name + "." + fd.Name.Name
-	}
-	return fd.Name.Name
 }

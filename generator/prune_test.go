@@ -34,6 +34,14 @@ func pruneTypes(out []File, pkg, rt string) ([]File, error) {
 	}
 	// fmt calls String through an interface: a kept type keeps it, and
 	// what it runs.
+	methods := map[string]bool{}
+	for _, f := range t.files {
+		for _, d := range f.file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+				methods[declKey(fd)] = true
+			}
+		}
+	}
 	stringers := map[string]bool{}
 	var reached, need map[string]bool
 	for {
@@ -43,7 +51,7 @@ func pruneTypes(out []File, pkg, rt string) ([]File, error) {
 		need = t.needed(gate, reached)
 		more := false
 		for name := range need {
-			if key := name + ".String"; t.methods[key] && !stringers[key] {
+			if key := name + ".String"; methods[key] && !stringers[key] {
 				stringers[key], more = true, true
 			}
 		}

@@ -215,8 +215,13 @@ func (h handOffWalk) visit(n ast.Node) bool {
 	case *ast.SendStmt:
 		h.send(n)
 	case *ast.TypeAssertExpr:
-		if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok {
-			h.asserted[call] = true
+		// Only an assertion to a concrete type ends the value's way: one
+		// to an interface (or a type switch) hands it on.
+		if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && n.Type != nil {
+			_, ptr := ast.Unparen(n.Type).(*ast.StarExpr) // a pointer, even to a stubbed type
+			if t := h.c.info.TypeOf(n.Type); ptr || t != nil && t != types.Typ[types.Invalid] && !types.IsInterface(t) {
+				h.asserted[call] = true
+			}
 		}
 	case *ast.CallExpr:
 		h.call(n)
@@ -299,6 +304,13 @@ func (h handOffWalk) call(n *ast.CallExpr) {
 	if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && h.c.importOf(sel.X) == "encoding/json" {
 		d, jsonPkg = jsonCallDir(sel.Sel.Name), true
 	} else if ok && slices.Contains(keysOnly[h.c.importOf(sel.X)], sel.Sel.Name) {
+		for _, a := range n.Args {
+			if m, ok := h.c.info.TypeOf(a).Underlying().(*types.Map); ok {
+				h.addType(m.Key(), jsonBoth) // the keys go on, untyped
+			} else {
+				h.toIface(a, nil)
+			}
+		}
 		return
 	} else {
 		d, known = h.calleeDir(n)
@@ -311,10 +323,20 @@ func (h handOffWalk) call(n *ast.CallExpr) {
 		if sig == nil && !jsonPkg {
 			h.toIface(a, nil) // a callee the stubs leave untyped may take any
 		}
-		if sig != nil && sig.Params().Len() > 0 && !known {
+		if sig != nil && sig.Params().Len() > 0 && !(known && anyParam(sig, i)) {
 			h.toIface(a, paramType(sig, i, n.Ellipsis.IsValid()))
 		}
 	}
+}
+
+// anyParam says whether argument i of a call of sig goes to a parameter
+// of type any itself (not to a ...any): the one anyDirs follows.
+func anyParam(sig *types.Signature, i int) bool {
+	if sig.Params().Len() == 0 || sig.Variadic() && i >= sig.Params().Len()-1 {
+		return false
+	}
+	it, ok := sig.Params().At(min(i, sig.Params().Len()-1)).Type().Underlying().(*types.Interface)
+	return ok && it.Empty()
 }
 
 // paramType is the type of the parameter that argument i of a call of
@@ -591,7 +613,8 @@ func (c *checked) anyUse(id *ast.Ident, parents []ast.Node, dirs map[*types.Func
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && c.importOf(sel.X) == "encoding/json" {
 		return cmp.Or(jsonCallDir(sel.Sel.Name), jsonBoth)
 	}
-	if fn := c.callee(call); fn != nil && c.funcs[fn.Origin()] != nil && fn.Signature().TypeParams().Len() == 0 {
+	if fn := c.callee(call); fn != nil && c.funcs[fn.Origin()] != nil && fn.Signature().TypeParams().Len() == 0 &&
+		anyParam(fn.Signature(), slices.Index(call.Args, ast.Expr(id))) {
 		return dirs[fn.Origin()]
 	}
 	return jsonBoth
@@ -890,4 +913,19 @@ func (r *reacher) instances(n ast.Node) {
 			}
 		}
 	}
+}
+
+// declKey names a function or method declaration: Name, or Type.Name.
+func declKey(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
 }

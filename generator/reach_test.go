@@ -103,3 +103,102 @@ func TestGateReachInit(t *testing.T) {
 		t.Errorf("reached %q; want init and register", slices.Sorted(maps.Keys(reached)))
 	}
 }
+
+// soundTypes and soundHead are the package TestGateReachStaysSound walks.
+const soundTypes = `package p
+
+import "encoding/json"
+
+type Held struct{ N int }
+
+func (x *Held) UnmarshalJSON(b []byte) error { return nil }
+func (x Held) MarshalJSON() ([]byte, error)  { return []byte("1"), nil }
+
+type Oops struct{}
+
+func (Oops) Error() string                { return "oops" }
+func (Oops) MarshalJSON() ([]byte, error) { return nil, nil }
+
+var _ = json.Marshal
+`
+
+const soundHead = "package p\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"maps\"\n\t\"slices\"\n\n\trootsrt \"example.com/k/rootsrt\"\n)\n\n" +
+	"var _ fmt.Stringer\nvar _ = maps.Keys[map[int]int]\nvar _ = slices.Clone[[]int]\nvar _ = json.Marshal\nvar _ rootsrt.Root\n\n"
+
+// soundReach is what the gate gate.go reaches in a package of soundTypes
+// importing the runtime at rt.
+func soundReach(t *testing.T, rt, gate string) map[string]bool {
+	t.Helper()
+	reached, err := gateReach([]File{{Name: "types.go", Content: []byte(soundTypes)}, {Name: "gate.go", Content: []byte(soundHead + gate + "\nvar _ = f\n")}}, "p", rt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reached
+}
+
+// TestGateReachStaysSound: where the walk is precise (a runtime function's
+// any parameters, maps.Keys, a conversion only type-asserted), it still
+// hands over what goes on to encoding/json: a value asserted to an
+// interface or switched on, a map's keys, and, with a runtime that takes
+// them, a ...any, an any passed on to one, an any kept in a generic type,
+// and an error.
+func TestGateReachStaysSound(t *testing.T) {
+	for _, c := range []struct{ what, gate, want string }{
+		{"type switch default", `func f(h Held) ([]byte, error) { switch v := any(h).(type) { default: return json.Marshal(v) } }`, "Held.MarshalJSON"},
+		{"assert to an interface (any)", `func f(h Held) ([]byte, error) { v, _ := any(h).(any); return json.Marshal(v) }`, "Held.MarshalJSON"},
+		{"assert to an interface, into RPCError.Data", `func f(h Held) *rootsrt.RPCError { m, _ := any(h).(interface{ MarshalJSON() ([]byte, error) }); return &rootsrt.RPCError{Data: m} }`, "Held.MarshalJSON"},
+		{"assert to a stubbed interface", `func f(h Held) ([]byte, error) { s, _ := any(h).(fmt.Stringer); return json.Marshal(s) }`, "Held.MarshalJSON"},
+		{"maps.Keys of kit-typed keys", `func f(m map[Held]bool) ([]byte, error) { return json.Marshal(slices.Collect(maps.Keys(m))) }`, "Held.MarshalJSON"},
+		{"maps.Keys ranged", `func f(m map[Held]bool) ([]byte, error) { var out []any; for k := range maps.Keys(m) { out = append(out, k) }; return json.Marshal(out) }`, "Held.MarshalJSON"},
+	} {
+		if r := soundReach(t, "example.com/k/rootsrt", c.gate); !r[c.want] {
+			t.Errorf("%s: %s not reached (reached %q)", c.what, c.want, slices.Sorted(maps.Keys(r)))
+		}
+	}
+
+	// A runtime that differs from the real one by a few lines.
+	src := runtimeSource{"x.go", []byte(`package rootsrt
+
+import "encoding/json"
+
+type Root struct{ URI string }
+
+type Box[T any] struct{ v T }
+
+func (b *Box[T]) Put(x T) { b.v = x }
+func (b *Box[T]) Get() T  { return b.v }
+
+// Keep hands its any to a generic type's method.
+func Keep(v any) []byte { var b Box[any]; b.Put(v); out, _ := json.Marshal(b.Get()); return out }
+
+// Log takes ...any.
+func Log(xs ...any) []byte { out, _ := json.Marshal(xs); return out }
+
+// Fwd passes its any on to Log.
+func Fwd(v any) []byte { return Log(v) }
+
+type Data struct{ E error }
+
+// Wrap takes an error (a non-empty interface) and writes it.
+func Wrap(err error) []byte { out, _ := json.Marshal(Data{err}); return out }
+`)}
+	old := mergedRuntime
+	mergedRuntime = func() ([]runtimeSource, error) { return []runtimeSource{src}, nil }
+	defer func() { mergedRuntime = old }()
+	rt := "example.com/synthetic/rootsrt"
+	head := "package p\n\nimport rootsrt \"" + rt + "\"\n\n"
+	for _, c := range []struct{ what, gate, want string }{
+		{"any to a generic type's method", `func f(h Held) []byte { return rootsrt.Keep(h) }`, "Held.MarshalJSON"},
+		{"...any", `func f(h Held) []byte { return rootsrt.Log(h) }`, "Held.MarshalJSON"},
+		{"any passed on to ...any", `func f(h Held) []byte { return rootsrt.Fwd(h) }`, "Held.MarshalJSON"},
+		{"a non-empty interface param", `func f(o Oops) []byte { return rootsrt.Wrap(o) }`, "Oops.MarshalJSON"},
+	} {
+		reached, err := gateReach([]File{{Name: "types.go", Content: []byte(soundTypes)}, {Name: "gate.go", Content: []byte(head + c.gate + "\nvar _ = f\n")}}, "p", rt, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reached[c.want] {
+			t.Errorf("%s: %s not reached (reached %q)", c.what, c.want, slices.Sorted(maps.Keys(reached)))
+		}
+	}
+}
