@@ -22,9 +22,8 @@ import (
 )
 
 // interruptRevisions are the two packages the interrupted runs replace
-// one by the other: 2026-07-28 has a file more (requeststate.go), and
-// every file they share differs (at least in its header), so a mix of the
-// two shows.
+// one by the other: every file they have differs (at least in its
+// header), so a mix of the two shows.
 var interruptRevisions = [2]string{"2024-11-05", "2026-07-28"}
 
 // defaultInterruptRuns keeps the test to a few seconds;

@@ -34,8 +34,9 @@ type Plan struct {
 	// InputRequests: roots/list travels inside inputRequests, and
 	// Client.AnswerInputRequests answers it.
 	InputRequests bool
-	// Ask, when not nil: AskForRoots, RootsFromInputResponses and
-	// requeststate.go, with the Go names of the members they fill and read.
+	// Ask, when not nil: AskForRoots, RootsFromInputResponses and their
+	// StateSealer methods, with the Go names of the members they fill and
+	// read.
 	Ask *AskFields
 	// Require: RequireRoots, the -32021 error for a missing capability.
 	Require bool
@@ -379,7 +380,7 @@ func (pl *planner) inputRequests() bool {
 // ask checks what AskForRoots and RootsFromInputResponses fill and read,
 // and returns their Go names, or nil when the package cannot have them.
 func (pl *planner) ask() *AskFields {
-	const part = "AskForRoots, RootsFromInputResponses and the StateSealer (requeststate.go)"
+	const part = "AskForRoots, RootsFromInputResponses and their StateSealer methods"
 	a := new(AskFields)
 	ok := true
 	for _, m := range []struct {

@@ -117,7 +117,7 @@ func (pl *planner) envelopeID() (*EnvelopeID, bool) {
 			return &EnvelopeID{id.Name, t.Name + "From" + MemberName(String) + "(key)"}, true
 		}
 	}
-	pl.warn("ListRootsRequest", "id", "a required id of type %s, which AskForRoots cannot fill; AskForRoots, RootsFromInputResponses and the StateSealer (requeststate.go) left out", goTypeString(id))
+	pl.warn("ListRootsRequest", "id", "a required id of type %s, which AskForRoots cannot fill; AskForRoots, RootsFromInputResponses and their StateSealer methods left out", goTypeString(id))
 	return nil, false
 }
 
