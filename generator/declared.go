@@ -55,36 +55,6 @@ var ownParts = []ownPart{
 	{"gate.go", func(p *Plan, kit bool) bool { return kit && p.Handlers != nil && p.GateProblem == "" }, []string{"Gate"}},
 }
 
-// runtimeFile stands for the file of an ownName that is the runtime's API:
-// runtime.go where the package imports the runtime, the runtime's own
-// file where it is copied in.
-const runtimeFile = "(runtime)"
-
-// An ownName is a package-level identifier a generated package declares
-// itself, and the file that declares it.
-type ownName struct{ name, file string }
-
-// ownNames are the package-level identifiers the package of plan p
-// declares itself: the emitter's, the glue's and, in a single-revision
-// package, the runtime's API it offers. Everything else it declares at
-// package level is made from the schema (Model.SchemaDecls) or unexported.
-func ownNames(p *Plan, kit bool) []ownName {
-	var out []ownName
-	for _, part := range ownParts {
-		if part.has(p, kit) {
-			for _, n := range part.names {
-				out = append(out, ownName{n, part.file})
-			}
-		}
-	}
-	if !kit {
-		for _, n := range apiNames(p) {
-			out = append(out, ownName{n, runtimeFile})
-		}
-	}
-	return out
-}
-
 // modelReserved are the names the output declares itself, for the model
 // to keep clear of (see model.Reserved).
 func modelReserved() model.Reserved {

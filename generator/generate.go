@@ -5,7 +5,7 @@
 //	-> Select, Build, plan (internal/model: the roots closure, the
 //	   revision's model, what its package holds)
 //	-> emit (this package: jennifer, templates; in a kit, what the gate
-//	   uses) -> format (goimports)
+//	   uses) -> format (goimports, for the templates' output)
 //	-> Files, which Write (internal/writer) puts on disk.
 //
 // This package names the stages' types and functions as its own.

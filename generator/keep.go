@@ -12,18 +12,19 @@ import (
 // the revision that the gate's glue (gate.go) cannot get to. Which ones
 // it can is decided here, on the model, before anything is emitted: the
 // glue's uses (gateUses, one row per use, under the plan part whose
-// template branch writes it) are followed through what the emitted methods call in turn
-// (keeper.add), as ogen carries its encoder and decoder features over its
-// IR. The emitters then write only what is kept.
+// template branch writes it) are followed through what the emitted
+// methods call in turn (keeper.add), as ogen carries its encoder and
+// decoder features over its IR. The emitters then write only what is
+// kept.
 //
 // encoding/json calls MarshalJSON and UnmarshalJSON where no name does:
 // a value handed to it (json.Marshal, json.Unmarshal, the runtime's Value
 // and DecodeJSON) reaches its type's method, or, for a map or a slice,
-// its elements'. A use missed there would still compile, and encoding/json
-// would then read or write by the struct tags in silence, so the decision
-// is checked against a type-checked walk of the whole emitted package, on
-// every schema the tests have, and each such kit is compiled
-// (TestKitKeepsWhatTheGateRuns).
+// its elements'. A use missed there would still compile, and
+// encoding/json would then read or write by the struct tags in silence,
+// so the decision is checked against a type-checked walk of the whole
+// emitted package, on every schema the tests have, and each such kit is
+// compiled (TestKitKeepsWhatTheGateRuns).
 
 // uses are the parts of one type a kit's revision package keeps.
 type uses uint16

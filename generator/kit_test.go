@@ -303,7 +303,7 @@ func TestKitRuntimeKeepsWhatTheKitUses(t *testing.T) {
 // calls stays, though the glue never names it; a type nothing uses goes.
 func TestPruneKeepsWhatTheGlueCalls(t *testing.T) {
 	out := []File{
-		{Name: "types.go", Content: []byte("package p\n\nconst (\n\t// K is the fixed value of \"k\" in\n\t// Gone.\n\tK = 1\n)\n\ntype Made struct{}\n\nfunc MadeFromInt(int) Made { return Made{} }\n\ntype Gone struct{}\n")},
+		{Name: "types.go", Content: []byte("package p\n\nconst K = 1\n\ntype Made struct{}\n\nfunc MadeFromInt(int) Made { return Made{} }\n\ntype Gone struct{}\n")},
 		{Name: "gate.go", Content: []byte("package p\n\nvar _ = MadeFromInt(K)\n")},
 	}
 	got, err := pruneTypes(out, "p", "example.com/k/rootsrt")
