@@ -307,8 +307,8 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 		kind := jen.Lit(i + 1)
 		f.Line()
 		if p == Null {
-			if !e.keep.has(t, useNull) {
-				continue
+			if !e.keep.all() {
+				continue // no gate uses a union's null value
 			}
 			docComments(f.Group, []string{fmt.Sprintf("%s is the %s that holds JSON null.", model.UnionNullName(t), t.Name)}, dep)
 			f.Var().Id(model.UnionNullName(t)).Op("=").Id(t.Name).Values(jen.Dict{jen.Id("kind"): kind})
@@ -337,6 +337,8 @@ func (e *emitter) emitUnion(m *Model, t *Type, f *jen.File) {
 		f.Comment("IsZero reports whether u holds no value, as when the member is absent.")
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("IsZero").Params().Bool().Block(jen.Return(jen.Id("u").Dot("kind").Op("==").Lit(0)))
 	}
+	// String and the MarshalJSON it calls go with the type, kept or not:
+	// fmt calls String through fmt.Stringer.
 	f.Line()
 	f.Comment("String returns the value as JSON text, or \"\" when u holds no value.")
 	f.Func().Params(jen.Id("u").Id(t.Name)).Id("String").Params().String().Block(

@@ -39,8 +39,6 @@ const (
 	useFromString                  // a primitive union's constructor from a string
 	useRaw                         // a raw union's Raw
 	useIsZero                      // a union's IsZero
-	useString                      // a union's String
-	useNull                        // a union's null value and IsNull, which no gate uses
 )
 
 // keeps are what a kit's revision package keeps: the parts of each type,
@@ -235,14 +233,11 @@ func (kp *keeper) add(t *Type, u uses) {
 }
 
 // implied is u with the parts of t that u's parts call: a use is of the
-// declaration; a union's String, which fmt calls through fmt.Stringer,
-// calls MarshalJSON, which a struct's calls appendJSON with; Validate
-// calls validate.
+// declaration; a struct's MarshalJSON calls appendJSON; Validate calls
+// validate. (A union of primitives has its String, which fmt calls, and
+// the MarshalJSON that String calls, wherever it is declared: emitUnion.)
 func implied(t *Type, u uses) uses {
 	u |= useDecl
-	if t.Kind == KindUnion {
-		u |= useString | useMarshal
-	}
 	if t.Kind == KindStruct && u&useMarshal != 0 {
 		u |= useAppend
 	}
