@@ -226,19 +226,21 @@ func listURIs(raw json.RawMessage) []string {
 	return out
 }
 
-// member is the value of the first member of the JSON object raw named
-// exactly name, or nil (as for raw nil or no object).
+// member is the value of the member of the JSON object raw named exactly
+// name, the last of several as in the decoders, or nil (as for raw nil or
+// no object).
 func member(raw []byte, name string) []byte {
 	m, _, err := rtimpl.ObjectMembers(raw)
 	if err != nil {
 		return nil
 	}
+	var v []byte
 	for m.Next() {
 		if string(m.Key) == name {
-			return m.Value
+			v = m.Value
 		}
 	}
-	return nil
+	return v
 }
 
 // listed records a roots/list round trip of version: via "request", the

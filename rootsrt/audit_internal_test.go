@@ -14,6 +14,12 @@ func TestListURIsExactNames(t *testing.T) {
 	if got, want := listURIs(raw), []string{"file:///a", "https://evil.example/", "", ""}; !slices.Equal(got, want) {
 		t.Errorf("listURIs = %q, want %q", got, want)
 	}
+	// Of two members of one name the decoders read the last; so does the
+	// record.
+	dup := json.RawMessage(`{"roots":[{"uri":"file:///decoy"}],"roots":[{"uri":"file:///innocent","uri":"https://evil.example/"}]}`)
+	if got, want := listURIs(dup), []string{"https://evil.example/"}; !slices.Equal(got, want) {
+		t.Errorf("listURIs with repeated members = %q, want %q", got, want)
+	}
 	if got := listURIs(json.RawMessage(`{"roots":null}`)); len(got) != 0 {
 		t.Errorf("listURIs of null roots = %q", got)
 	}
